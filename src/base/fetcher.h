@@ -1,0 +1,46 @@
+// Network access as an interface: src/net implements it over libcurl, tests over loopback or a
+// fake. Layers above take a Fetcher&; only the CLI wires the real one in.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace wv {
+
+struct FetchRequest {
+  std::string url;
+  /// Extra request headers, e.g. {"Accept", "application/vnd.pypi.simple.v1+json"}.
+  std::vector<std::pair<std::string, std::string>> headers;
+  /// Inclusive byte range [first, last]; a negative `first` asks for the last -first bytes.
+  std::optional<std::pair<std::int64_t, std::int64_t>> range;
+};
+
+struct FetchResponse {
+  int status = 0;  ///< HTTP status; 200 for a file:// read
+  /// Response headers, names lower-cased.
+  std::map<std::string, std::string> headers;
+  std::string body;
+  std::string effective_url;  ///< after redirects
+};
+
+class Fetcher {
+ public:
+  virtual ~Fetcher() = default;
+  /// One transfer. A transport failure (or retries exhausted) is an Error of kind kNetwork;
+  /// an HTTP error status is a response the caller inspects.
+  virtual Result<FetchResponse> fetch(const FetchRequest& request) = 0;
+  /// Several transfers; implementations may run them in parallel. Results keep request order.
+  virtual std::vector<Result<FetchResponse>> fetch_all(const std::vector<FetchRequest>& requests) {
+    std::vector<Result<FetchResponse>> results;
+    results.reserve(requests.size());
+    for (const FetchRequest& request : requests) results.push_back(fetch(request));
+    return results;
+  }
+};
+
+}  // namespace wv

@@ -1,0 +1,179 @@
+#include "base/file_system.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include "base/str.h"
+
+namespace wv {
+namespace fs = std::filesystem;
+
+namespace {
+
+Error io_error(std::string_view action, const std::string& path, const std::error_code& code) {
+  ErrorCode kind = code == std::errc::no_such_file_or_directory ? ErrorCode::kNotFound
+                                                                : ErrorCode::kIo;
+  return make_error(kind, str_cat("cannot ", action, " ", in_backticks(path), ": ", code.message()));
+}
+
+Error errno_error(std::string_view action, const std::string& path) {
+  return io_error(action, path, std::error_code(errno, std::generic_category()));
+}
+
+FileType type_of(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::regular: return FileType::kRegular;
+    case fs::file_type::directory: return FileType::kDirectory;
+    case fs::file_type::symlink: return FileType::kSymlink;
+    default: return FileType::kOther;
+  }
+}
+
+}  // namespace
+
+Result<std::string> RealFileSystem::read_file(const std::string& path) const {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno_error("read", path);
+  std::string content;
+  char buffer[1 << 16];
+  while (true) {
+    ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      Error error = errno_error("read", path);
+      ::close(fd);
+      return error;
+    }
+    if (got == 0) break;
+    content.append(buffer, std::size_t(got));
+  }
+  ::close(fd);
+  return content;
+}
+
+Result<void> RealFileSystem::write_file_atomic(const std::string& path, std::string_view content) {
+  static std::atomic<unsigned> counter{0};
+  std::string temporary =
+      str_cat(path, ".tmp.", std::uint64_t(::getpid()), ".", counter.fetch_add(1));
+  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return errno_error("create", temporary);
+  const char* data = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    ssize_t wrote = ::write(fd, data, left);
+    if (wrote < 0) {
+      if (errno == EINTR) continue;
+      Error error = errno_error("write", temporary);
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      return error;
+    }
+    data += wrote;
+    left -= std::size_t(wrote);
+  }
+  // fsync before rename: after a crash the new name never points at an empty file.
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    Error error = errno_error("write", temporary);
+    ::unlink(temporary.c_str());
+    return error;
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    Error error = errno_error("replace", path);
+    ::unlink(temporary.c_str());
+    return error;
+  }
+  return {};
+}
+
+Result<FileInfo> RealFileSystem::stat(const std::string& path) const {
+  std::error_code code;
+  fs::file_status status = fs::symlink_status(path, code);
+  if (code) return io_error("inspect", path, code);
+  if (status.type() == fs::file_type::not_found) {
+    return make_error(ErrorCode::kNotFound, str_cat(in_backticks(path), " does not exist"));
+  }
+  FileInfo info;
+  info.type = type_of(status.type());
+  if (info.type == FileType::kRegular) {
+    info.size = fs::file_size(path, code);
+    if (code) return io_error("inspect", path, code);
+  }
+  return info;
+}
+
+Result<std::vector<DirectoryEntry>> RealFileSystem::list_directory(const std::string& path) const {
+  std::error_code code;
+  fs::directory_iterator it(path, code);
+  if (code) return io_error("list", path, code);
+  std::vector<DirectoryEntry> entries;
+  for (; it != fs::directory_iterator(); it.increment(code)) {
+    if (code) return io_error("list", path, code);
+    std::error_code status_code;
+    fs::file_status status = it->symlink_status(status_code);
+    entries.push_back({it->path().filename().string(), type_of(status.type())});
+  }
+  if (code) return io_error("list", path, code);
+  std::sort(entries.begin(), entries.end(),
+            [](const DirectoryEntry& a, const DirectoryEntry& b) { return a.name < b.name; });
+  return entries;
+}
+
+Result<void> RealFileSystem::create_directories(const std::string& path) {
+  std::error_code code;
+  fs::create_directories(path, code);
+  if (code) return io_error("create folder", path, code);
+  return {};
+}
+
+Result<void> RealFileSystem::remove(const std::string& path) {
+  std::error_code code;
+  fs::remove(path, code);
+  if (code) return io_error("remove", path, code);
+  return {};
+}
+
+Result<void> RealFileSystem::remove_all(const std::string& path) {
+  std::error_code code;
+  fs::remove_all(path, code);
+  if (code) return io_error("remove", path, code);
+  return {};
+}
+
+Result<void> RealFileSystem::rename(const std::string& from, const std::string& to) {
+  if (::rename(from.c_str(), to.c_str()) != 0) return errno_error("rename", from);
+  return {};
+}
+
+std::string path_join(std::string_view base, std::string_view leaf) {
+  if (base.empty()) return std::string(leaf);
+  if (leaf.empty()) return std::string(base);
+  if (leaf.front() == '/') return std::string(leaf);
+  std::string out(base);
+  if (out.back() != '/') out.push_back('/');
+  out.append(leaf);
+  return out;
+}
+
+std::string path_parent(std::string_view path) {
+  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  std::size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos) return ".";
+  if (slash == 0) return "/";
+  return std::string(path.substr(0, slash));
+}
+
+std::string_view path_filename(std::string_view path) {
+  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace wv

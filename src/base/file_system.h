@@ -1,0 +1,68 @@
+// The file system as an interface (ninja's DiskInterface): every read and write of wvlock goes
+// through it, so tests can use a memory file system and failures become values.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+
+namespace wv {
+
+enum class FileType { kRegular, kDirectory, kSymlink, kOther };
+
+struct FileInfo {
+  FileType type = FileType::kOther;
+  std::uint64_t size = 0;
+};
+
+struct DirectoryEntry {
+  std::string name;  ///< the entry's name, not its path
+  FileType type = FileType::kOther;
+};
+
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+
+  virtual Result<std::string> read_file(const std::string& path) const = 0;
+  /// Writes through a temporary file in the same folder and renames it over `path`, so a reader
+  /// sees the old content or the new one, never a half file.
+  virtual Result<void> write_file_atomic(const std::string& path, std::string_view content) = 0;
+  /// Information about `path` itself (symlinks are not followed); kNotFound when absent.
+  virtual Result<FileInfo> stat(const std::string& path) const = 0;
+  /// Entries of a folder, sorted by name.
+  virtual Result<std::vector<DirectoryEntry>> list_directory(const std::string& path) const = 0;
+  virtual Result<void> create_directories(const std::string& path) = 0;
+  /// Removes a file or an empty folder; removing an absent path succeeds.
+  virtual Result<void> remove(const std::string& path) = 0;
+  /// Removes a folder and everything under it.
+  virtual Result<void> remove_all(const std::string& path) = 0;
+  virtual Result<void> rename(const std::string& from, const std::string& to) = 0;
+
+  bool exists(const std::string& path) const { return stat(path).has_value(); }
+};
+
+/// The real file system (std::filesystem with error codes; never throws).
+class RealFileSystem final : public FileSystem {
+ public:
+  Result<std::string> read_file(const std::string& path) const override;
+  Result<void> write_file_atomic(const std::string& path, std::string_view content) override;
+  Result<FileInfo> stat(const std::string& path) const override;
+  Result<std::vector<DirectoryEntry>> list_directory(const std::string& path) const override;
+  Result<void> create_directories(const std::string& path) override;
+  Result<void> remove(const std::string& path) override;
+  Result<void> remove_all(const std::string& path) override;
+  Result<void> rename(const std::string& from, const std::string& to) override;
+};
+
+/// Joins two path pieces with one '/'.
+std::string path_join(std::string_view base, std::string_view leaf);
+/// The folder part of a path ("a/b/c" -> "a/b"; "c" -> ".").
+std::string path_parent(std::string_view path);
+/// The last piece of a path.
+std::string_view path_filename(std::string_view path);
+
+}  // namespace wv

@@ -1,0 +1,113 @@
+#include "base/sha256.h"
+
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/str.h"
+
+namespace wv {
+
+struct Sha256::State {
+  EVP_MD_CTX* context = nullptr;
+};
+
+Sha256::Sha256() : state_(std::make_unique<State>()) {
+  state_->context = EVP_MD_CTX_new();
+  WV_CHECK(state_->context != nullptr, "out of memory creating a digest context");
+  WV_CHECK(EVP_DigestInit_ex(state_->context, EVP_sha256(), nullptr) == 1,
+           "EVP_DigestInit_ex(sha256) failed");
+}
+
+Sha256::~Sha256() { EVP_MD_CTX_free(state_->context); }
+
+void Sha256::update(std::string_view bytes) {
+  WV_CHECK(EVP_DigestUpdate(state_->context, bytes.data(), bytes.size()) == 1,
+           "EVP_DigestUpdate failed");
+}
+
+std::string Sha256::finish_hex() {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  WV_CHECK(EVP_DigestFinal_ex(state_->context, digest, &length) == 1, "EVP_DigestFinal_ex failed");
+  return to_hex(std::string_view(reinterpret_cast<const char*>(digest), length));
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  Sha256 sha;
+  sha.update(bytes);
+  return sha.finish_hex();
+}
+
+Result<std::string> sha256_file_hex(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return make_error(errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIo,
+                      str_cat("cannot read ", in_backticks(path), ": ", std::strerror(errno)));
+  }
+  Sha256 sha;
+  char buffer[1 << 16];
+  while (true) {
+    ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      int saved = errno;
+      ::close(fd);
+      return make_error(ErrorCode::kIo, str_cat("cannot read ", in_backticks(path), ": ",
+                                                std::strerror(saved)));
+    }
+    if (got == 0) break;
+    sha.update(std::string_view(buffer, std::size_t(got)));
+  }
+  ::close(fd);
+  return sha.finish_hex();
+}
+
+std::string hex_to_urlsafe_base64_nopad(std::string_view hex) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  if (hex.size() % 2 != 0) return {};
+  std::string bytes;
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    auto nibble = [](char c) -> int {
+      if (c >= '0' && c <= '9') return c - '0';
+      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+      return -1;
+    };
+    int high = nibble(hex[i]), low = nibble(hex[i + 1]);
+    if (high < 0 || low < 0) return {};
+    bytes.push_back(char(high * 16 + low));
+  }
+  std::string out;
+  std::size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    unsigned value = (unsigned char)bytes[i] << 16 | (unsigned char)bytes[i + 1] << 8 |
+                     (unsigned char)bytes[i + 2];
+    out.push_back(kAlphabet[(value >> 18) & 63]);
+    out.push_back(kAlphabet[(value >> 12) & 63]);
+    out.push_back(kAlphabet[(value >> 6) & 63]);
+    out.push_back(kAlphabet[value & 63]);
+  }
+  std::size_t rest = bytes.size() - i;
+  if (rest == 1) {
+    unsigned value = (unsigned char)bytes[i] << 16;
+    out.push_back(kAlphabet[(value >> 18) & 63]);
+    out.push_back(kAlphabet[(value >> 12) & 63]);
+  } else if (rest == 2) {
+    unsigned value = (unsigned char)bytes[i] << 16 | (unsigned char)bytes[i + 1] << 8;
+    out.push_back(kAlphabet[(value >> 18) & 63]);
+    out.push_back(kAlphabet[(value >> 12) & 63]);
+    out.push_back(kAlphabet[(value >> 6) & 63]);
+  }
+  return out;
+}
+
+std::string sha256_record_digest(std::string_view bytes) {
+  return "sha256=" + hex_to_urlsafe_base64_nopad(sha256_hex(bytes));
+}
+
+}  // namespace wv

@@ -1,0 +1,102 @@
+#include "base/str.h"
+
+namespace wv {
+
+std::string_view trim_left(std::string_view text) {
+  std::size_t begin = 0;
+  while (begin < text.size() && is_ascii_space(text[begin])) ++begin;
+  return text.substr(begin);
+}
+
+std::string_view trim_right(std::string_view text) {
+  std::size_t end = text.size();
+  while (end > 0 && is_ascii_space(text[end - 1])) --end;
+  return text.substr(0, end);
+}
+
+std::string_view trim(std::string_view text) { return trim_right(trim_left(text)); }
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> pieces;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t at = text.find(separator, start);
+    if (at == std::string_view::npos) {
+      pieces.push_back(text.substr(start));
+      return pieces;
+    }
+    pieces.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+}
+
+std::vector<std::string_view> split_whitespace(std::string_view text) {
+  std::vector<std::string_view> pieces;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && is_ascii_space(text[i])) ++i;
+    std::size_t start = i;
+    while (i < text.size() && !is_ascii_space(text[i])) ++i;
+    if (i > start) pieces.push_back(text.substr(start, i - start));
+  }
+  return pieces;
+}
+
+template <class Piece>
+static std::string join_pieces(const std::vector<Piece>& pieces, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    if (i > 0) out.append(separator);
+    out.append(pieces[i]);
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& pieces, std::string_view separator) {
+  return join_pieces(pieces, separator);
+}
+
+std::string join(const std::vector<std::string_view>& pieces, std::string_view separator) {
+  return join_pieces(pieces, separator);
+}
+
+std::string to_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = to_ascii_lower(c);
+  return out;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (to_ascii_lower(a[i]) != to_ascii_lower(b[i])) return false;
+  }
+  return true;
+}
+
+std::optional<std::uint64_t> parse_uint64(std::string_view digits) {
+  if (digits.empty()) return std::nullopt;
+  std::uint64_t value = 0;
+  for (char c : digits) {
+    if (!is_ascii_digit(c)) return std::nullopt;
+    std::uint64_t digit = std::uint64_t(c - '0');
+    if (value > (UINT64_MAX - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+std::string to_hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char byte : bytes) {
+    out.push_back(kDigits[byte >> 4]);
+    out.push_back(kDigits[byte & 0xf]);
+  }
+  return out;
+}
+
+std::string in_backticks(std::string_view text) { return str_cat("`", text, "`"); }
+
+}  // namespace wv

@@ -1,0 +1,49 @@
+#include "pkg/name.h"
+
+#include "base/str.h"
+
+namespace wv::pkg {
+
+bool is_valid_name(std::string_view name) {
+  if (name.empty()) return false;
+  if (!is_ascii_alnum(name.front()) || !is_ascii_alnum(name.back())) return false;
+  for (char c : name) {
+    if (!is_ascii_alnum(c) && c != '-' && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+std::string normalize_name(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  bool in_separator_run = false;
+  for (char c : name) {
+    if (c == '-' || c == '_' || c == '.') {
+      if (!in_separator_run) out.push_back('-');
+      in_separator_run = true;
+    } else {
+      out.push_back(to_ascii_lower(c));
+      in_separator_run = false;
+    }
+  }
+  return out;
+}
+
+Result<PackageName> parse_package_name(std::string_view name) {
+  if (!is_valid_name(name)) {
+    std::size_t at = 0;
+    if (!name.empty() && is_ascii_alnum(name.front())) {
+      while (at < name.size() && (is_ascii_alnum(name[at]) || name[at] == '-' ||
+                                  name[at] == '_' || name[at] == '.')) {
+        ++at;
+      }
+      if (at == name.size()) at = name.size() - 1;
+    }
+    return make_parse_error("package name", name, at,
+                            "expected ASCII letters, digits, `-`, `_` or `.`, starting and "
+                            "ending with a letter or digit");
+  }
+  return PackageName(normalize_name(name));
+}
+
+}  // namespace wv::pkg

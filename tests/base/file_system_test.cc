@@ -1,0 +1,42 @@
+#include <catch2/catch.hpp>
+
+#include "base/file_system.h"
+#include "support/temp_dir.h"
+
+TEST_CASE("file system: atomic write, read, list, rename, remove", "[base][file_system]") {
+  wv::test::TempDir dir;
+  wv::RealFileSystem fs;
+  REQUIRE(fs.create_directories(dir.file("a/b")));
+  REQUIRE(fs.write_file_atomic(dir.file("a/b/x.txt"), "one"));
+  REQUIRE(fs.write_file_atomic(dir.file("a/b/x.txt"), "two"));
+  CHECK(*fs.read_file(dir.file("a/b/x.txt")) == "two");
+  auto entries = fs.list_directory(dir.file("a/b"));
+  REQUIRE(entries);
+  REQUIRE(entries->size() == 1);  // no temporary file left behind
+  CHECK((*entries)[0].name == "x.txt");
+  CHECK(fs.stat(dir.file("a/b/x.txt"))->size == 3);
+  CHECK(fs.stat(dir.file("a"))->type == wv::FileType::kDirectory);
+  REQUIRE(fs.rename(dir.file("a/b/x.txt"), dir.file("a/y.txt")));
+  CHECK_FALSE(fs.exists(dir.file("a/b/x.txt")));
+  REQUIRE(fs.remove(dir.file("a/y.txt")));
+  CHECK(fs.remove(dir.file("a/y.txt")).has_value());
+}
+
+TEST_CASE("file system: failures are values naming the path", "[base][file_system]") {
+  wv::RealFileSystem fs;
+  auto missing = fs.read_file("/nonexistent/wvlock/file");
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().code == wv::ErrorCode::kNotFound);
+  CHECK(missing.error().message.find("/nonexistent/wvlock/file") != std::string::npos);
+  CHECK(fs.stat("/nonexistent/wvlock").error().code == wv::ErrorCode::kNotFound);
+  CHECK_FALSE(fs.write_file_atomic("/nonexistent/wvlock/file", "x"));
+}
+
+TEST_CASE("file system: path helpers", "[base][file_system]") {
+  CHECK(wv::path_join("a", "b") == "a/b");
+  CHECK(wv::path_join("a/", "b") == "a/b");
+  CHECK(wv::path_join("a", "/b") == "/b");
+  CHECK(wv::path_parent("a/b/c") == "a/b");
+  CHECK(wv::path_parent("c") == ".");
+  CHECK(wv::path_filename("a/b/c.whl") == "c.whl");
+}

@@ -1,0 +1,43 @@
+#include <catch2/catch.hpp>
+
+#include "base/hash.h"
+#include "base/sha256.h"
+#include "support/temp_dir.h"
+#include "base/file_system.h"
+
+TEST_CASE("hash: xxh3 matches the reference values", "[base][hash]") {
+  // Reference values from the xxHash test vectors (empty input).
+  CHECK(wv::hash64("") == 0x2D06800538D394C2ULL);
+  CHECK(wv::hash128("").to_hex() == "99aa06d3014798d86001c324468d497f");
+  CHECK(wv::hash64("a") != wv::hash64("b"));
+}
+
+TEST_CASE("hash: fingerprints are length-prefixed", "[base][hash]") {
+  wv::Fingerprint one, two, three;
+  one.add("ab").add("c");
+  two.add("a").add("bc");
+  three.add("ab").add("c");
+  CHECK_FALSE(one.finish() == two.finish());
+  CHECK(one.finish() == three.finish());
+}
+
+TEST_CASE("sha256: known digests and the RECORD form", "[base][sha256]") {
+  CHECK(wv::sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(wv::sha256_hex("abc") ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  // python3 -c "import hashlib,base64;print(base64.urlsafe_b64encode(hashlib.sha256(b'abc').digest()).rstrip(b'='))"
+  CHECK(wv::sha256_record_digest("abc") == "sha256=ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
+  wv::Sha256 streamed;
+  streamed.update("a");
+  streamed.update("bc");
+  CHECK(streamed.finish_hex() == wv::sha256_hex("abc"));
+}
+
+TEST_CASE("sha256: a file is hashed as a stream", "[base][sha256]") {
+  wv::test::TempDir dir;
+  wv::RealFileSystem fs;
+  std::string content(300000, 'x');
+  REQUIRE(fs.write_file_atomic(dir.file("big"), content));
+  CHECK(*wv::sha256_file_hex(dir.file("big")) == wv::sha256_hex(content));
+  CHECK(wv::sha256_file_hex(dir.file("absent")).error().code == wv::ErrorCode::kNotFound);
+}
