@@ -1,0 +1,119 @@
+// PEP 440 version specifiers ("Version specifiers": ~=, ==, !=, <=, >=, <, >, ===, ==X.*, !=X.*)
+// with the exact behaviour of packaging.specifiers (packaging 23.0): local-version rules,
+// the `>V` / `<V` post- and pre-release exclusions, and the pre-release admission rules.
+// See docs/pep440.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "pkg/version.h"
+
+namespace wv::pkg {
+
+/// A specifier's comparison operator. The `.*` forms of == and != are their own operators.
+enum class Operator : std::uint8_t {
+  kEqual,           ///< ==V
+  kNotEqual,        ///< !=V
+  kLessEqual,       ///< <=V
+  kGreaterEqual,    ///< >=V
+  kLess,            ///< <V
+  kGreater,         ///< >V
+  kCompatible,      ///< ~=V
+  kArbitraryEqual,  ///< ===text (string equality, case-insensitive)
+  kEqualStar,       ///< ==V.*
+  kNotEqualStar,    ///< !=V.*
+};
+
+/// The operator as written: "==", "!=", "<=", ">=", "<", ">", "~=", "===" ("==" and "!=" for the
+/// star forms; the ".*" belongs to the version text).
+std::string_view operator_string(Operator op);
+
+/// One clause such as "~=2.2" or "==1.0.*". Immutable; copy freely.
+class Specifier {
+ public:
+  Specifier() = default;
+
+  Operator op() const { return op_; }
+  /// The version operand: for ==V.* / !=V.* it is V (without ".*"); for === it is the operand
+  /// parsed as a version when it is one, else "0" (use raw_version()).
+  const Version& version() const { return version_; }
+  /// The operand exactly as written, surrounding whitespace removed ("1.0.*", "foobar").
+  const std::string& raw_version() const { return raw_; }
+  /// Operator and operand without whitespace, spelling kept: " >= 2.8" -> ">=2.8". This is
+  /// packaging's str(Specifier), which is what the conformance data calls "normalized".
+  std::string to_string() const;
+
+  /// Whether this clause admits pre-releases by itself (packaging's Specifier.prereleases):
+  /// true for ==, >=, <=, ~=, === whose operand is a pre-release. Always has a value.
+  std::optional<bool> prereleases() const;
+
+  /// True when `v` satisfies the clause. `prereleases` nullopt: use prereleases(); false:
+  /// pre-releases never match; true: they are judged like any version.
+  bool contains(const Version& v, std::optional<bool> prereleases = std::nullopt) const;
+
+  /// The key packaging uses to tell two clauses apart in a set (operator plus canonical
+  /// operand; "==1.0" and "==1.0.0" share it).
+  std::string identity_key() const;
+
+ private:
+  friend Result<Specifier> parse_specifier(std::string_view text);
+  bool matches(const Version& v) const;  // the operator alone, no pre-release filter
+  bool matches_star(const Version& v) const;
+
+  Operator op_ = Operator::kGreaterEqual;
+  Version version_;
+  std::string raw_;
+  // Prefix items that ==V.* (and the == half of ~=) compare against (packaging's
+  // _version_split of the canonical prefix). `star_numeric_` holds them as numbers when every
+  // item is a plain number, which allows the fast path.
+  std::vector<std::string> star_items_;
+  std::vector<std::uint64_t> star_numeric_;
+  bool star_fast_ = false;
+  bool prereleases_ = false;
+};
+
+/// Parses one clause with packaging's grammar: optional whitespace, operator, optional
+/// whitespace, operand. `~=` needs two release numbers and no local label; `<`, `>`, `<=`,
+/// `>=` take no local label; `.*` only after == or != and a plain release.
+Result<Specifier> parse_specifier(std::string_view text);
+
+/// A comma-separated AND of clauses. The empty set admits every final release.
+class SpecifierSet {
+ public:
+  SpecifierSet() = default;
+
+  /// The clauses, duplicates (by identity_key) removed, in the order first written.
+  const std::vector<Specifier>& specifiers() const { return specifiers_; }
+  bool empty() const { return specifiers_.empty(); }
+
+  /// nullopt for the empty set; else whether any clause admits pre-releases.
+  std::optional<bool> prereleases() const;
+
+  /// True when `v` satisfies every clause. `prereleases` nullopt: pre-releases match only when
+  /// prereleases() is true; true: they are judged like any version; false: never.
+  bool contains(const Version& v, std::optional<bool> prereleases = std::nullopt) const;
+
+  /// Clauses sorted as strings and joined with ",": packaging's str(SpecifierSet).
+  std::string to_string() const;
+
+  /// The clauses of both sets (the `&` of packaging).
+  SpecifierSet intersect(const SpecifierSet& other) const;
+
+  /// Adds a clause unless one with the same identity_key is already present.
+  void add(Specifier specifier);
+
+ private:
+  std::vector<Specifier> specifiers_;
+  bool prereleases_ = false;  // any clause admits pre-releases
+};
+
+/// Parses "" / ">=1.0, <2" (pieces split on ',', whitespace around each ignored, empty pieces
+/// skipped). Any invalid clause makes the whole set invalid.
+Result<SpecifierSet> parse_specifier_set(std::string_view text);
+
+}  // namespace wv::pkg
