@@ -1,0 +1,193 @@
+#include "lock/lockfile.h"
+
+#include <algorithm>
+#include <set>
+
+#include "base/str.h"
+
+namespace wv::lock {
+
+const LockedFile* LockedPackage::find_wheel(std::string_view filename) const {
+  for (const LockedFile& wheel : wheels) {
+    if (wheel.name == filename) return &wheel;
+  }
+  return nullptr;
+}
+
+const LockedTarget* Lockfile::find_target(std::string_view name) const {
+  for (const LockedTarget& target : targets) {
+    if (target.name == name) return &target;
+  }
+  return nullptr;
+}
+
+const LockedPackage* Lockfile::find_package_for_target(std::string_view name,
+                                                       std::string_view target) const {
+  for (const LockedPackage& package : packages) {
+    if (package.name == name && package.targets.count(std::string(target))) return &package;
+  }
+  return nullptr;
+}
+
+std::vector<const LockedPackage*> Lockfile::closure(std::string_view target) const {
+  std::vector<const LockedPackage*> used;
+  for (const LockedPackage& package : packages) {
+    if (package.targets.count(std::string(target))) used.push_back(&package);
+  }
+  return used;
+}
+
+void canonicalize(Lockfile& lockfile) {
+  auto sort_unique = [](std::vector<std::string>& items) {
+    std::sort(items.begin(), items.end());
+    items.erase(std::unique(items.begin(), items.end()), items.end());
+  };
+  sort_unique(lockfile.extras);
+  sort_unique(lockfile.dependency_groups);
+  sort_unique(lockfile.default_groups);
+  for (LockedPackage& package : lockfile.packages) {
+    std::sort(package.wheels.begin(), package.wheels.end(),
+              [](const LockedFile& a, const LockedFile& b) { return a.name < b.name; });
+    for (auto& [name, use] : package.targets) sort_unique(use.dependencies);
+  }
+  std::sort(lockfile.packages.begin(), lockfile.packages.end(),
+            [](const LockedPackage& a, const LockedPackage& b) {
+              return a.name != b.name ? a.name < b.name : a.version < b.version;
+            });
+  for (LockedTarget& target : lockfile.targets) sort_unique(target.roots);
+}
+
+namespace {
+
+std::string at_line(std::string_view path, int line) {
+  if (line > 0) return str_cat(path, ":", line);
+  return std::string(path);
+}
+
+Error invalid(std::string_view path, int line, std::string message) {
+  return make_error(ErrorCode::kInvalidLockfile, str_cat(at_line(path, line), ": ", message));
+}
+
+bool is_sha256_hex(std::string_view text) {
+  if (text.size() != 64) return false;
+  for (char c : text) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+// "name==version" or "name[extra]==version" -> name.
+std::string_view edge_name(std::string_view edge) {
+  std::size_t end = edge.find_first_of("[=");
+  return edge.substr(0, end);
+}
+
+std::string_view edge_version(std::string_view edge) {
+  std::size_t at = edge.find("==");
+  return at == std::string_view::npos ? std::string_view() : edge.substr(at + 2);
+}
+
+}  // namespace
+
+Result<void> validate(const Lockfile& lockfile, std::string_view path) {
+  std::string_view version = lockfile.lock_version;
+  std::string_view major = version.substr(0, version.find('.'));
+  if (major != "1") {
+    return invalid(path, 1,
+                   str_cat("lock-version ", in_backticks(version),
+                           " is not supported: this wvlock reads lock-version 1.x (written by a "
+                           "newer tool? upgrade wvlock or re-run `wvlock lock`)"));
+  }
+  if (lockfile.created_by.empty()) return invalid(path, 1, "`created-by` is required");
+
+  std::set<std::string> target_names;
+  for (const LockedTarget& target : lockfile.targets) {
+    if (target.name.empty()) return invalid(path, target.line, "a target has no `name`");
+    if (!target_names.insert(target.name).second) {
+      return invalid(path, target.line, str_cat("target ", in_backticks(target.name),
+                                                " is declared twice"));
+    }
+  }
+
+  // target -> package name -> version, to check edges and the one-version rule.
+  std::map<std::string, std::map<std::string, std::string>> used;
+  for (const LockedPackage& package : lockfile.packages) {
+    if (package.name.empty()) return invalid(path, package.line, "a package has no `name`");
+    if (package.version.empty()) {
+      return invalid(path, package.line,
+                     str_cat("package ", in_backticks(package.name), " has no `version`"));
+    }
+    if (package.wheels.empty() && !package.sdist) {
+      return invalid(path, package.line, str_cat("package ", in_backticks(package.name),
+                                                 " lists no wheel and no sdist"));
+    }
+    auto check_file = [&](const LockedFile& file) -> Result<void> {
+      if (file.name.empty()) {
+        return invalid(path, file.line, str_cat("a file of ", in_backticks(package.name),
+                                                " has no `name`"));
+      }
+      if (file.url.empty() == file.path.empty()) {
+        return invalid(path, file.line, str_cat(in_backticks(file.name),
+                                                ": expected exactly one of `url` and `path`"));
+      }
+      if (!is_sha256_hex(file.sha256)) {
+        return invalid(path, file.line,
+                       str_cat(in_backticks(file.name),
+                               ": expected `hashes = { sha256 = \"<64 hex digits>\" }`"));
+      }
+      return {};
+    };
+    for (const LockedFile& wheel : package.wheels) WV_TRY(check_file(wheel));
+    if (package.sdist) WV_TRY(check_file(*package.sdist));
+
+    for (const auto& [target, use] : package.targets) {
+      if (!target_names.count(target)) {
+        return invalid(path, package.line,
+                       str_cat("package ", in_backticks(package.name), " names target ",
+                               in_backticks(target), ", which is not declared"));
+      }
+      if (use.wheels.empty() && !package.sdist) {
+        return invalid(path, package.line,
+                       str_cat("package ", in_backticks(package.name), " keeps no wheel for ",
+                               "target ", in_backticks(target)));
+      }
+      for (const std::string& wheel : use.wheels) {
+        if (!package.find_wheel(wheel)) {
+          return invalid(path, package.line,
+                         str_cat("target ", in_backticks(target), " chooses ",
+                                 in_backticks(wheel), ", which is not listed in the wheels of ",
+                                 in_backticks(package.name + " " + package.version)));
+        }
+      }
+      auto [it, fresh] = used[target].emplace(package.name, package.version);
+      if (!fresh) {
+        return invalid(path, package.line,
+                       str_cat("target ", in_backticks(target), " uses two versions of ",
+                               in_backticks(package.name), ": ", it->second, " and ",
+                               package.version));
+      }
+    }
+  }
+  auto check_edge = [&](const std::string& target, const std::string& edge,
+                        int line) -> Result<void> {
+    auto& versions = used[target];
+    auto it = versions.find(std::string(edge_name(edge)));
+    if (it == versions.end() || it->second != edge_version(edge)) {
+      return invalid(path, line,
+                     str_cat("target ", in_backticks(target), " depends on ", in_backticks(edge),
+                             ", but no package entry provides it for that target"));
+    }
+    return {};
+  };
+  for (const LockedPackage& package : lockfile.packages) {
+    for (const auto& [target, use] : package.targets) {
+      for (const std::string& edge : use.dependencies) WV_TRY(check_edge(target, edge, package.line));
+    }
+  }
+  for (const LockedTarget& target : lockfile.targets) {
+    for (const std::string& root : target.roots) WV_TRY(check_edge(target.name, root, target.line));
+  }
+  return {};
+}
+
+}  // namespace wv::lock

@@ -1,0 +1,121 @@
+// The lockfile model: what `wvlock lock` writes to pylock.toml and `wvlock sync` reads back.
+// A valid PEP 751 file (lock-version 1.0) with variant metadata inline per PEP 825
+// (`[packages.variants-json]`) and wvlock's per-target choices in the `tool` tables PEP 751
+// reserves (docs/lockfile.md). This header is the only thing locking and installing share.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "pkg/variant.h"
+
+namespace wv::lock {
+
+/// The lock-version wvlock writes; a reader accepts any 1.x and refuses another major.
+inline constexpr std::string_view kLockVersion = "1.0";
+inline constexpr std::string_view kCreatedBy = "wvlock";
+
+/// One wheel or sdist file of a locked package (PEP 751 `[[packages.wheels]]`).
+struct LockedFile {
+  std::string name;   ///< the file name
+  std::string url;    ///< http(s):// or file:// (exactly one of url and path is set)
+  std::string path;   ///< a local path, relative to the lockfile's folder when it can be
+  std::optional<std::uint64_t> size;
+  std::string sha256;  ///< 64 lower-case hex digits; required
+  int line = 0;        ///< where it was read (0 when built in memory)
+
+  friend bool operator==(const LockedFile&, const LockedFile&) = default;
+};
+
+/// What one target uses of one package version.
+struct TargetUse {
+  /// Wheels this target keeps, best first: the one its resolution chose, then every other
+  /// wheel of the version compatible with the target with the same dependencies.
+  std::vector<std::string> wheels;
+  /// The dependency edges of this package for this target: "name==version" (extras as
+  /// "name[extra]==version"), sorted.
+  std::vector<std::string> dependencies;
+
+  friend bool operator==(const TargetUse&, const TargetUse&) = default;
+};
+
+/// One `[[packages]]` entry: a package version used by at least one target.
+struct LockedPackage {
+  std::string name;     ///< normalised
+  std::string version;  ///< normalised PEP 440
+  std::string marker;   ///< where some target needs it (for standard installers); "" = always
+  std::string requires_python;
+  std::string index;    ///< the source that listed it
+  std::vector<LockedFile> wheels;    ///< sorted by name
+  std::optional<LockedFile> sdist;
+  /// PEP 825 `[packages.variants-json]`: the version's variant metadata, used labels only.
+  std::optional<pkg::VariantsMetadata> variants;
+  /// target name -> what it uses.
+  std::map<std::string, TargetUse> targets;
+  int line = 0;
+
+  const LockedFile* find_wheel(std::string_view filename) const;
+  friend bool operator==(const LockedPackage&, const LockedPackage&) = default;
+};
+
+/// One declared target as resolved: its facts and its providers' output.
+struct LockedTarget {
+  std::string name;
+  /// The declared facts in their pyproject.toml spelling: platform, python, glibc, macos,
+  /// cuda-driver, compute-capability, rocm, gfx, ... (values as text; lists comma-joined).
+  std::map<std::string, std::string> facts;
+  /// The PEP 508 marker that describes the target's platform (written to `environments`).
+  std::string marker;
+  /// namespace -> feature -> ordered supported values, as the providers answered.
+  std::map<std::string, pkg::FeatureValues> provider_output;
+  /// The target's direct requirements (the roots of its closure): "name==version", sorted.
+  std::vector<std::string> roots;
+  int line = 0;
+
+  friend bool operator==(const LockedTarget&, const LockedTarget&) = default;
+};
+
+struct Lockfile {
+  std::string lock_version = std::string(kLockVersion);
+  std::string created_by = std::string(kCreatedBy);
+  std::string requires_python;
+  std::vector<std::string> environments;
+  std::vector<std::string> extras;
+  std::vector<std::string> dependency_groups;
+  std::vector<std::string> default_groups;
+  std::vector<LockedPackage> packages;  ///< sorted by (name, version)
+  /// "xxh3-128:<hex>" of everything resolution read from the project.
+  std::string input_hash;
+  std::vector<LockedTarget> targets;  ///< in declared order
+
+  const LockedTarget* find_target(std::string_view name) const;
+  /// The entry of `name` used by `target`, or nullptr.
+  const LockedPackage* find_package_for_target(std::string_view name,
+                                               std::string_view target) const;
+  /// Every package entry `target` uses, sorted by name.
+  std::vector<const LockedPackage*> closure(std::string_view target) const;
+
+  friend bool operator==(const Lockfile&, const Lockfile&) = default;
+};
+
+/// Puts packages, wheels and lists in the canonical order the writer relies on.
+void canonicalize(Lockfile& lockfile);
+
+/// Checks what a reader must: supported lock-version major, every wheel with a sha256, names and
+/// versions present, each target's wheels listed in the package, every target's dependency edge
+/// pointing at a package the target uses, one version per package per target. The first problem
+/// is reported with the line it was read from (when known) and what was expected.
+Result<void> validate(const Lockfile& lockfile, std::string_view path);
+
+/// Renders pylock.toml text. Same model, same bytes, on any machine.
+std::string write_lockfile(const Lockfile& lockfile);
+
+/// Parses pylock.toml text (toml++), then validate()s it. `path` names the file in errors.
+Result<Lockfile> read_lockfile(std::string_view text, std::string_view path);
+
+}  // namespace wv::lock

@@ -1,0 +1,257 @@
+// pylock.toml reader: the only file of lock/ that includes toml++. Every error names the file
+// and the line of the offending key.
+#include <toml++/toml.h>
+
+#include "base/str.h"
+#include "lock/lockfile.h"
+#include "lock/toml_value.h"
+#include "lock/variants_table.h"
+
+namespace wv::lock {
+namespace {
+
+class Reader {
+ public:
+  explicit Reader(std::string_view path) : path_(path) {}
+
+  Error error(const toml::node* node, std::string message) const {
+    int line = node ? int(node->source().begin.line) : 0;
+    return make_error(ErrorCode::kInvalidLockfile,
+                      line > 0 ? str_cat(path_, ":", line, ": ", message)
+                               : str_cat(path_, ": ", message));
+  }
+
+  int line_of(const toml::node& node) const { return int(node.source().begin.line); }
+
+  Result<std::string> string(const toml::table& table, std::string_view key, bool required,
+                             std::string_view where) const {
+    const toml::node* node = table.get(key);
+    if (!node) {
+      if (required) return error(&table, str_cat("`", where, key, "` is required"));
+      return std::string();
+    }
+    const auto* value = node->as_string();
+    if (!value) return error(node, str_cat("`", where, key, "`: expected a string"));
+    return value->get();
+  }
+
+  Result<std::vector<std::string>> strings(const toml::table& table, std::string_view key,
+                                           std::string_view where) const {
+    std::vector<std::string> items;
+    const toml::node* node = table.get(key);
+    if (!node) return items;
+    const toml::array* array = node->as_array();
+    if (!array) return error(node, str_cat("`", where, key, "`: expected an array of strings"));
+    for (const toml::node& item : *array) {
+      const auto* text = item.as_string();
+      if (!text) return error(&item, str_cat("`", where, key, "`: expected an array of strings"));
+      items.push_back(text->get());
+    }
+    return items;
+  }
+
+  Result<TomlValue> generic(const toml::node& node) const {
+    if (const auto* text = node.as_string()) return TomlValue(text->get());
+    if (const auto* number = node.as_integer()) return TomlValue(std::int64_t(number->get()));
+    if (const auto* flag = node.as_boolean()) return TomlValue(flag->get());
+    if (const auto* array = node.as_array()) {
+      TomlArray items;
+      for (const toml::node& item : *array) {
+        WV_ASSIGN_OR_RETURN(TomlValue value, generic(item));
+        items.push_back(std::move(value));
+      }
+      return TomlValue(std::move(items));
+    }
+    if (const auto* table = node.as_table()) {
+      TomlTable items;
+      for (const auto& [key, item] : *table) {
+        WV_ASSIGN_OR_RETURN(TomlValue value, generic(item));
+        items[std::string(key.str())] = std::move(value);
+      }
+      return TomlValue(std::move(items));
+    }
+    return error(&node, "unsupported value type (floats and dates are not used by wvlock)");
+  }
+
+  Result<LockedFile> file(const toml::node& node, std::string_view where) const {
+    const toml::table* table = node.as_table();
+    if (!table) return error(&node, str_cat("`", where, "`: expected a table"));
+    LockedFile file;
+    file.line = line_of(node);
+    WV_ASSIGN_OR_RETURN(file.name, string(*table, "name", false, str_cat(where, ".")));
+    WV_ASSIGN_OR_RETURN(file.url, string(*table, "url", false, str_cat(where, ".")));
+    WV_ASSIGN_OR_RETURN(file.path, string(*table, "path", false, str_cat(where, ".")));
+    if (file.name.empty()) {
+      // PEP 751: the name may be omitted when it is the last component of the url or path.
+      std::string_view source = file.url.empty() ? file.path : file.url;
+      std::size_t slash = source.rfind('/');
+      file.name = std::string(slash == std::string_view::npos ? source : source.substr(slash + 1));
+    }
+    if (const toml::node* size = table->get("size")) {
+      const auto* number = size->as_integer();
+      if (!number || number->get() < 0) {
+        return error(size, str_cat("`", where, ".size`: expected a non-negative integer"));
+      }
+      file.size = std::uint64_t(number->get());
+    }
+    const toml::node* hashes = table->get("hashes");
+    if (!hashes || !hashes->as_table()) {
+      return error(&node, str_cat(in_backticks(file.name),
+                                  ": expected `hashes = { sha256 = \"...\" }`"));
+    }
+    WV_ASSIGN_OR_RETURN(file.sha256,
+                        string(*hashes->as_table(), "sha256", true, str_cat(where, ".hashes.")));
+    return file;
+  }
+
+  Result<LockedPackage> package(const toml::table& table) const {
+    LockedPackage package;
+    package.line = line_of(table);
+    WV_ASSIGN_OR_RETURN(package.name, string(table, "name", true, "packages."));
+    WV_ASSIGN_OR_RETURN(package.version, string(table, "version", false, "packages."));
+    WV_ASSIGN_OR_RETURN(package.marker, string(table, "marker", false, "packages."));
+    WV_ASSIGN_OR_RETURN(package.requires_python,
+                        string(table, "requires-python", false, "packages."));
+    WV_ASSIGN_OR_RETURN(package.index, string(table, "index", false, "packages."));
+    for (std::string_view source : {"vcs", "directory", "archive"}) {
+      if (table.get(source)) {
+        return error(table.get(source),
+                     str_cat("package ", in_backticks(package.name), ": `packages.", source,
+                             "` sources are not supported by wvlock (wheels and sdists only)"));
+      }
+    }
+    if (const toml::node* sdist = table.get("sdist")) {
+      WV_ASSIGN_OR_RETURN(package.sdist, file(*sdist, "packages.sdist"));
+    }
+    if (const toml::node* wheels = table.get("wheels")) {
+      const toml::array* array = wheels->as_array();
+      if (!array) return error(wheels, "`packages.wheels`: expected an array of tables");
+      for (const toml::node& wheel : *array) {
+        WV_ASSIGN_OR_RETURN(LockedFile parsed, file(wheel, "packages.wheels"));
+        package.wheels.push_back(std::move(parsed));
+      }
+    }
+    if (const toml::node* variants = table.get("variants-json")) {
+      WV_ASSIGN_OR_RETURN(TomlValue value, generic(*variants));
+      if (!value.is_table()) return error(variants, "`packages.variants-json`: expected a table");
+      auto metadata = variants_from_table(value.as_table(),
+                                          str_cat(path_, ":", line_of(*variants)));
+      if (!metadata) return std::move(metadata).error();
+      package.variants = std::move(*metadata);
+    }
+    const toml::node* targets = table.at_path("tool.wvlock.targets").node();
+    if (targets) {
+      const toml::table* by_target = targets->as_table();
+      if (!by_target) return error(targets, "`packages.tool.wvlock.targets`: expected a table");
+      for (const auto& [name, entry] : *by_target) {
+        const toml::table* use_table = entry.as_table();
+        std::string where = str_cat("packages.tool.wvlock.targets.", name.str(), ".");
+        if (!use_table) return error(&entry, str_cat("`", where, "`: expected a table"));
+        TargetUse use;
+        WV_ASSIGN_OR_RETURN(use.wheels, strings(*use_table, "wheels", where));
+        WV_ASSIGN_OR_RETURN(use.dependencies, strings(*use_table, "dependencies", where));
+        package.targets[std::string(name.str())] = std::move(use);
+      }
+    }
+    return package;
+  }
+
+  Result<LockedTarget> target(const toml::table& table) const {
+    LockedTarget target;
+    target.line = line_of(table);
+    std::string_view where = "tool.wvlock.target.";
+    WV_ASSIGN_OR_RETURN(target.name, string(table, "name", true, where));
+    WV_ASSIGN_OR_RETURN(target.marker, string(table, "marker", false, where));
+    WV_ASSIGN_OR_RETURN(target.roots, strings(table, "roots", where));
+    if (const toml::node* facts = table.get("facts")) {
+      if (!facts->as_table()) return error(facts, "`tool.wvlock.target.facts`: expected a table");
+      for (const auto& [key, value] : *facts->as_table()) {
+        const auto* text = value.as_string();
+        if (!text) return error(&value, str_cat("`tool.wvlock.target.facts.", key.str(),
+                                                "`: expected a string"));
+        target.facts[std::string(key.str())] = text->get();
+      }
+    }
+    if (const toml::node* providers = table.get("providers")) {
+      if (!providers->as_table()) {
+        return error(providers, "`tool.wvlock.target.providers`: expected a table");
+      }
+      for (const auto& [name, features] : *providers->as_table()) {
+        if (!features.as_table()) return error(&features, "expected a table of feature values");
+        pkg::FeatureValues values;
+        for (const auto& [feature, list] : *features.as_table()) {
+          (void)list;
+          WV_ASSIGN_OR_RETURN(values[std::string(feature.str())],
+                              strings(*features.as_table(), feature.str(),
+                                      str_cat(where, "providers.", name.str(), ".")));
+        }
+        target.provider_output[std::string(name.str())] = std::move(values);
+      }
+    }
+    return target;
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+Result<Lockfile> read_lockfile(std::string_view text, std::string_view path) {
+  toml::table document;
+  try {
+    document = toml::parse(text, path);
+  } catch (const toml::parse_error& failure) {
+    return make_error(ErrorCode::kInvalidLockfile,
+                      str_cat(path, ":", failure.source().begin.line, ":",
+                              failure.source().begin.column, ": ", failure.description()));
+  }
+  Reader reader(path);
+  Lockfile lockfile;
+  WV_ASSIGN_OR_RETURN(lockfile.lock_version, reader.string(document, "lock-version", true, ""));
+  WV_ASSIGN_OR_RETURN(lockfile.created_by, reader.string(document, "created-by", true, ""));
+  WV_ASSIGN_OR_RETURN(lockfile.requires_python,
+                      reader.string(document, "requires-python", false, ""));
+  WV_ASSIGN_OR_RETURN(lockfile.environments, reader.strings(document, "environments", ""));
+  WV_ASSIGN_OR_RETURN(lockfile.extras, reader.strings(document, "extras", ""));
+  WV_ASSIGN_OR_RETURN(lockfile.dependency_groups,
+                      reader.strings(document, "dependency-groups", ""));
+  WV_ASSIGN_OR_RETURN(lockfile.default_groups, reader.strings(document, "default-groups", ""));
+  // Check the version before anything else: a newer major may mean anything below.
+  std::string_view major = std::string_view(lockfile.lock_version).substr(
+      0, lockfile.lock_version.find('.'));
+  if (major != "1") {
+    return reader.error(document.get("lock-version"),
+                        str_cat("lock-version ", in_backticks(lockfile.lock_version),
+                                " is not supported: this wvlock reads lock-version 1.x"));
+  }
+  const toml::node* packages = document.get("packages");
+  if (!packages || !packages->as_array()) {
+    return reader.error(packages, "`packages` is required: an array of tables");
+  }
+  for (const toml::node& entry : *packages->as_array()) {
+    if (!entry.as_table()) return reader.error(&entry, "`packages`: expected tables");
+    WV_ASSIGN_OR_RETURN(LockedPackage package, reader.package(*entry.as_table()));
+    lockfile.packages.push_back(std::move(package));
+  }
+  if (const toml::node* tool = document.at_path("tool.wvlock").node()) {
+    const toml::table* table = tool->as_table();
+    if (!table) return reader.error(tool, "`tool.wvlock`: expected a table");
+    WV_ASSIGN_OR_RETURN(lockfile.input_hash,
+                        reader.string(*table, "input-hash", false, "tool.wvlock."));
+    if (const toml::node* targets = table->get("target")) {
+      if (!targets->as_array()) {
+        return reader.error(targets, "`tool.wvlock.target`: expected an array of tables");
+      }
+      for (const toml::node& entry : *targets->as_array()) {
+        if (!entry.as_table()) return reader.error(&entry, "`tool.wvlock.target`: expected tables");
+        WV_ASSIGN_OR_RETURN(LockedTarget target, reader.target(*entry.as_table()));
+        lockfile.targets.push_back(std::move(target));
+      }
+    }
+  }
+  WV_TRY(validate(lockfile, path));
+  return lockfile;
+}
+
+}  // namespace wv::lock
