@@ -62,6 +62,7 @@ class Specifier {
 
  private:
   friend Result<Specifier> parse_specifier(std::string_view text);
+  friend class SpecifierSet;
   bool matches(const Version& v) const;  // the operator alone, no pre-release filter
   bool matches_star(const Version& v) const;
 
