@@ -1,0 +1,16 @@
+// The subcommands: one row each in the table of main.cc (ninja's kTools).
+#pragma once
+
+#include "cli/options.h"
+
+namespace wv::cli {
+
+using CommandFunction = int (*)(const GlobalOptions&, Arguments&);
+
+struct Command {
+  const char* name;
+  const char* summary;
+  CommandFunction run;
+};
+
+}  // namespace wv::cli

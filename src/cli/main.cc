@@ -1,0 +1,122 @@
+// wvlock: argv -> global options -> one subcommand -> exit code. stdout is data, stderr is
+// diagnostics.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "base/log.h"
+#include "cli/commands.h"
+
+namespace wv::cli {
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+int run_version(const GlobalOptions&, Arguments& arguments) {
+  if (auto done = arguments.expect_done(); !done) {
+    print_error(done.error());
+    return kExitUsage;
+  }
+  std::printf("wvlock %s\n", kVersion);
+  return kExitOk;
+}
+
+int run_help(const GlobalOptions&, Arguments&);
+
+// One row per subcommand; the functions live in cmd_<name>.cc.
+const Command kCommands[] = {
+    {"help", "show this help", run_help},
+    {"version", "print the version", run_version},
+};
+constexpr std::size_t kCommandCount = sizeof kCommands / sizeof kCommands[0];
+
+int run_help(const GlobalOptions&, Arguments&) {
+  std::printf(
+      "wvlock %s: one lockfile for every machine, the right build on each\n\n"
+      "usage: wvlock [global options] <command> [options]\n\ncommands:\n",
+      kVersion);
+  for (std::size_t i = 0; i < kCommandCount; ++i) {
+    std::printf("  %-9s %s\n", kCommands[i].name, kCommands[i].summary);
+  }
+  std::printf(
+      "\nglobal options:\n"
+      "  --project DIR     the folder of pyproject.toml (default: .)\n"
+      "  --offline         use only local folders and the cache\n"
+      "  --cache-dir DIR   the download cache (default: $XDG_CACHE_HOME/wvlock)\n"
+      "  -v, -vv / -q      more / less output on stderr\n"
+      "  --color WHEN      auto, always or never (NO_COLOR is honoured)\n"
+      "\nexit codes: 0 ok, 1 resolution or selection failed, 2 bad input or usage, 3 network or "
+      "file system\n");
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace wv::cli
+
+int main(int argc, char** argv) {
+  using namespace wv::cli;
+  std::vector<std::string> items(argv + 1, argv + argc);
+  Arguments arguments(items);
+  GlobalOptions options;
+  const char* no_color = std::getenv("NO_COLOR");
+  options.color = isatty(2) && !(no_color && *no_color);
+  const char* command_name = nullptr;
+  std::vector<std::string> rest;
+  // Global options may come before or after the subcommand name.
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string& item = items[i];
+    auto value_of = [&](const char* name, std::string& out) -> bool {
+      std::size_t length = std::strlen(name);
+      if (item == name && i + 1 < items.size()) {
+        out = items[++i];
+        return true;
+      }
+      if (item.size() > length && item.compare(0, length, name) == 0 && item[length] == '=') {
+        out = item.substr(length + 1);
+        return true;
+      }
+      return false;
+    };
+    std::string color;
+    if (value_of("--project", options.project_dir) || value_of("--cache-dir", options.cache_dir)) {
+      continue;
+    }
+    if (value_of("--color", color)) {
+      if (color == "always") options.color = true;
+      else if (color == "never") options.color = false;
+      else if (color != "auto") {
+        std::fprintf(stderr, "error: `--color` takes auto, always or never, not `%s`\n",
+                     color.c_str());
+        return kExitUsage;
+      }
+      continue;
+    }
+    if (item == "--offline") options.offline = true;
+    else if (item == "-q" || item == "--quiet") options.verbosity = 0;
+    else if (item == "-v" || item == "--verbose") options.verbosity = 2;
+    else if (item == "-vv") options.verbosity = 3;
+    else if (item == "-h" || item == "--help") command_name = command_name ? command_name : "help";
+    else if (item == "-V" || item == "--version") command_name = command_name ? command_name : "version";
+    else if (!command_name && !item.empty() && item[0] != '-') command_name = argv[i + 1];
+    else rest.push_back(item);
+  }
+  wv::set_verbosity(wv::Verbosity(options.verbosity));
+  if (!command_name) {
+    Arguments none({});
+    run_help(options, none);
+    return kExitUsage;
+  }
+  for (std::size_t i = 0; i < kCommandCount; ++i) {
+    if (std::strcmp(kCommands[i].name, command_name) == 0) {
+      Arguments command_arguments(rest);
+      return kCommands[i].run(options, command_arguments);
+    }
+  }
+  std::fprintf(stderr, "error: unknown command `%s`\n\nhint: `wvlock help` lists the commands\n",
+               command_name);
+  return kExitUsage;
+}

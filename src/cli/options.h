@@ -1,0 +1,55 @@
+// Command-line options shared by every subcommand, and a small argument cursor.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+
+namespace wv::cli {
+
+/// Exit codes (DESIGN.md §4).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  ///< resolution or selection failed, with an explanation
+inline constexpr int kExitUsage = 2;    ///< bad input or usage
+inline constexpr int kExitIo = 3;       ///< network or file system
+
+struct GlobalOptions {
+  std::string project_dir = ".";
+  bool offline = false;
+  std::string cache_dir;  ///< "" = $XDG_CACHE_HOME/wvlock or ~/.cache/wvlock
+  int verbosity = 1;      ///< 0 quiet, 1 normal, 2 verbose, 3 debug
+  bool color = false;
+};
+
+/// The arguments of one subcommand, consumed front to back.
+class Arguments {
+ public:
+  explicit Arguments(std::vector<std::string> items) : items_(std::move(items)) {}
+  /// True and consumes it when the next argument is `flag`.
+  bool take_flag(std::string_view flag);
+  /// `--name VALUE` or `--name=VALUE`; an error when the value is missing.
+  Result<std::optional<std::string>> take_value(std::string_view name);
+  /// The next positional argument (one not starting with `-`).
+  std::optional<std::string> take_positional();
+  /// An error naming the first argument nobody consumed.
+  Result<void> expect_done() const;
+  bool empty() const { return position_ >= items_.size(); }
+  /// Scans all remaining arguments (any order) for a flag and removes it.
+  bool extract_flag(std::string_view flag);
+  Result<std::optional<std::string>> extract_value(std::string_view name);
+
+ private:
+  std::vector<std::string> items_;
+  std::size_t position_ = 0;
+};
+
+/// Maps an error to an exit code: network and file-system failures 3, everything else 2.
+int exit_code_for(const Error& error);
+
+/// Prints `error: ...` (and notes) to stderr.
+void print_error(const Error& error);
+
+}  // namespace wv::cli
