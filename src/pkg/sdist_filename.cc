@@ -1,0 +1,197 @@
+// Source distribution and variants.json filenames, and the file classifier.
+#include "pkg/sdist_filename.h"
+
+#include "base/str.h"
+
+namespace wv::pkg {
+namespace {
+
+constexpr std::string_view kTarGz = ".tar.gz";
+constexpr std::string_view kZip = ".zip";
+constexpr std::string_view kVariantsJsonSuffix = "-variants.json";
+// Archive suffixes of sdists older tools produced; recognised only to say why they are refused.
+constexpr std::string_view kLegacySdistSuffixes[] = {".tar.bz2", ".tar.xz", ".tgz", ".tbz",
+                                                     ".tar", ".tar.Z"};
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+std::string escaped(const PackageName& name) {
+  std::string out = name.str();
+  for (char& c : out) {
+    if (c == '-') c = '_';
+  }
+  return out;
+}
+
+// Splits `filename` into its stem and format, or explains why it is not an sdist name.
+Result<std::pair<std::string_view, SdistFormat>> sdist_stem(std::string_view filename) {
+  if (ends_with(filename, kTarGz)) {
+    return std::pair{filename.substr(0, filename.size() - kTarGz.size()), SdistFormat::kTarGz};
+  }
+  if (ends_with(filename, kZip)) {
+    return std::pair{filename.substr(0, filename.size() - kZip.size()), SdistFormat::kZip};
+  }
+  return make_parse_error("sdist filename", filename, filename.size(),
+                          "a file name ending in `.tar.gz` or `.zip`");
+}
+
+}  // namespace
+
+std::string SdistFilename::to_string() const {
+  return str_cat(escaped(name), "-", version.to_string(),
+                 format == SdistFormat::kZip ? kZip : kTarGz);
+}
+
+Result<SdistFilename> parse_sdist_filename(std::string_view filename) {
+  WV_ASSIGN_OR_RETURN(auto stem_format, sdist_stem(filename));
+  const std::string_view stem = stem_format.first;
+  // Try each dash from the right: the rightmost split is packaging's; moving left recovers
+  // legacy versions with a dash (`1.0-beta`, `2.0-1`).
+  std::size_t dash = stem.rfind('-');
+  if (dash == std::string_view::npos) {
+    return make_parse_error("sdist filename", filename, 0,
+                            "`name-version` before the extension, separated by `-`");
+  }
+  std::optional<Error> first_error;
+  while (dash != std::string_view::npos) {
+    Result<PackageName> name = parse_package_name(stem.substr(0, dash));
+    Result<Version> version = parse_version(stem.substr(dash + 1));
+    if (name && version) {
+      return SdistFilename{std::move(*name), std::move(*version), stem_format.second};
+    }
+    if (!first_error) {
+      first_error = make_parse_error(
+          "sdist filename", filename, name ? dash + 1 : 0,
+          str_cat(name ? "a valid PEP 440 version after the last `-` ("
+                       : "a valid project name before the last `-` (",
+                  name ? version.error().message : name.error().message, ")"));
+    }
+    if (dash == 0) break;
+    dash = stem.rfind('-', dash - 1);
+  }
+  return std::move(*first_error);
+}
+
+Result<SdistFilename> parse_sdist_filename(std::string_view filename,
+                                           const PackageName& project) {
+  WV_ASSIGN_OR_RETURN(auto stem_format, sdist_stem(filename));
+  const std::string_view stem = stem_format.first;
+  // The name may be spelled any way that normalises to the project's name; it holds as many
+  // dash-separated words as its spelling does, so try every dash.
+  for (std::size_t dash = stem.find('-'); dash != std::string_view::npos;
+       dash = stem.find('-', dash + 1)) {
+    if (normalize_name(stem.substr(0, dash)) != project.str()) continue;
+    Result<Version> version = parse_version(stem.substr(dash + 1));
+    if (!version) {
+      return make_parse_error("sdist filename", filename, dash + 1,
+                              str_cat("a valid PEP 440 version after the project name (",
+                                      version.error().message, ")"));
+    }
+    return SdistFilename{project, std::move(*version), stem_format.second};
+  }
+  return make_parse_error("sdist filename", filename, 0,
+                          str_cat("the project name ", in_backticks(project.str()),
+                                  " then `-` and a version"));
+}
+
+std::string VariantsJsonFilename::to_string() const {
+  return str_cat(escaped(name), "-", version.to_string(), kVariantsJsonSuffix);
+}
+
+Result<VariantsJsonFilename> parse_variants_json_filename(std::string_view filename) {
+  if (!ends_with(filename, kVariantsJsonSuffix)) {
+    return make_parse_error("variants.json filename", filename, filename.size(),
+                            "a file name ending in `-variants.json`");
+  }
+  const std::string_view stem = filename.substr(0, filename.size() - kVariantsJsonSuffix.size());
+  const std::size_t dash = stem.rfind('-');
+  if (dash == std::string_view::npos) {
+    return make_parse_error("variants.json filename", filename, 0,
+                            "`{name}-{version}-variants.json`");
+  }
+  Result<PackageName> name = parse_package_name(stem.substr(0, dash));
+  if (!name) {
+    return make_parse_error("variants.json filename", filename, 0,
+                            str_cat("a valid project name (", name.error().message, ")"));
+  }
+  Result<Version> version = parse_version(stem.substr(dash + 1));
+  if (!version) {
+    return make_parse_error("variants.json filename", filename, dash + 1,
+                            str_cat("a valid PEP 440 version (", version.error().message, ")"));
+  }
+  return VariantsJsonFilename{std::move(*name), std::move(*version)};
+}
+
+std::string filename_from_url(std::string_view url) {
+  url = url.substr(0, url.find_first_of("#?"));
+  const std::size_t slash = url.rfind('/');
+  if (slash != std::string_view::npos) url = url.substr(slash + 1);
+  auto hex = [](char c) -> int {
+    if (is_ascii_digit(c)) return c - '0';
+    const char lower = to_ascii_lower(c);
+    return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
+  };
+  std::string out;
+  out.reserve(url.size());
+  for (std::size_t i = 0; i < url.size(); ++i) {
+    if (url[i] == '%' && i + 2 < url.size() && hex(url[i + 1]) >= 0 && hex(url[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex(url[i + 1]) * 16 + hex(url[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(url[i]);
+    }
+  }
+  return out;
+}
+
+ClassifiedFile classify_filename(std::string_view filename) {
+  ClassifiedFile out;
+  if (filename.empty() || filename.find('/') != std::string_view::npos ||
+      filename.find('\\') != std::string_view::npos) {
+    out.reason = "not a bare file name";
+    return out;
+  }
+  if (ends_with(filename, ".whl")) {
+    Result<WheelFilename> wheel = parse_wheel_filename(filename);
+    if (!wheel) {
+      out.reason = wheel.error().message;
+      return out;
+    }
+    out.kind = FileKind::kWheel;
+    out.wheel = std::move(*wheel);
+    return out;
+  }
+  if (ends_with(filename, kVariantsJsonSuffix)) {
+    Result<VariantsJsonFilename> json = parse_variants_json_filename(filename);
+    if (!json) {
+      out.reason = json.error().message;
+      return out;
+    }
+    out.kind = FileKind::kVariantsJson;
+    out.variants_json = std::move(*json);
+    return out;
+  }
+  if (ends_with(filename, kTarGz) || ends_with(filename, kZip)) {
+    Result<SdistFilename> sdist = parse_sdist_filename(filename);
+    if (!sdist) {
+      out.reason = sdist.error().message;
+      return out;
+    }
+    out.kind = FileKind::kSdist;
+    out.sdist = std::move(*sdist);
+    return out;
+  }
+  for (std::string_view suffix : kLegacySdistSuffixes) {
+    if (ends_with(filename, suffix)) {
+      out.reason = str_cat("legacy source archive ", in_backticks(filename),
+                           ": only `.tar.gz` and `.zip` sdists are supported");
+      return out;
+    }
+  }
+  out.reason = str_cat(in_backticks(filename), " is not a wheel, sdist or variants.json file");
+  return out;
+}
+
+}  // namespace wv::pkg
