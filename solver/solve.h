@@ -1,0 +1,65 @@
+// solve(): PubGrub's main loop against a DependencyProvider — unit propagation, then decision
+// making, until every required package has a version or the root is proven unsatisfiable
+// (dart-lang/pub doc/solver.md "The Algorithm", "Decision Making"; reference §1.2, §1.5).
+// The result is a value: a Solution, a NoSolution with its derivation tree, or the provider's
+// own failure. Cheap to include; the body is in solver/state_impl.h, included only by the
+// translation unit that instantiates solve() for a provider type.
+#pragma once
+
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "solver/provider.h"
+#include "solver/report.h"
+
+namespace wv::solver {
+
+/// A complete selection: every package decided, root first, in decision order.
+template <class P, class V>
+struct Solution {
+  std::vector<std::pair<P, V>> packages;
+
+  /// The version chosen for `package`, or nullptr.
+  const V* find(const P& package) const {
+    for (const auto& [p, v] : packages) {
+      if (p == package) return &v;
+    }
+    return nullptr;
+  }
+};
+
+/// The root cannot be selected; `tree` says why (print it with report()).
+template <class P, VersionSet VS, class M>
+struct NoSolution {
+  DerivationTree<P, VS, M> tree;
+};
+
+/// The provider failed; the solve stopped.
+template <class E>
+struct ProviderFailure {
+  E error;
+};
+
+/// Inputs of a solve besides the provider and root.
+template <class P, class V>
+struct SolveOptions {
+  /// Versions to try first when they are in range and the provider has them (an earlier lock,
+  /// an earlier target's choice): the solver asks the provider for exactly that version first.
+  std::vector<std::pair<P, V>> preferred;
+};
+
+/// The outcome of solve() for provider type D.
+template <DependencyProvider D>
+using SolveResult =
+    std::variant<Solution<typename D::Package, typename D::Set::Version>,
+                 NoSolution<typename D::Package, typename D::Set, typename D::Reason>,
+                 ProviderFailure<typename D::Error>>;
+
+/// Finds versions for `root` at `root_version` and everything it transitively depends on.
+template <DependencyProvider D>
+SolveResult<D> solve(D& provider, const typename D::Package& root,
+                     const typename D::Set::Version& root_version,
+                     const SolveOptions<typename D::Package, typename D::Set::Version>& options = {});
+
+}  // namespace wv::solver
