@@ -104,6 +104,11 @@ class PackageSource {
   virtual Result<VariantsMetadata> variants_metadata(const PackageName& name,
                                                      const Version& version) = 0;
 
+  /// The sha256 (64 lower-case hex digits) of a file, for the lockfile: the listed hash when
+  /// the source gave one, else computed from the file (read from disk, or downloaded — flat
+  /// folders list no hashes). Cached.
+  virtual Result<std::string> file_sha256(const Distribution& file) = 0;
+
   /// The in-wheel variant metadata (`*.dist-info/variant.json`, reference/variants.md §3) of a
   /// variant wheel, read like wheel_metadata(); PEP 825 allows it as a fallback when the index
   /// file is missing. kNotFound when the wheel has none.
