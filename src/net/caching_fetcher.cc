@@ -1,0 +1,320 @@
+#include "net/caching_fetcher.h"
+
+#include <algorithm>
+
+#include "base/hash.h"
+#include "base/log.h"
+#include "base/sha256.h"
+#include "base/str.h"
+#include "net/cache_metadata.h"
+#include "net/url.h"
+
+namespace wv::net {
+
+namespace {
+
+// Folder names carry a layout version: a new layout starts a new folder and old ones are ignored.
+constexpr std::string_view kHttpFolder = "http-v1";
+constexpr std::string_view kFilesFolder = "files-v1/sha256";
+
+bool is_hex64(std::string_view text) {
+  if (text.size() != 64) return false;
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return is_ascii_digit(c) || (c >= 'a' && c <= 'f'); });
+}
+
+bool is_cacheable(const FetchRequest& request) {
+  if (request.range || is_file_url(request.url)) return false;
+  Result<UrlParts> parts = split_url(request.url);
+  if (!parts || (parts->scheme != "http" && parts->scheme != "https")) return false;
+  // A caller that sends its own validators manages its own copy.
+  for (const auto& [name, value] : request.headers) {
+    if (iequals(name, "if-none-match") || iequals(name, "if-modified-since")) return false;
+  }
+  return true;
+}
+
+bool forbids_storing(const FetchResponse& response) {
+  auto it = response.headers.find("cache-control");
+  return it != response.headers.end() && to_lower(it->second).find("no-store") != std::string::npos;
+}
+
+Error offline_miss(const std::string& url) {
+  return make_error(ErrorCode::kNetwork,
+                    str_cat("offline: ", in_backticks(redact_url(url)),
+                            " is not in the cache and needs the network"))
+      .with_note("hint: run once without `--offline` to fill the cache");
+}
+
+// Hop-by-hop and per-response headers that must not be replayed from the cache.
+bool is_replayable_header(const std::string& name) {
+  return name != "connection" && name != "keep-alive" && name != "transfer-encoding" &&
+         name != "set-cookie" && name != "date" && name != "age";
+}
+
+}  // namespace
+
+struct CachingFetcher::Cached {
+  CacheMetadata metadata;
+  std::string body;
+};
+
+CachingFetcher::CachingFetcher(Fetcher& upstream, FileSystem& file_system, CacheOptions options)
+    : upstream_(upstream), file_system_(file_system), options_(std::move(options)) {}
+
+std::string CachingFetcher::entry_path(const FetchRequest& request) const {
+  // The key covers the URL and the request headers (Accept picks the page format), sorted so
+  // their order does not matter. Credentials in the URL are part of the key, never of the path.
+  std::vector<std::string> headers;
+  for (const auto& [name, value] : request.headers) headers.push_back(to_lower(name) + ":" + value);
+  std::sort(headers.begin(), headers.end());
+  Fingerprint fingerprint;
+  fingerprint.add(kHttpFolder).add(request.url);
+  for (const std::string& header : headers) fingerprint.add(header);
+  std::string key = fingerprint.finish().to_hex();
+  return path_join(path_join(path_join(options_.directory, kHttpFolder), key.substr(0, 2)), key);
+}
+
+std::string CachingFetcher::verified_path(std::string_view sha256) const {
+  std::string hex = to_lower(sha256);
+  return path_join(path_join(path_join(options_.directory, kFilesFolder), hex.substr(0, 2)), hex);
+}
+
+std::optional<CachingFetcher::Cached> CachingFetcher::load(const FetchRequest& request) {
+  std::string base = entry_path(request);
+  Result<std::string> metadata_text = file_system_.read_file(base + ".meta");
+  if (!metadata_text) return std::nullopt;
+  Result<CacheMetadata> metadata = parse_cache_metadata(*metadata_text);
+  Result<std::string> body = metadata ? file_system_.read_file(base + ".body")
+                                      : Result<std::string>(metadata.error());
+  // The sidecar names the size and hash of its body: a pair from two different writes, a
+  // truncated body or a damaged sidecar is a miss, and the entry is dropped.
+  if (!metadata || !body || body->size() != metadata->body_size ||
+      sha256_hex(*body) != metadata->body_sha256) {
+    log_debug(str_cat("cache: discarding the damaged entry for ", in_backticks(redact_url(request.url))));
+    (void)file_system_.remove(base + ".meta");
+    (void)file_system_.remove(base + ".body");
+    return std::nullopt;
+  }
+  return Cached{std::move(*metadata), std::move(*body)};
+}
+
+void CachingFetcher::store(const FetchRequest& request, const FetchResponse& response) {
+  std::string base = entry_path(request);
+  CacheMetadata metadata;
+  metadata.url = redact_url(request.url);
+  metadata.effective_url = redact_url(response.effective_url);
+  metadata.status = response.status;
+  metadata.body_size = response.body.size();
+  metadata.body_sha256 = sha256_hex(response.body);
+  for (const auto& [name, value] : response.headers) {
+    if (is_replayable_header(name)) metadata.headers[name] = value;
+  }
+  // Body first, sidecar last: a reader trusts a body only through a sidecar naming its hash.
+  Result<void> written = file_system_.create_directories(path_parent(base));
+  if (written) written = file_system_.write_file_atomic(base + ".body", response.body);
+  if (written) written = file_system_.write_file_atomic(base + ".meta", serialize_cache_metadata(metadata));
+  if (!written) log_warning(str_cat("cannot write the cache: ", written.error().message));
+}
+
+Result<FetchResponse> CachingFetcher::fetch(const FetchRequest& request) {
+  std::vector<Result<FetchResponse>> results = fetch_all({request});
+  return std::move(results.front());
+}
+
+std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(const std::vector<FetchRequest>& requests) {
+  const std::size_t count = requests.size();
+  std::vector<std::optional<Result<FetchResponse>>> results(count);
+  std::vector<std::optional<Cached>> cached(count);
+  std::vector<FetchRequest> upstream_requests;
+  std::vector<std::size_t> upstream_of;  // request index of each upstream request
+
+  for (std::size_t i = 0; i < count; ++i) {
+    const FetchRequest& request = requests[i];
+    if (!is_cacheable(request)) {
+      if (options_.offline && !is_file_url(request.url)) {
+        results[i] = offline_miss(request.url);
+        continue;
+      }
+      upstream_requests.push_back(request);
+      upstream_of.push_back(i);
+      continue;
+    }
+    cached[i] = load(request);
+    if (options_.offline) {
+      if (!cached[i]) {
+        results[i] = offline_miss(request.url);
+      } else {
+        results[i] = FetchResponse{cached[i]->metadata.status, cached[i]->metadata.headers,
+                                   std::move(cached[i]->body), cached[i]->metadata.effective_url};
+      }
+      continue;
+    }
+    FetchRequest conditional = request;
+    if (cached[i]) {
+      const auto& headers = cached[i]->metadata.headers;
+      if (auto it = headers.find("etag"); it != headers.end()) {
+        conditional.headers.emplace_back("If-None-Match", it->second);
+      }
+      if (auto it = headers.find("last-modified"); it != headers.end()) {
+        conditional.headers.emplace_back("If-Modified-Since", it->second);
+      }
+    }
+    upstream_requests.push_back(std::move(conditional));
+    upstream_of.push_back(i);
+  }
+
+  std::vector<Result<FetchResponse>> answers;
+  if (!upstream_requests.empty()) answers = upstream_.fetch_all(upstream_requests);
+  for (std::size_t j = 0; j < answers.size(); ++j) {
+    std::size_t i = upstream_of[j];
+    const FetchRequest& request = requests[i];
+    Result<FetchResponse>& answer = answers[j];
+    if (!is_cacheable(request)) {
+      results[i] = std::move(answer);
+      continue;
+    }
+    if (!answer) {
+      Error error = std::move(answer).error();
+      if (cached[i]) error.notes.push_back("hint: `--offline` serves the cached copy");
+      results[i] = std::move(error);
+      continue;
+    }
+    FetchResponse& response = *answer;
+    if (response.status == 304 && cached[i]) {
+      log_debug(str_cat("cache: ", in_backticks(redact_url(request.url)), " is unchanged (304)"));
+      Cached& entry = *cached[i];
+      // A 304 may carry new validators; keep them for the next revalidation.
+      bool changed = false;
+      for (const char* name : {"etag", "last-modified", "cache-control"}) {
+        auto it = response.headers.find(name);
+        if (it != response.headers.end() && entry.metadata.headers[name] != it->second) {
+          entry.metadata.headers[name] = it->second;
+          changed = true;
+        }
+      }
+      if (changed) {
+        Result<void> written = file_system_.write_file_atomic(entry_path(request) + ".meta",
+                                                              serialize_cache_metadata(entry.metadata));
+        if (!written) log_warning(str_cat("cannot write the cache: ", written.error().message));
+      }
+      results[i] = FetchResponse{entry.metadata.status, entry.metadata.headers, std::move(entry.body),
+                                 entry.metadata.effective_url};
+      continue;
+    }
+    if (response.status == 200 && !forbids_storing(response)) store(request, response);
+    results[i] = std::move(answer);
+  }
+
+  std::vector<Result<FetchResponse>> out;
+  out.reserve(count);
+  for (std::optional<Result<FetchResponse>>& result : results) out.push_back(std::move(*result));
+  return out;
+}
+
+Result<std::string> CachingFetcher::fetch_verified(const std::string& url,
+                                                   std::string_view expected_sha256,
+                                                   std::optional<std::uint64_t> expected_size) {
+  std::vector<Result<std::string>> results =
+      fetch_verified_all({VerifiedDownload{url, std::string(expected_sha256), expected_size}});
+  return std::move(results.front());
+}
+
+std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
+    const std::vector<VerifiedDownload>& downloads) {
+  const std::size_t count = downloads.size();
+  std::vector<std::optional<Result<std::string>>> results(count);
+  std::vector<FetchRequest> requests;
+  std::vector<std::size_t> request_of;
+
+  for (std::size_t i = 0; i < count; ++i) {
+    const VerifiedDownload& download = downloads[i];
+    std::string expected = to_lower(download.sha256);
+    if (!is_hex64(expected)) {
+      results[i] = make_error(ErrorCode::kInvalidInput,
+                              str_cat("invalid sha256 ", in_backticks(download.sha256), " for ",
+                                      in_backticks(redact_url(download.url)), ": expected 64 hex digits"));
+      continue;
+    }
+    std::string path = verified_path(expected);
+    if (Result<FileInfo> info = file_system_.stat(path); info && info->type == FileType::kRegular) {
+      // Checked on every use: a cached file that no longer has its hash is never handed out.
+      bool size_ok = !download.size || info->size == *download.size;
+      Result<std::string> actual = size_ok ? sha256_file_hex(path) : Result<std::string>("");
+      if (size_ok && actual && *actual == expected) {
+        results[i] = path;
+        continue;
+      }
+      log_warning(str_cat("discarding the corrupted cache file ", in_backticks(path), " of ",
+                          in_backticks(redact_url(download.url))));
+      (void)file_system_.remove(path);
+    }
+    if (options_.offline && !is_file_url(download.url)) {
+      results[i] = offline_miss(download.url);
+      continue;
+    }
+    requests.push_back(FetchRequest{download.url, {}, std::nullopt});
+    request_of.push_back(i);
+  }
+
+  std::vector<Result<FetchResponse>> answers;
+  if (!requests.empty()) answers = upstream_.fetch_all(requests);
+  for (std::size_t j = 0; j < answers.size(); ++j) {
+    std::size_t i = request_of[j];
+    const VerifiedDownload& download = downloads[i];
+    std::string shown = in_backticks(redact_url(download.url));
+    if (!answers[j]) {
+      results[i] = std::move(answers[j]).error();
+      continue;
+    }
+    const FetchResponse& response = *answers[j];
+    if (response.status != 200) {
+      results[i] = make_error(response.status == 404 ? ErrorCode::kNotFound : ErrorCode::kNetwork,
+                              str_cat("cannot download ", shown, ": the server answered HTTP ",
+                                      response.status));
+      continue;
+    }
+    if (download.size && response.body.size() != *download.size) {
+      results[i] = make_error(ErrorCode::kIntegrity,
+                              str_cat("the download of ", shown, " is ", response.body.size(),
+                                      " bytes, expected ", *download.size));
+      continue;
+    }
+    std::string expected = to_lower(download.sha256);
+    std::string actual = sha256_hex(response.body);
+    if (actual != expected) {
+      results[i] = make_error(ErrorCode::kIntegrity,
+                              str_cat("the download of ", shown, " has sha256 ", in_backticks(actual),
+                                      ", expected ", in_backticks(expected)));
+      continue;
+    }
+    std::string path = verified_path(expected);
+    Result<void> written = file_system_.create_directories(path_parent(path));
+    if (written) written = file_system_.write_file_atomic(path, response.body);
+    if (!written) {
+      results[i] = std::move(written).error().with_context(str_cat("storing ", shown, " in the cache"));
+      continue;
+    }
+    results[i] = path;
+  }
+
+  std::vector<Result<std::string>> out;
+  out.reserve(count);
+  for (std::optional<Result<std::string>>& result : results) out.push_back(std::move(*result));
+  return out;
+}
+
+Result<std::string> default_cache_directory(
+    const std::function<std::optional<std::string>(const std::string&)>& getenv) {
+  if (std::optional<std::string> xdg = getenv("XDG_CACHE_HOME"); xdg && !xdg->empty() && (*xdg)[0] == '/') {
+    return path_join(*xdg, "wvlock");
+  }
+  if (std::optional<std::string> home = getenv("HOME"); home && !home->empty()) {
+    return path_join(path_join(*home, ".cache"), "wvlock");
+  }
+  return make_error(ErrorCode::kNotFound,
+                    "cannot choose a cache folder: neither `XDG_CACHE_HOME` nor `HOME` is set")
+      .with_note("hint: pass `--cache-dir DIR`");
+}
+
+}  // namespace wv::net

@@ -1,0 +1,78 @@
+// The on-disk cache of wvlock (docs/network.md §Cache): a wv::Fetcher decorator that keeps index
+// pages and metadata revalidated with ETag / Last-Modified, serves them alone in offline mode,
+// and a content-addressed store of downloaded files keyed by their SHA-256, verified on every
+// use. All writes are atomic (temporary file + rename), so a killed process leaves no half entry.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/fetcher.h"
+#include "base/file_system.h"
+
+namespace wv::net {
+
+struct CacheOptions {
+  /// The cache folder (created on first write); see default_cache_directory().
+  std::string directory;
+  /// Serve only from the cache; a miss is a kNetwork error naming the URL.
+  bool offline = false;
+};
+
+/// A file to download and verify: the URL and the hash (and size, when known) the lock records.
+struct VerifiedDownload {
+  std::string url;
+  std::string sha256;  ///< 64 hex digits
+  std::optional<std::uint64_t> size;
+};
+
+/// Caches GET responses of any Fetcher. Cached: status-200 http(s) responses to requests without
+/// a range (`Cache-Control: no-store` excepted); every use online revalidates them with
+/// If-None-Match / If-Modified-Since and a 304 serves the cached body. file: URLs and ranges pass
+/// through (offline too, for file: URLs).
+class CachingFetcher final : public Fetcher {
+ public:
+  /// `upstream` and `file_system` must outlive the cache.
+  CachingFetcher(Fetcher& upstream, FileSystem& file_system, CacheOptions options);
+
+  Result<FetchResponse> fetch(const FetchRequest& request) override;
+  /// Looks every request up, then sends the misses and revalidations upstream in one
+  /// fetch_all() (so they run in parallel). Results keep request order.
+  std::vector<Result<FetchResponse>> fetch_all(const std::vector<FetchRequest>& requests) override;
+
+  /// The path of a local copy of `url` whose SHA-256 (and size) are the expected ones: a cached
+  /// copy, re-hashed now (a corrupted one is discarded and fetched again), or a fresh download,
+  /// verified before it is stored. A mismatching download is kIntegrity and never stored.
+  Result<std::string> fetch_verified(const std::string& url, std::string_view expected_sha256,
+                                     std::optional<std::uint64_t> expected_size);
+  /// fetch_verified() for many files; downloads run in parallel. Results keep request order.
+  std::vector<Result<std::string>> fetch_verified_all(const std::vector<VerifiedDownload>& downloads);
+
+  const std::string& directory() const { return options_.directory; }
+  bool offline() const { return options_.offline; }
+
+  /// Where the body and sidecar of a cached request live (for tests and `wvlock cache` tools).
+  std::string entry_path(const FetchRequest& request) const;
+  /// Where the verified file with this SHA-256 lives in the content-addressed store.
+  std::string verified_path(std::string_view sha256) const;
+
+ private:
+  struct Cached;
+  std::optional<Cached> load(const FetchRequest& request);
+  void store(const FetchRequest& request, const FetchResponse& response);
+
+  Fetcher& upstream_;
+  FileSystem& file_system_;
+  CacheOptions options_;
+};
+
+/// `$XDG_CACHE_HOME/wvlock` when XDG_CACHE_HOME is an absolute path, else `$HOME/.cache/wvlock`;
+/// kNotFound when neither is set. `getenv` is injected for tests.
+Result<std::string> default_cache_directory(
+    const std::function<std::optional<std::string>(const std::string&)>& getenv);
+
+}  // namespace wv::net

@@ -1,0 +1,477 @@
+// The only translation unit that includes <curl/curl.h> (docs/architecture.md §6.1).
+#include "net/curl_fetcher.h"
+
+#include <curl/curl.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "base/file_system.h"
+#include "base/str.h"
+#include "net/progress.h"
+#include "net/url.h"
+
+namespace wv::net {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// curl_global_init is not thread-safe on every build; call it exactly once, and never clean up
+// (other code of the process may still use curl when a fetcher dies).
+CURLcode global_init_once() {
+  static std::once_flag once;
+  static CURLcode code = CURLE_OK;
+  std::call_once(once, [] { code = curl_global_init(CURL_GLOBAL_DEFAULT); });
+  return code;
+}
+
+/// One request of a batch across its attempts.
+struct Transfer {
+  const FetchRequest* request = nullptr;
+  int attempts = 0;
+  CURL* easy = nullptr;
+  curl_slist* header_list = nullptr;
+  FetchResponse response;
+  std::array<char, CURL_ERROR_SIZE> error_buffer{};
+  Clock::time_point not_before;
+  std::string last_failure;  ///< what went wrong with the latest attempt
+  std::string last_detail;   ///< curl's own words for it, as a note
+};
+
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+  static_cast<Transfer*>(user)->response.body.append(data, size * count);
+  return size * count;
+}
+
+std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  std::string_view line = trim(std::string_view(data, size * count));
+  if (line.substr(0, 5) == "HTTP/") {
+    transfer->response.headers.clear();  // a new response (redirect, 100 Continue)
+  } else if (std::size_t colon = line.find(':'); colon != std::string_view::npos && colon > 0) {
+    std::string name = to_lower(trim(line.substr(0, colon)));
+    std::string value(trim(line.substr(colon + 1)));
+    auto [it, inserted] = transfer->response.headers.emplace(name, value);
+    if (!inserted) it->second += ", " + value;
+  }
+  return size * count;
+}
+
+bool is_retryable(CURLcode code) {
+  switch (code) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_SSL_CONNECT_ERROR:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string describe(CURLcode code) {
+  switch (code) {
+    case CURLE_COULDNT_CONNECT: return "cannot connect to the server";
+    case CURLE_COULDNT_RESOLVE_HOST: return "cannot resolve the host name";
+    case CURLE_COULDNT_RESOLVE_PROXY: return "cannot resolve the proxy host name";
+    case CURLE_OPERATION_TIMEDOUT: return "the transfer timed out";
+    case CURLE_RECV_ERROR: return "the connection was reset while receiving";
+    case CURLE_SEND_ERROR: return "the connection was reset while sending";
+    case CURLE_GOT_NOTHING: return "the server closed the connection without answering";
+    case CURLE_PARTIAL_FILE: return "the body was truncated (fewer bytes than Content-Length)";
+    case CURLE_PEER_FAILED_VERIFICATION: return "the server's TLS certificate did not verify";
+    case CURLE_SSL_CONNECT_ERROR: return "the TLS handshake failed";
+    case CURLE_UNSUPPORTED_PROTOCOL: return "the URL scheme is not supported";
+    case CURLE_URL_MALFORMAT: return "the URL is malformed";
+    case CURLE_TOO_MANY_REDIRECTS: return "too many redirects";
+    case CURLE_LOGIN_DENIED: return "the login was denied";
+    default: {
+      std::string text = curl_easy_strerror(code);
+      if (!text.empty()) text[0] = to_ascii_lower(text[0]);
+      return text;
+    }
+  }
+}
+
+std::string range_text(const std::pair<std::int64_t, std::int64_t>& range) {
+  if (range.first < 0) return str_cat("-", -range.first);
+  if (range.second < 0) return str_cat(range.first, "-");
+  return str_cat(range.first, "-", range.second);
+}
+
+/// A file: URL, read directly so a missing file is a clear kNotFound rather than a curl code.
+Result<FetchResponse> read_file_url(const FetchRequest& request) {
+  WV_ASSIGN_OR_RETURN(std::string path, file_url_to_path(request.url));
+  RealFileSystem file_system;
+  Result<std::string> content = file_system.read_file(path);
+  if (!content) {
+    const Error& error = content.error();
+    std::string why = error.code == ErrorCode::kNotFound ? "no such file" : error.message;
+    return make_error(error.code == ErrorCode::kNotFound ? ErrorCode::kNotFound : ErrorCode::kIo,
+                      str_cat("cannot read ", in_backticks(request.url), ": ", why));
+  }
+  FetchResponse response;
+  response.effective_url = request.url;
+  response.status = 200;
+  response.body = std::move(*content);
+  if (request.range) {
+    auto size = std::int64_t(response.body.size());
+    std::int64_t first = request.range->first;
+    std::int64_t last = request.range->second;
+    if (first < 0) {
+      first = std::max<std::int64_t>(0, size + first);
+      last = size - 1;
+    } else if (last < 0 || last >= size) {
+      last = size - 1;
+    }
+    if (first >= size || first > last) {
+      response.status = 416;
+      response.headers["content-range"] = str_cat("bytes */", size);
+      response.body.clear();
+    } else {
+      response.status = 206;
+      response.headers["content-range"] = str_cat("bytes ", first, "-", last, "/", size);
+      response.body = response.body.substr(std::size_t(first), std::size_t(last - first + 1));
+    }
+  }
+  response.headers["content-length"] = std::to_string(response.body.size());
+  return response;
+}
+
+std::optional<std::uint64_t> header_number(const FetchResponse& response, const std::string& name) {
+  auto it = response.headers.find(name);
+  if (it == response.headers.end()) return std::nullopt;
+  return parse_uint64(trim(it->second));
+}
+
+std::size_t terminal_width() {
+  winsize size{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 10) return size.ws_col - 1;
+  return 79;
+}
+
+void write_stderr(const std::string& text) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    ssize_t n = ::write(STDERR_FILENO, text.data() + written, text.size() - written);
+    if (n <= 0) return;
+    written += std::size_t(n);
+  }
+}
+
+}  // namespace
+
+struct CurlFetcher::Impl {
+  CurlFetcherOptions options;
+  ProxySettings proxy;
+  CURLcode init_code = CURLE_OK;
+  CURLSH* share = nullptr;
+  std::array<std::mutex, CURL_LOCK_DATA_LAST> share_locks;
+
+  static void lock(CURL*, curl_lock_data data, curl_lock_access, void* user) {
+    static_cast<Impl*>(user)->share_locks[std::size_t(data)].lock();
+  }
+  static void unlock(CURL*, curl_lock_data data, void* user) {
+    static_cast<Impl*>(user)->share_locks[std::size_t(data)].unlock();
+  }
+
+  explicit Impl(CurlFetcherOptions fetcher_options) : options(std::move(fetcher_options)) {
+    options.max_attempts = std::max(1, options.max_attempts);
+    options.max_parallel = std::max<std::size_t>(1, options.max_parallel);
+    proxy = options.proxy ? *options.proxy : ProxySettings::from_process_environment();
+    init_code = global_init_once();
+    if (init_code != CURLE_OK) return;
+    // One pool for every transfer of this fetcher: connections, DNS answers, TLS sessions.
+    share = curl_share_init();
+    if (share == nullptr) return;
+    curl_share_setopt(share, CURLSHOPT_LOCKFUNC, &Impl::lock);
+    curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, &Impl::unlock);
+    curl_share_setopt(share, CURLSHOPT_USERDATA, this);
+    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+  }
+
+  ~Impl() {
+    if (share != nullptr) curl_share_cleanup(share);
+  }
+
+  /// Configures a fresh easy handle for the next attempt of `transfer`.
+  bool prepare(Transfer& transfer) {
+    transfer.easy = curl_easy_init();
+    if (transfer.easy == nullptr) return false;
+    CURL* easy = transfer.easy;
+    const FetchRequest& request = *transfer.request;
+    curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
+    if (share != nullptr) curl_easy_setopt(easy, CURLOPT_SHARE, share);
+    curl_easy_setopt(easy, CURLOPT_PRIVATE, &transfer);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_body);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
+    transfer.error_buffer[0] = '\0';
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer.error_buffer.data());
+    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(easy, CURLOPT_MAXREDIRS, 10L);
+    curl_easy_setopt(easy, CURLOPT_USERAGENT, options.user_agent.c_str());
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(options.connect_timeout.count()));
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(options.transfer_timeout.count()));
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
+                     std::max(1L, long(options.stall_timeout.count() / 1000)));
+    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    // TLS verification is always on, whatever the environment says.
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (!options.ca_bundle.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, options.ca_bundle.c_str());
+    if (options.use_netrc) {
+      curl_easy_setopt(easy, CURLOPT_NETRC, long(CURL_NETRC_OPTIONAL));
+      if (!options.netrc_path.empty()) {
+        curl_easy_setopt(easy, CURLOPT_NETRC_FILE, options.netrc_path.c_str());
+      }
+    }
+    // wvlock decides the proxy (net/proxy.h); "" makes curl connect directly and ignore the
+    // environment, and an empty NOPROXY keeps it from re-reading NO_PROXY.
+    std::string proxy_url = proxy_for_url(request.url, proxy);
+    curl_easy_setopt(easy, CURLOPT_PROXY, proxy_url.c_str());
+    curl_easy_setopt(easy, CURLOPT_NOPROXY, "");
+    for (const auto& [name, value] : request.headers) {
+      std::string line = value.empty() ? str_cat(name, ";") : str_cat(name, ": ", value);
+      transfer.header_list = curl_slist_append(transfer.header_list, line.c_str());
+    }
+    if (transfer.header_list != nullptr) {
+      curl_easy_setopt(easy, CURLOPT_HTTPHEADER, transfer.header_list);
+    }
+    if (request.range) {
+      std::string range = range_text(*request.range);
+      curl_easy_setopt(easy, CURLOPT_RANGE, range.c_str());  // curl copies option strings
+    }
+    return true;
+  }
+
+  void release(Transfer& transfer) {
+    if (transfer.easy != nullptr) curl_easy_cleanup(transfer.easy);
+    transfer.easy = nullptr;
+    if (transfer.header_list != nullptr) curl_slist_free_all(transfer.header_list);
+    transfer.header_list = nullptr;
+  }
+
+  std::chrono::milliseconds backoff(int attempts_made) const {
+    auto wait = options.initial_backoff;
+    for (int i = 1; i < attempts_made && wait < options.max_backoff; ++i) wait *= 2;
+    return std::min(wait, options.max_backoff);
+  }
+
+  Error final_error(const Transfer& transfer) const {
+    std::string message = str_cat("cannot fetch ", in_backticks(redact_url(transfer.request->url)),
+                                  ": ", transfer.last_failure);
+    if (transfer.attempts > 1) message += str_cat(" (after ", transfer.attempts, " attempts)");
+    Error error = make_error(ErrorCode::kNetwork, std::move(message));
+    if (!transfer.last_detail.empty()) error.notes.push_back(str_cat("curl: ", transfer.last_detail));
+    return error;
+  }
+
+  /// Judges a finished attempt: the final result, or nullopt when another attempt is due.
+  std::optional<Result<FetchResponse>> judge(Transfer& transfer, CURLcode code) {
+    bool retryable = false;
+    std::optional<std::chrono::milliseconds> server_wait;
+    if (code != CURLE_OK) {
+      retryable = is_retryable(code);
+      transfer.last_failure = describe(code);
+      transfer.last_detail = transfer.error_buffer.data();
+    } else {
+      long status = 0;
+      curl_easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);
+      char* effective = nullptr;
+      curl_easy_getinfo(transfer.easy, CURLINFO_EFFECTIVE_URL, &effective);
+      transfer.response.status = int(status);
+      transfer.response.effective_url = effective != nullptr ? effective : transfer.request->url;
+      transfer.last_detail.clear();
+      std::optional<std::uint64_t> length = header_number(transfer.response, "content-length");
+      bool has_body = status >= 200 && status != 204 && status != 304;
+      if (status >= 500 || status == 429) {
+        retryable = true;
+        transfer.last_failure = str_cat("the server answered HTTP ", status);
+        if (std::optional<std::uint64_t> seconds = header_number(transfer.response, "retry-after")) {
+          server_wait = std::chrono::milliseconds(std::min<std::uint64_t>(*seconds, 3600) * 1000);
+        }
+      } else if (has_body && length && !transfer.response.headers.count("content-encoding") &&
+                 *length != transfer.response.body.size()) {
+        retryable = true;  // curl catches most of these; this is the belt to its braces
+        transfer.last_failure = str_cat("the body was truncated (", transfer.response.body.size(),
+                                        " of ", *length, " bytes)");
+      } else {
+        return Result<FetchResponse>(std::move(transfer.response));
+      }
+    }
+    if (!retryable || transfer.attempts >= options.max_attempts) return final_error(transfer);
+    auto wait = backoff(transfer.attempts);
+    if (server_wait) wait = std::max(wait, std::min(*server_wait, options.max_backoff));
+    transfer.not_before = Clock::now() + wait;
+    return std::nullopt;
+  }
+
+  std::vector<Result<FetchResponse>> run(const std::vector<FetchRequest>& requests) {
+    const std::size_t count = requests.size();
+    std::vector<std::optional<Result<FetchResponse>>> results(count);
+    std::vector<Transfer> transfers(count);
+    std::deque<std::size_t> ready;
+    for (std::size_t i = 0; i < count; ++i) {
+      transfers[i].request = &requests[i];
+      if (is_file_url(requests[i].url)) {
+        results[i] = read_file_url(requests[i]);
+      } else if (init_code != CURLE_OK) {
+        results[i] = make_error(ErrorCode::kNetwork,
+                                str_cat("cannot fetch ", in_backticks(redact_url(requests[i].url)),
+                                        ": libcurl failed to initialise: ", describe(init_code)));
+      } else {
+        ready.push_back(i);
+      }
+    }
+    std::size_t remaining = ready.size();
+    CURLM* multi = remaining > 0 ? curl_multi_init() : nullptr;
+    if (remaining > 0 && multi == nullptr) {
+      for (std::size_t i : ready) {
+        results[i] = make_error(ErrorCode::kNetwork,
+                                str_cat("cannot fetch ", in_backticks(redact_url(requests[i].url)),
+                                        ": libcurl could not create a transfer"));
+      }
+      remaining = 0;
+    }
+
+    const bool show_progress = options.progress == ProgressMode::kAuto && ::isatty(STDERR_FILENO);
+    const Clock::time_point started = Clock::now();
+    Clock::time_point last_drawn;
+    bool drew = false;
+    std::vector<std::size_t> waiting;  // transfers between attempts
+    std::size_t active = 0;
+    const std::size_t network_total = remaining;
+    std::uint64_t finished_bytes = 0;  // bodies of finished transfers, for the progress bar
+
+    while (remaining > 0) {
+      Clock::time_point now = Clock::now();
+      for (auto it = waiting.begin(); it != waiting.end();) {
+        if (transfers[*it].not_before <= now) {
+          ready.push_back(*it);
+          it = waiting.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      while (active < options.max_parallel && !ready.empty()) {
+        std::size_t index = ready.front();
+        ready.pop_front();
+        Transfer& transfer = transfers[index];
+        transfer.attempts += 1;
+        transfer.response = FetchResponse{};
+        if (!prepare(transfer) || curl_multi_add_handle(multi, transfer.easy) != CURLM_OK) {
+          release(transfer);
+          results[index] = make_error(
+              ErrorCode::kNetwork, str_cat("cannot fetch ", in_backticks(redact_url(transfer.request->url)),
+                                           ": libcurl could not create a transfer"));
+          --remaining;
+          continue;
+        }
+        ++active;
+      }
+      if (active == 0) {
+        if (waiting.empty()) continue;  // everything left just finished
+        Clock::time_point next = transfers[waiting.front()].not_before;
+        for (std::size_t index : waiting) next = std::min(next, transfers[index].not_before);
+        std::this_thread::sleep_until(next);
+        continue;
+      }
+      int running = 0;
+      curl_multi_perform(multi, &running);
+      int queued = 0;
+      while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+        if (message->msg != CURLMSG_DONE) continue;
+        CURL* easy = message->easy_handle;
+        CURLcode code = message->data.result;
+        Transfer* transfer = nullptr;
+        curl_easy_getinfo(easy, CURLINFO_PRIVATE, &transfer);
+        curl_multi_remove_handle(multi, easy);
+        --active;
+        const std::uint64_t received = transfer->response.body.size();
+        std::optional<Result<FetchResponse>> outcome = judge(*transfer, code);
+        release(*transfer);
+        std::size_t index = std::size_t(transfer - transfers.data());
+        if (outcome) {
+          if (outcome->has_value()) finished_bytes += received;
+          results[index] = std::move(*outcome);
+          --remaining;
+        } else {
+          waiting.push_back(index);
+        }
+      }
+      if (remaining == 0) break;
+      long timeout_ms = 100;
+      if (!waiting.empty()) {
+        for (std::size_t index : waiting) {
+          auto until = std::chrono::duration_cast<std::chrono::milliseconds>(
+              transfers[index].not_before - Clock::now());
+          timeout_ms = std::clamp<long>(long(until.count()), 0, timeout_ms);
+        }
+      }
+      if (active > 0) curl_multi_poll(multi, nullptr, 0, int(timeout_ms), nullptr);
+
+      if (show_progress) {
+        now = Clock::now();
+        if (now - started >= options.progress_delay && now - last_drawn >= std::chrono::milliseconds(200)) {
+          ProgressSnapshot snapshot;
+          snapshot.files_total = network_total;
+          snapshot.files_done = network_total - remaining;
+          snapshot.bytes_done = finished_bytes;
+          snapshot.bytes_total = finished_bytes;
+          for (const Transfer& transfer : transfers) {
+            if (transfer.easy == nullptr) continue;  // only transfers in flight
+            snapshot.bytes_done += transfer.response.body.size();
+            if (auto length = header_number(transfer.response, "content-length")) {
+              snapshot.bytes_total += *length;
+            }
+          }
+          write_stderr("\r" + render_progress_line(snapshot, terminal_width()));
+          last_drawn = now;
+          drew = true;
+        }
+      }
+    }
+    if (drew) write_stderr("\r" + std::string(terminal_width(), ' ') + "\r");
+    if (multi != nullptr) curl_multi_cleanup(multi);
+
+    std::vector<Result<FetchResponse>> out;
+    out.reserve(count);
+    for (std::optional<Result<FetchResponse>>& result : results) out.push_back(std::move(*result));
+    return out;
+  }
+};
+
+CurlFetcher::CurlFetcher(CurlFetcherOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+CurlFetcher::~CurlFetcher() = default;
+
+Result<FetchResponse> CurlFetcher::fetch(const FetchRequest& request) {
+  std::vector<Result<FetchResponse>> results = impl_->run({request});
+  return std::move(results.front());
+}
+
+std::vector<Result<FetchResponse>> CurlFetcher::fetch_all(const std::vector<FetchRequest>& requests) {
+  return impl_->run(requests);
+}
+
+}  // namespace wv::net

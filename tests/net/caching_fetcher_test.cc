@@ -1,0 +1,399 @@
+// CachingFetcher over a real CurlFetcher and the loopback fault server.
+#include "net/caching_fetcher.h"
+
+#include <catch2/catch.hpp>
+
+#include <cctype>
+#include <chrono>
+#include <map>
+
+#include "base/file_system.h"
+#include "base/sha256.h"
+#include "base/str.h"
+#include "fault_server.h"
+#include "net/curl_fetcher.h"
+#include "support/temp_dir.h"
+
+namespace {
+
+using wv::FetchRequest;
+using wv::FetchResponse;
+using wv::Result;
+using wv::net::CacheOptions;
+using wv::net::CachingFetcher;
+using wv::net::CurlFetcher;
+
+wv::net::CurlFetcherOptions test_options() {
+  wv::net::CurlFetcherOptions options;
+  options.max_attempts = 2;
+  options.initial_backoff = std::chrono::milliseconds(10);
+  options.max_backoff = std::chrono::milliseconds(20);
+  options.transfer_timeout = std::chrono::milliseconds(5000);
+  options.proxy = wv::net::ProxySettings{};
+  options.use_netrc = false;
+  options.progress = wv::net::ProgressMode::kNever;
+  return options;
+}
+
+/// Passes everything to another fetcher and counts the fetch_all() batches it sends.
+class CountingFetcher final : public wv::Fetcher {
+ public:
+  explicit CountingFetcher(wv::Fetcher& inner) : inner_(inner) {}
+  Result<FetchResponse> fetch(const FetchRequest& request) override {
+    ++batches;
+    ++requests;
+    return inner_.fetch(request);
+  }
+  std::vector<Result<FetchResponse>> fetch_all(const std::vector<FetchRequest>& all) override {
+    ++batches;
+    requests += int(all.size());
+    return inner_.fetch_all(all);
+  }
+  int batches = 0;
+  int requests = 0;
+
+ private:
+  wv::Fetcher& inner_;
+};
+
+/// A served folder, the server, a network fetcher and a cache folder, for one test.
+struct Fixture {
+  wv::test::TempDir served;
+  wv::test::TempDir cache_dir;
+  wv::RealFileSystem file_system;
+  wv::test::FaultServer server{served.path()};
+  CurlFetcher network{test_options()};
+  CountingFetcher counting{network};
+
+  void write(const std::string& name, const std::string& content) {
+    REQUIRE(file_system.write_file_atomic(served.file(name), content));
+  }
+  CachingFetcher cache(bool offline = false) {
+    return CachingFetcher(counting, file_system, CacheOptions{cache_dir.path(), offline});
+  }
+  long count(const std::string& path, const std::string& field) {
+    return server.count(network, path, field);
+  }
+};
+
+FetchRequest get(std::string url) { return FetchRequest{std::move(url), {}, std::nullopt}; }
+
+}  // namespace
+
+TEST_CASE("caching fetcher: a second fetch revalidates with ETag and serves the cached body on 304",
+          "[net][cache]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  fixture.write("page.html", "<a href='x.whl'>x</a>");
+  CachingFetcher cache = fixture.cache();
+  const std::string url = fixture.server.url("/page.html");
+
+  Result<FetchResponse> first = cache.fetch(get(url));
+  REQUIRE(first);
+  CHECK(first->status == 200);
+  CHECK(fixture.file_system.exists(cache.entry_path(get(url)) + ".body"));
+  CHECK(fixture.file_system.exists(cache.entry_path(get(url)) + ".meta"));
+
+  Result<FetchResponse> second = cache.fetch(get(url));
+  REQUIRE(second);
+  CHECK(second->status == 200);
+  CHECK(second->body == "<a href='x.whl'>x</a>");
+  CHECK(second->headers.at("etag") == first->headers.at("etag"));
+  CHECK(fixture.count("/page.html", "hits") == 2);
+  CHECK(fixture.count("/page.html", "conditional") == 1);
+  CHECK(fixture.count("/page.html", "not_modified") == 1);
+
+  // The sidecar documents the entry (docs/network.md).
+  Result<std::string> sidecar = fixture.file_system.read_file(cache.entry_path(get(url)) + ".meta");
+  REQUIRE(sidecar);
+  CHECK_THAT(*sidecar, Catch::StartsWith("wvlock-cache-metadata 1\nurl " + url + "\n"));
+  CHECK_THAT(*sidecar, Catch::Contains("body-sha256 " + wv::sha256_hex("<a href='x.whl'>x</a>")));
+}
+
+TEST_CASE("caching fetcher: Last-Modified alone revalidates too", "[net][cache]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  fixture.write("old.json", "{}");
+  CachingFetcher cache = fixture.cache();
+  const std::string url = fixture.server.url("/old.json?noetag=1");
+  REQUIRE(cache.fetch(get(url)));
+  Result<FetchResponse> again = cache.fetch(get(url));
+  REQUIRE(again);
+  CHECK(again->body == "{}");
+  CHECK(fixture.count("/old.json", "not_modified") == 1);
+}
+
+TEST_CASE("caching fetcher: a changed page replaces the cached one", "[net][cache]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  fixture.write("moving.html", "version\n");
+  const std::string url = fixture.server.url("/moving.html?changing=1");
+  {
+    CachingFetcher cache = fixture.cache();
+    Result<FetchResponse> first = cache.fetch(get(url));
+    Result<FetchResponse> second = cache.fetch(get(url));
+    REQUIRE(first);
+    REQUIRE(second);
+    CHECK(first->body == "version\nhit 1\n");
+    CHECK(second->body == "version\nhit 2\n");
+    CHECK(fixture.count("/moving.html", "conditional") == 1);
+    CHECK(fixture.count("/moving.html", "not_modified") == 0);
+  }
+  Result<FetchResponse> offline = fixture.cache(true).fetch(get(url));
+  REQUIRE(offline);
+  CHECK(offline->body == "version\nhit 2\n");
+}
+
+TEST_CASE("caching fetcher: offline serves a warm cache and names the URL of a cold miss",
+          "[net][cache][offline]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  fixture.write("warm.json", "[1, 2]");
+  fixture.write("local.txt", "on disk");
+  const std::string warm = fixture.server.url("/warm.json");
+  REQUIRE(fixture.cache().fetch(get(warm)));
+  const int batches = fixture.counting.batches;
+
+  CachingFetcher offline = fixture.cache(true);
+  Result<FetchResponse> hit = offline.fetch(get(warm));
+  REQUIRE(hit);
+  CHECK(hit->status == 200);
+  CHECK(hit->body == "[1, 2]");
+  CHECK(hit->effective_url == warm);
+
+  const std::string cold = fixture.server.url("/cold.json");
+  Result<FetchResponse> miss = offline.fetch(get(cold));
+  REQUIRE_FALSE(miss);
+  CHECK(miss.error().code == wv::ErrorCode::kNetwork);
+  CHECK(miss.error().message ==
+        wv::str_cat("offline: `", cold, "` is not in the cache and needs the network"));
+
+  FetchRequest ranged = get(warm);
+  ranged.range = std::make_pair(std::int64_t(0), std::int64_t(1));
+  CHECK_FALSE(offline.fetch(ranged));
+  Result<std::string> verified = offline.fetch_verified(cold, std::string(64, 'a'), std::nullopt);
+  REQUIRE_FALSE(verified);
+  CHECK_THAT(verified.error().message, Catch::Contains(cold));
+
+  // Local files need no network.
+  Result<FetchResponse> local = offline.fetch(get("file://" + fixture.served.file("local.txt")));
+  REQUIRE(local);
+  CHECK(local->body == "on disk");
+
+  CHECK(fixture.counting.batches == batches + 1);  // only the file: read went upstream
+  CHECK(fixture.count("/warm.json", "hits") == 1);
+  CHECK(fixture.count("/cold.json", "hits") == 0);
+}
+
+TEST_CASE("caching fetcher: misses and revalidations go upstream in one batch, in order",
+          "[net][cache]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  std::vector<FetchRequest> requests;
+  for (int i = 0; i < 30; ++i) {
+    fixture.write(wv::str_cat("p", i), wv::str_cat("page ", i));
+    requests.push_back(get(fixture.server.url(wv::str_cat("/p", i))));
+  }
+  CachingFetcher cache = fixture.cache();
+  REQUIRE(cache.fetch(requests[4]));
+  REQUIRE(cache.fetch(requests[9]));
+  fixture.counting.batches = 0;
+  std::vector<Result<FetchResponse>> results = cache.fetch_all(requests);
+  CHECK(fixture.counting.batches == 1);
+  REQUIRE(results.size() == 30);
+  for (int i = 0; i < 30; ++i) {
+    REQUIRE(results[i]);
+    CHECK(results[i]->body == wv::str_cat("page ", i));
+  }
+  CHECK(fixture.count("/p4", "not_modified") == 1);
+  CHECK(fixture.count("/p5", "conditional") == 0);
+}
+
+TEST_CASE("caching fetcher: error answers are not cached", "[net][cache]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  CachingFetcher cache = fixture.cache();
+  const std::string url = fixture.server.url("/missing.html");
+  Result<FetchResponse> response = cache.fetch(get(url));
+  REQUIRE(response);
+  CHECK(response->status == 404);
+  CHECK_FALSE(fixture.file_system.exists(cache.entry_path(get(url)) + ".meta"));
+  CHECK_FALSE(fixture.cache(true).fetch(get(url)));
+}
+
+TEST_CASE("caching fetcher: a body that does not match its sidecar is never served",
+          "[net][cache]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  fixture.write("index.html", "the real page");
+  CachingFetcher cache = fixture.cache();
+  const std::string url = fixture.server.url("/index.html");
+  REQUIRE(cache.fetch(get(url)));
+  const std::string body_path = cache.entry_path(get(url)) + ".body";
+  REQUIRE(fixture.file_system.write_file_atomic(body_path, "the real"));  // cut short
+
+  // Offline, the damaged entry is a miss, not a short page.
+  CHECK_FALSE(fixture.cache(true).fetch(get(url)));
+  // Online, the page is fetched whole again (not revalidated against the damaged copy).
+  Result<FetchResponse> again = cache.fetch(get(url));
+  REQUIRE(again);
+  CHECK(again->body == "the real page");
+  CHECK(fixture.count("/index.html", "conditional") == 0);
+  CHECK(fixture.count("/index.html", "hits") == 2);
+  Result<FetchResponse> served = fixture.cache(true).fetch(get(url));
+  REQUIRE(served);
+  CHECK(served->body == "the real page");
+}
+
+TEST_CASE("caching fetcher: a killed write leaves only a temporary file, which is ignored",
+          "[net][cache]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  const std::string content = std::string(4000, 'w');
+  fixture.write("pkg-1.0-py3-none-any.whl", content);
+  fixture.write("page.html", "page");
+  const std::string sha = wv::sha256_hex(content);
+  const std::string wheel_url = fixture.server.url("/pkg-1.0-py3-none-any.whl");
+  const std::string page_url = fixture.server.url("/page.html");
+  CachingFetcher cache = fixture.cache();
+
+  // What a process killed mid-write leaves: half a file under a temporary name.
+  const std::string wheel_path = cache.verified_path(sha);
+  const std::string entry = cache.entry_path(get(page_url));
+  REQUIRE(fixture.file_system.create_directories(wv::path_parent(wheel_path)));
+  REQUIRE(fixture.file_system.create_directories(wv::path_parent(entry)));
+  REQUIRE(fixture.file_system.write_file_atomic(wheel_path + ".tmp.999999.0", content.substr(0, 100)));
+  REQUIRE(fixture.file_system.write_file_atomic(entry + ".body.tmp.999999.0", "pa"));
+  REQUIRE(fixture.file_system.write_file_atomic(entry + ".meta.tmp.999999.1", "wvlock-cache-metadata 1\n"));
+
+  CachingFetcher offline = fixture.cache(true);
+  CHECK_FALSE(offline.fetch(get(page_url)));
+  CHECK_FALSE(offline.fetch_verified(wheel_url, sha, content.size()));
+
+  Result<std::string> path = cache.fetch_verified(wheel_url, sha, content.size());
+  REQUIRE(path);
+  CHECK(*path == wheel_path);
+  CHECK(*fixture.file_system.read_file(*path) == content);
+  Result<FetchResponse> page = cache.fetch(get(page_url));
+  REQUIRE(page);
+  CHECK(page->body == "page");
+}
+
+TEST_CASE("caching fetcher: verified downloads are stored by sha256 and re-checked on every use",
+          "[net][cache][verified]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  const std::string content = "PK\x03\x04 pretend this is a wheel";
+  fixture.write("demo-1.0-py3-none-any.whl", content);
+  const std::string sha = wv::sha256_hex(content);
+  const std::string url = fixture.server.url("/demo-1.0-py3-none-any.whl");
+  CachingFetcher cache = fixture.cache();
+
+  Result<std::string> first = cache.fetch_verified(url, sha, content.size());
+  REQUIRE(first);
+  CHECK(*first == cache.verified_path(sha));
+  CHECK(*fixture.file_system.read_file(*first) == content);
+  // Upper-case hex and an unknown size are fine; the second use comes from the store.
+  std::string upper = sha;
+  for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+  Result<std::string> second = cache.fetch_verified(url, upper, std::nullopt);
+  REQUIRE(second);
+  CHECK(*second == *first);
+  CHECK(fixture.count("/demo-1.0-py3-none-any.whl", "hits") == 1);
+  Result<std::string> offline = fixture.cache(true).fetch_verified(url, sha, content.size());
+  REQUIRE(offline);
+
+  // A corrupted store entry is discarded and downloaded again, never handed out.
+  REQUIRE(fixture.file_system.write_file_atomic(*first, "PK\x03\x04 pretend this is a wheeL"));
+  CHECK_FALSE(fixture.cache(true).fetch_verified(url, sha, content.size()));
+  CHECK_FALSE(fixture.file_system.exists(*first));
+  REQUIRE(fixture.file_system.write_file_atomic(*first, "short"));
+  Result<std::string> refetched = cache.fetch_verified(url, sha, content.size());
+  REQUIRE(refetched);
+  CHECK(*fixture.file_system.read_file(*refetched) == content);
+  CHECK(fixture.count("/demo-1.0-py3-none-any.whl", "hits") == 2);
+
+  CHECK(cache.fetch_verified(url, "abc", std::nullopt).error().code == wv::ErrorCode::kInvalidInput);
+}
+
+TEST_CASE("caching fetcher: tampered, truncated or missing downloads are rejected and not stored",
+          "[net][cache][verified]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  const std::string content(3000, 'z');
+  fixture.write("evil-1.0-py3-none-any.whl", content);
+  fixture.write("short-1.0-py3-none-any.whl", content);
+  const std::string sha = wv::sha256_hex(content);
+  CachingFetcher cache = fixture.cache();
+
+  const std::string tampered = fixture.server.url("/evil-1.0-py3-none-any.whl?tamper=1");
+  Result<std::string> wrong_hash = cache.fetch_verified(tampered, sha, content.size());
+  REQUIRE_FALSE(wrong_hash);
+  CHECK(wrong_hash.error().code == wv::ErrorCode::kIntegrity);
+  CHECK_THAT(wrong_hash.error().message, Catch::Contains(tampered));
+  CHECK_THAT(wrong_hash.error().message, Catch::Contains("expected `" + sha + "`"));
+  CHECK_FALSE(fixture.file_system.exists(cache.verified_path(sha)));
+
+  Result<std::string> wrong_size = cache.fetch_verified(tampered, sha, content.size() + 1);
+  REQUIRE_FALSE(wrong_size);
+  CHECK(wrong_size.error().code == wv::ErrorCode::kIntegrity);
+  CHECK_THAT(wrong_size.error().message, Catch::Contains("3000 bytes, expected 3001"));
+
+  const std::string truncated = fixture.server.url("/short-1.0-py3-none-any.whl?truncate=100");
+  Result<std::string> cut = cache.fetch_verified(truncated, sha, content.size());
+  REQUIRE_FALSE(cut);
+  CHECK(cut.error().code == wv::ErrorCode::kNetwork);
+  CHECK_THAT(cut.error().message, Catch::Contains("truncated"));
+  CHECK_FALSE(fixture.file_system.exists(cache.verified_path(sha)));
+
+  Result<std::string> missing =
+      cache.fetch_verified(fixture.server.url("/absent.whl"), sha, std::nullopt);
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().code == wv::ErrorCode::kNotFound);
+  CHECK_THAT(missing.error().message, Catch::Contains("HTTP 404"));
+
+  // Nothing of it reached the cache.
+  CHECK_FALSE(fixture.cache(true).fetch_verified(tampered, sha, content.size()));
+}
+
+TEST_CASE("caching fetcher: fetch_verified_all downloads in parallel and keeps order",
+          "[net][cache][verified]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  std::vector<wv::net::VerifiedDownload> downloads;
+  for (int i = 0; i < 12; ++i) {
+    std::string content = wv::str_cat("wheel number ", i);
+    fixture.write(wv::str_cat("w", i, ".whl"), content);
+    downloads.push_back({fixture.server.url(wv::str_cat("/w", i, ".whl")), wv::sha256_hex(content),
+                         content.size()});
+  }
+  downloads[5].sha256 = std::string(64, '0');
+  CachingFetcher cache = fixture.cache();
+  fixture.counting.batches = 0;
+  std::vector<Result<std::string>> paths = cache.fetch_verified_all(downloads);
+  CHECK(fixture.counting.batches == 1);
+  REQUIRE(paths.size() == 12);
+  for (int i = 0; i < 12; ++i) {
+    if (i == 5) {
+      CHECK_FALSE(paths[i]);
+      continue;
+    }
+    REQUIRE(paths[i]);
+    CHECK(*fixture.file_system.read_file(*paths[i]) == wv::str_cat("wheel number ", i));
+  }
+}
+
+TEST_CASE("caching fetcher: the default folder follows XDG_CACHE_HOME, then HOME",
+          "[net][cache]") {
+  auto from = [](std::map<std::string, std::string> environment) {
+    return wv::net::default_cache_directory([=](const std::string& name) -> std::optional<std::string> {
+      auto it = environment.find(name);
+      if (it == environment.end()) return std::nullopt;
+      return it->second;
+    });
+  };
+  CHECK(*from({{"XDG_CACHE_HOME", "/xdg"}, {"HOME", "/home/u"}}) == "/xdg/wvlock");
+  CHECK(*from({{"XDG_CACHE_HOME", "relative"}, {"HOME", "/home/u"}}) == "/home/u/.cache/wvlock");
+  CHECK(*from({{"XDG_CACHE_HOME", ""}, {"HOME", "/home/u"}}) == "/home/u/.cache/wvlock");
+  CHECK(from({}).error().code == wv::ErrorCode::kNotFound);
+}

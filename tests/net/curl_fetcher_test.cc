@@ -1,0 +1,368 @@
+// CurlFetcher over real HTTP on loopback, against tests/net/fault_server.py.
+#include "net/curl_fetcher.h"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+
+#include "base/file_system.h"
+#include "base/str.h"
+#include "fault_server.h"
+#include "support/temp_dir.h"
+
+namespace {
+
+using wv::FetchRequest;
+using wv::FetchResponse;
+using wv::Result;
+using wv::net::CurlFetcher;
+using wv::net::CurlFetcherOptions;
+
+/// Options for tests: short backoff and timeouts, no proxy from the environment, no ~/.netrc.
+CurlFetcherOptions test_options() {
+  CurlFetcherOptions options;
+  options.initial_backoff = std::chrono::milliseconds(10);
+  options.max_backoff = std::chrono::milliseconds(50);
+  options.connect_timeout = std::chrono::milliseconds(2000);
+  options.transfer_timeout = std::chrono::milliseconds(5000);
+  options.proxy = wv::net::ProxySettings{};
+  options.use_netrc = false;
+  options.progress = wv::net::ProgressMode::kNever;
+  return options;
+}
+
+void write(const wv::test::TempDir& dir, const std::string& name, const std::string& content) {
+  wv::RealFileSystem file_system;
+  REQUIRE(file_system.write_file_atomic(dir.file(name), content));
+}
+
+FetchRequest get(std::string url) { return FetchRequest{std::move(url), {}, std::nullopt}; }
+
+std::string file_url(const std::string& path) { return "file://" + path; }
+
+}  // namespace
+
+TEST_CASE("curl fetcher: a plain GET returns the status, lower-cased headers and the body",
+          "[net][curl]") {
+  wv::test::TempDir root;
+  write(root, "hello.txt", "hello, world\n");
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcher fetcher(test_options());
+
+  Result<FetchResponse> response = fetcher.fetch(get(server.url("/hello.txt")));
+  REQUIRE(response);
+  CHECK(response->status == 200);
+  CHECK(response->body == "hello, world\n");
+  CHECK(response->headers.at("content-length") == "13");
+  CHECK(response->headers.count("etag") == 1);
+  CHECK(response->headers.count("last-modified") == 1);
+  CHECK(response->effective_url == server.url("/hello.txt"));
+  CHECK(server.stat(fetcher, "/hello.txt", "user_agent") == "wvlock/0.1.0");
+
+  // An HTTP error status is a response the caller inspects, not a transport error.
+  Result<FetchResponse> missing = fetcher.fetch(get(server.url("/absent.txt")));
+  REQUIRE(missing);
+  CHECK(missing->status == 404);
+  CHECK(server.count(fetcher, "/absent.txt", "hits") == 1);
+}
+
+TEST_CASE("curl fetcher: fetch_all runs many transfers and keeps request order", "[net][curl]") {
+  wv::test::TempDir root;
+  constexpr int kCount = 120;
+  for (int i = 0; i < kCount; ++i) write(root, wv::str_cat("f", i, ".txt"), wv::str_cat("body ", i));
+  write(root, "local.txt", "from disk");
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcherOptions options = test_options();
+  options.max_parallel = 8;
+  CurlFetcher fetcher(options);
+
+  std::vector<FetchRequest> requests;
+  for (int i = 0; i < kCount; ++i) {
+    // every tenth one fails twice first, so results finish out of order
+    std::string query = i % 10 == 3 ? "?fail=2" : "";
+    requests.push_back(get(server.url(wv::str_cat("/f", i, ".txt", query))));
+  }
+  requests.insert(requests.begin() + 7, get(server.url("/nope.txt")));
+  requests.insert(requests.begin() + 50, get(file_url(root.file("local.txt"))));
+
+  std::vector<Result<FetchResponse>> results = fetcher.fetch_all(requests);
+  REQUIRE(results.size() == requests.size());
+  int next = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    INFO("request " << i << ": " << requests[i].url);
+    REQUIRE(results[i]);
+    if (i == 7) {
+      CHECK(results[i]->status == 404);
+    } else if (i == 50) {
+      CHECK(results[i]->body == "from disk");
+    } else {
+      CHECK(results[i]->status == 200);
+      CHECK(results[i]->body == wv::str_cat("body ", next));
+      ++next;
+    }
+  }
+  CHECK(next == kCount);
+  CHECK(server.count(fetcher, "/f3.txt", "hits") == 3);
+  CHECK(server.count(fetcher, "/f4.txt", "hits") == 1);
+}
+
+TEST_CASE("curl fetcher: 5xx answers are retried, then reported with the attempt count",
+          "[net][curl][retry]") {
+  wv::test::TempDir root;
+  write(root, "flaky.txt", "finally");
+  write(root, "broken.txt", "never");
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcherOptions options = test_options();
+  options.max_attempts = 3;
+  CurlFetcher fetcher(options);
+
+  Result<FetchResponse> flaky = fetcher.fetch(get(server.url("/flaky.txt?fail=2")));
+  REQUIRE(flaky);
+  CHECK(flaky->status == 200);
+  CHECK(flaky->body == "finally");
+  CHECK(server.count(fetcher, "/flaky.txt", "hits") == 3);
+
+  Result<FetchResponse> broken = fetcher.fetch(get(server.url("/broken.txt?fail=100")));
+  REQUIRE_FALSE(broken);
+  CHECK(broken.error().code == wv::ErrorCode::kNetwork);
+  CHECK_THAT(broken.error().message, Catch::Contains(server.url("/broken.txt?fail=100")));
+  CHECK_THAT(broken.error().message, Catch::Contains("HTTP 500"));
+  CHECK_THAT(broken.error().message, Catch::Contains("after 3 attempts"));
+  CHECK(server.count(fetcher, "/broken.txt", "hits") == 3);
+}
+
+TEST_CASE("curl fetcher: connection resets and truncated bodies are retried", "[net][curl][retry]") {
+  wv::test::TempDir root;
+  write(root, "reset.txt", "survived a reset");
+  write(root, "short.txt", std::string(5000, 'x'));
+  write(root, "always-short.txt", "short forever");
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcherOptions options = test_options();
+  options.max_attempts = 3;
+  CurlFetcher fetcher(options);
+
+  Result<FetchResponse> reset = fetcher.fetch(get(server.url("/reset.txt?reset=1")));
+  REQUIRE(reset);
+  CHECK(reset->body == "survived a reset");
+  CHECK(server.count(fetcher, "/reset.txt", "hits") == 2);
+
+  Result<FetchResponse> truncated = fetcher.fetch(get(server.url("/short.txt?truncate=1")));
+  REQUIRE(truncated);
+  CHECK(truncated->body == std::string(5000, 'x'));
+  CHECK(server.count(fetcher, "/short.txt", "hits") == 2);
+
+  // A body that is always cut short never comes back as a response.
+  Result<FetchResponse> never = fetcher.fetch(get(server.url("/always-short.txt?truncate=100")));
+  REQUIRE_FALSE(never);
+  CHECK(never.error().code == wv::ErrorCode::kNetwork);
+  CHECK_THAT(never.error().message, Catch::Contains("truncated"));
+  CHECK_THAT(never.error().message, Catch::Contains("after 3 attempts"));
+  CHECK(server.count(fetcher, "/always-short.txt", "hits") == 3);
+}
+
+TEST_CASE("curl fetcher: a stalled server times out within the bound", "[net][curl][retry]") {
+  wv::test::TempDir root;
+  write(root, "slow.txt", "too late");
+  write(root, "slow-once.txt", "second try");
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcherOptions options = test_options();
+  options.max_attempts = 2;
+  options.transfer_timeout = std::chrono::milliseconds(300);
+  CurlFetcher fetcher(options);
+
+  auto started = std::chrono::steady_clock::now();
+  Result<FetchResponse> slow = fetcher.fetch(get(server.url("/slow.txt?stall=100&stall_s=3")));
+  auto elapsed = std::chrono::steady_clock::now() - started;
+  REQUIRE_FALSE(slow);
+  CHECK(slow.error().code == wv::ErrorCode::kNetwork);
+  CHECK_THAT(slow.error().message, Catch::Contains("timed out"));
+  CHECK_THAT(slow.error().message, Catch::Contains("after 2 attempts"));
+  CHECK(elapsed < std::chrono::milliseconds(2500));
+
+  Result<FetchResponse> once = fetcher.fetch(get(server.url("/slow-once.txt?stall=1&stall_s=3")));
+  REQUIRE(once);
+  CHECK(once->body == "second try");
+}
+
+TEST_CASE("curl fetcher: an unreachable server is a network error naming the URL",
+          "[net][curl]") {
+  CurlFetcherOptions options = test_options();
+  options.max_attempts = 2;
+  CurlFetcher fetcher(options);
+  // Port 1 on loopback refuses connections.
+  Result<FetchResponse> response = fetcher.fetch(get("http://127.0.0.1:1/x"));
+  REQUIRE_FALSE(response);
+  CHECK(response.error().code == wv::ErrorCode::kNetwork);
+  CHECK(response.error().message ==
+        "cannot fetch `http://127.0.0.1:1/x`: cannot connect to the server (after 2 attempts)");
+
+  Result<FetchResponse> bad_scheme = fetcher.fetch(get("gopher://127.0.0.1:1/x"));
+  REQUIRE_FALSE(bad_scheme);
+  CHECK_THAT(bad_scheme.error().message, Catch::Contains("not supported"));
+}
+
+TEST_CASE("curl fetcher: file URLs are read directly, with ranges", "[net][curl][file]") {
+  wv::test::TempDir root;
+  write(root, "data.bin", "0123456789");
+  write(root, "with space.txt", "spaced");
+  CurlFetcher fetcher(test_options());
+
+  Result<FetchResponse> whole = fetcher.fetch(get(file_url(root.file("data.bin"))));
+  REQUIRE(whole);
+  CHECK(whole->status == 200);
+  CHECK(whole->body == "0123456789");
+
+  Result<FetchResponse> spaced = fetcher.fetch(get(file_url(root.path() + "/with%20space.txt")));
+  REQUIRE(spaced);
+  CHECK(spaced->body == "spaced");
+
+  FetchRequest ranged = get(file_url(root.file("data.bin")));
+  ranged.range = std::make_pair(std::int64_t(2), std::int64_t(4));
+  Result<FetchResponse> part = fetcher.fetch(ranged);
+  REQUIRE(part);
+  CHECK(part->status == 206);
+  CHECK(part->body == "234");
+  CHECK(part->headers.at("content-range") == "bytes 2-4/10");
+  ranged.range = std::make_pair(std::int64_t(-3), std::int64_t(0));
+  Result<FetchResponse> suffix = fetcher.fetch(ranged);
+  REQUIRE(suffix);
+  CHECK(suffix->body == "789");
+
+  Result<FetchResponse> missing = fetcher.fetch(get(file_url(root.file("absent.bin"))));
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().code == wv::ErrorCode::kNotFound);
+  CHECK(missing.error().message ==
+        wv::str_cat("cannot read `", file_url(root.file("absent.bin")), "`: no such file"));
+
+  Result<FetchResponse> remote = fetcher.fetch(get("file://elsewhere/etc/hosts"));
+  REQUIRE_FALSE(remote);
+  CHECK(remote.error().code == wv::ErrorCode::kUnsupported);
+}
+
+TEST_CASE("curl fetcher: range requests give 206, or 200 with the whole body when ignored",
+          "[net][curl][range]") {
+  wv::test::TempDir root;
+  write(root, "data.bin", "abcdefghijklmnopqrstuvwxyz");
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcher fetcher(test_options());
+
+  FetchRequest request = get(server.url("/data.bin"));
+  request.range = std::make_pair(std::int64_t(3), std::int64_t(6));
+  Result<FetchResponse> part = fetcher.fetch(request);
+  REQUIRE(part);
+  CHECK(part->status == 206);
+  CHECK(part->body == "defg");
+  CHECK(part->headers.at("content-range") == "bytes 3-6/26");
+
+  request.range = std::make_pair(std::int64_t(-4), std::int64_t(0));
+  Result<FetchResponse> tail = fetcher.fetch(request);
+  REQUIRE(tail);
+  CHECK(tail->status == 206);
+  CHECK(tail->body == "wxyz");
+  CHECK(server.count(fetcher, "/data.bin", "ranged") == 2);
+
+  // A server that ignores Range answers 200 with everything; the caller sees which it got.
+  FetchRequest ignored = get(server.url("/data.bin?norange=1"));
+  ignored.range = std::make_pair(std::int64_t(3), std::int64_t(6));
+  Result<FetchResponse> whole = fetcher.fetch(ignored);
+  REQUIRE(whole);
+  CHECK(whole->status == 200);
+  CHECK(whole->body == "abcdefghijklmnopqrstuvwxyz");
+}
+
+TEST_CASE("curl fetcher: credentials come from a netrc file or the URL", "[net][curl][auth]") {
+  wv::test::TempDir root;
+  write(root, "private.txt", "secret body");
+  write(root, "netrc", "machine 127.0.0.1\n  login alice\n  password s3cret\n");
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  const std::string path = "/private.txt?auth=alice:s3cret";
+
+  CurlFetcherOptions options = test_options();
+  CurlFetcher anonymous(options);
+  Result<FetchResponse> refused = anonymous.fetch(get(server.url(path)));
+  REQUIRE(refused);
+  CHECK(refused->status == 401);
+
+  options.use_netrc = true;
+  options.netrc_path = root.file("netrc");
+  CurlFetcher with_netrc(options);
+  Result<FetchResponse> allowed = with_netrc.fetch(get(server.url(path)));
+  REQUIRE(allowed);
+  CHECK(allowed->status == 200);
+  CHECK(allowed->body == "secret body");
+
+  Result<FetchResponse> in_url = anonymous.fetch(
+      get(wv::str_cat("http://alice:s3cret@127.0.0.1:", server.port(), path)));
+  REQUIRE(in_url);
+  CHECK(in_url->status == 200);
+  CHECK(server.count(anonymous, "/private.txt", "authorized") == 2);
+
+  // A password in the URL never appears in an error message.
+  Result<FetchResponse> failed = anonymous.fetch(get("http://alice:s3cret@127.0.0.1:1/x"));
+  REQUIRE_FALSE(failed);
+  CHECK_THAT(failed.error().message, !Catch::Contains("s3cret"));
+  CHECK_THAT(failed.error().message, Catch::Contains("alice:****@127.0.0.1:1"));
+}
+
+TEST_CASE("curl fetcher: HTTP_PROXY routes requests through the proxy and NO_PROXY bypasses it",
+          "[net][curl][proxy]") {
+  wv::test::TempDir root;
+  write(root, "via.txt", "through the proxy");
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcherOptions options = test_options();
+  options.max_attempts = 1;
+
+  // The fault server also answers absolute-form requests, as a forward proxy does.
+  options.proxy = wv::net::ProxySettings::from_environment(
+      [&](const std::string& name) -> std::optional<std::string> {
+        if (name == "HTTP_PROXY") return server.url("");
+        return std::nullopt;
+      });
+  CurlFetcher proxied(options);
+  Result<FetchResponse> response = proxied.fetch(get("http://packages.example.invalid/via.txt"));
+  REQUIRE(response);
+  CHECK(response->status == 200);
+  CHECK(response->body == "through the proxy");
+  CHECK(server.count(proxied, "/via.txt", "proxied") == 1);
+
+  // A dead proxy: NO_PROXY sends loopback directly, everything else fails at the proxy.
+  options.proxy = wv::net::ProxySettings{"http://127.0.0.1:1", "", "", "localhost,127.0.0.1"};
+  CurlFetcher bypassing(options);
+  Result<FetchResponse> direct = bypassing.fetch(get(server.url("/via.txt")));
+  REQUIRE(direct);
+  CHECK(direct->body == "through the proxy");
+  CHECK(server.count(bypassing, "/via.txt", "proxied") == 1);
+  options.proxy->no_proxy = "";
+  CurlFetcher not_bypassing(options);
+  CHECK_FALSE(not_bypassing.fetch(get(server.url("/via.txt"))));
+}
+
+TEST_CASE("curl fetcher: 200 small fetches, parallel against sequential", "[.][bench][net]") {
+  wv::test::TempDir root;
+  constexpr int kCount = 200;
+  for (int i = 0; i < kCount; ++i) write(root, wv::str_cat("p", i, ".txt"), std::string(512, 'a'));
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  std::vector<FetchRequest> requests;
+  for (int i = 0; i < kCount; ++i) requests.push_back(get(server.url(wv::str_cat("/p", i, ".txt"))));
+  CurlFetcher fetcher(test_options());
+  (void)fetcher.fetch(requests[0]);  // warm the connection pool and the server
+
+  using Clock = std::chrono::steady_clock;
+  auto started = Clock::now();
+  for (const FetchRequest& request : requests) REQUIRE(fetcher.fetch(request));
+  double sequential = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+  started = Clock::now();
+  for (const Result<FetchResponse>& result : fetcher.fetch_all(requests)) REQUIRE(result);
+  double parallel = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+  WARN(kCount << " fetches over loopback: sequential " << sequential << " ms, fetch_all (16 at once) "
+              << parallel << " ms");
+}

@@ -1,0 +1,1 @@
+wv_add_tests(net wv_net)
