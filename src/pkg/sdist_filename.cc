@@ -13,6 +13,12 @@ constexpr std::string_view kVariantsJsonSuffix = "-variants.json";
 constexpr std::string_view kLegacySdistSuffixes[] = {".tar.bz2", ".tar.xz", ".tgz", ".tbz",
                                                      ".tar", ".tar.Z"};
 
+// make_parse_error with the house wording: "...: expected <what was expected>".
+Error expected_error(std::string_view what, std::string_view input, std::size_t offset,
+                     std::string_view expected) {
+  return make_parse_error(what, input, offset, str_cat("expected ", expected));
+}
+
 bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
@@ -33,7 +39,7 @@ Result<std::pair<std::string_view, SdistFormat>> sdist_stem(std::string_view fil
   if (ends_with(filename, kZip)) {
     return std::pair{filename.substr(0, filename.size() - kZip.size()), SdistFormat::kZip};
   }
-  return make_parse_error("sdist filename", filename, filename.size(),
+  return expected_error("sdist filename", filename, filename.size(),
                           "a file name ending in `.tar.gz` or `.zip`");
 }
 
@@ -51,7 +57,7 @@ Result<SdistFilename> parse_sdist_filename(std::string_view filename) {
   // legacy versions with a dash (`1.0-beta`, `2.0-1`).
   std::size_t dash = stem.rfind('-');
   if (dash == std::string_view::npos) {
-    return make_parse_error("sdist filename", filename, 0,
+    return expected_error("sdist filename", filename, 0,
                             "`name-version` before the extension, separated by `-`");
   }
   std::optional<Error> first_error;
@@ -62,7 +68,7 @@ Result<SdistFilename> parse_sdist_filename(std::string_view filename) {
       return SdistFilename{std::move(*name), std::move(*version), stem_format.second};
     }
     if (!first_error) {
-      first_error = make_parse_error(
+      first_error = expected_error(
           "sdist filename", filename, name ? dash + 1 : 0,
           str_cat(name ? "a valid PEP 440 version after the last `-` ("
                        : "a valid project name before the last `-` (",
@@ -85,13 +91,13 @@ Result<SdistFilename> parse_sdist_filename(std::string_view filename,
     if (normalize_name(stem.substr(0, dash)) != project.str()) continue;
     Result<Version> version = parse_version(stem.substr(dash + 1));
     if (!version) {
-      return make_parse_error("sdist filename", filename, dash + 1,
+      return expected_error("sdist filename", filename, dash + 1,
                               str_cat("a valid PEP 440 version after the project name (",
                                       version.error().message, ")"));
     }
     return SdistFilename{project, std::move(*version), stem_format.second};
   }
-  return make_parse_error("sdist filename", filename, 0,
+  return expected_error("sdist filename", filename, 0,
                           str_cat("the project name ", in_backticks(project.str()),
                                   " then `-` and a version"));
 }
@@ -102,23 +108,23 @@ std::string VariantsJsonFilename::to_string() const {
 
 Result<VariantsJsonFilename> parse_variants_json_filename(std::string_view filename) {
   if (!ends_with(filename, kVariantsJsonSuffix)) {
-    return make_parse_error("variants.json filename", filename, filename.size(),
+    return expected_error("variants.json filename", filename, filename.size(),
                             "a file name ending in `-variants.json`");
   }
   const std::string_view stem = filename.substr(0, filename.size() - kVariantsJsonSuffix.size());
   const std::size_t dash = stem.rfind('-');
   if (dash == std::string_view::npos) {
-    return make_parse_error("variants.json filename", filename, 0,
+    return expected_error("variants.json filename", filename, 0,
                             "`{name}-{version}-variants.json`");
   }
   Result<PackageName> name = parse_package_name(stem.substr(0, dash));
   if (!name) {
-    return make_parse_error("variants.json filename", filename, 0,
+    return expected_error("variants.json filename", filename, 0,
                             str_cat("a valid project name (", name.error().message, ")"));
   }
   Result<Version> version = parse_version(stem.substr(dash + 1));
   if (!version) {
-    return make_parse_error("variants.json filename", filename, dash + 1,
+    return expected_error("variants.json filename", filename, dash + 1,
                             str_cat("a valid PEP 440 version (", version.error().message, ")"));
   }
   return VariantsJsonFilename{std::move(*name), std::move(*version)};

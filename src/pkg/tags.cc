@@ -16,17 +16,23 @@ namespace {
 // host's it counts minors down from 50 (_LAST_GLIBC_MINOR's default).
 constexpr int kLastGlibcMinor = 50;
 
+// make_parse_error with the house wording: "...: expected <what was expected>".
+Error expected_error(std::string_view what, std::string_view input, std::size_t offset,
+                     std::string_view expected) {
+  return make_parse_error(what, input, offset, str_cat("expected ", expected));
+}
+
 bool is_tag_part_char(char c) { return is_ascii_alnum(c) || c == '_'; }
 
 // Checks one dot-free component of a tag and returns it lower-cased.
 Result<std::string> parse_tag_part(std::string_view whole, std::string_view part,
                                    std::size_t offset, std::string_view what) {
   if (part.empty()) {
-    return make_parse_error("tag", whole, offset, str_cat("a non-empty ", what));
+    return expected_error("tag", whole, offset, str_cat("a non-empty ", what));
   }
   for (std::size_t i = 0; i < part.size(); ++i) {
     if (!is_tag_part_char(part[i])) {
-      return make_parse_error("tag", whole, offset + i,
+      return expected_error("tag", whole, offset + i,
                               str_cat("ASCII letters, digits or `_` in the ", what));
     }
   }
@@ -45,7 +51,7 @@ Result<TagFields> split_tag_fields(std::string_view text) {
   for (int i = 0; i < 3; ++i) {
     std::size_t dash = i < 2 ? text.find('-', start) : std::string_view::npos;
     if (i < 2 && dash == std::string_view::npos) {
-      return make_parse_error("tag", text, text.size(),
+      return expected_error("tag", text, text.size(),
                               "three dash-separated fields `interpreter-abi-platform`");
     }
     std::size_t end = i < 2 ? dash : text.size();
@@ -54,7 +60,7 @@ Result<TagFields> split_tag_fields(std::string_view text) {
     start = end + 1;
   }
   if (fields.field[2].find('-') != std::string_view::npos) {
-    return make_parse_error("tag", text, fields.offset[2] + fields.field[2].find('-'),
+    return expected_error("tag", text, fields.offset[2] + fields.field[2].find('-'),
                             "exactly three dash-separated fields `interpreter-abi-platform`");
   }
   return fields;

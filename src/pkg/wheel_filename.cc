@@ -9,10 +9,16 @@ namespace {
 
 constexpr std::string_view kWheelSuffix = ".whl";
 
+// make_parse_error with the house wording: "...: expected <what was expected>".
+Error expected_error(std::string_view what, std::string_view input, std::size_t offset,
+                     std::string_view expected) {
+  return make_parse_error(what, input, offset, str_cat("expected ", expected));
+}
+
 bool is_build_rest_char(char c) { return is_ascii_alnum(c) || c == '_' || c == '.'; }
 
 Error filename_error(std::string_view filename, std::size_t offset, std::string_view expected) {
-  return make_parse_error("wheel filename", filename, offset, expected);
+  return expected_error("wheel filename", filename, offset, expected);
 }
 
 }  // namespace
@@ -23,11 +29,11 @@ Result<BuildTag> parse_build_tag(std::string_view text) {
   std::size_t digits = 0;
   while (digits < text.size() && is_ascii_digit(text[digits])) ++digits;
   if (digits == 0) {
-    return make_parse_error("build tag", text, 0, "a build tag starting with a digit");
+    return expected_error("build tag", text, 0, "a build tag starting with a digit");
   }
   for (std::size_t i = digits; i < text.size(); ++i) {
     if (!is_build_rest_char(text[i])) {
-      return make_parse_error("build tag", text, i,
+      return expected_error("build tag", text, i,
                               "ASCII letters, digits, `_` or `.` after the build number");
     }
   }
