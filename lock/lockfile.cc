@@ -37,6 +37,48 @@ std::vector<const LockedPackage*> Lockfile::closure(std::string_view target) con
   return used;
 }
 
+std::vector<const LockedPackage*> Lockfile::closure(std::string_view target,
+                                                    const std::vector<std::string>& extras,
+                                                    const std::vector<std::string>& groups) const {
+  const LockedTarget* declared = find_target(target);
+  if (!declared) return {};
+  std::vector<std::string> pending = declared->roots;
+  for (const std::string& extra : extras) {
+    auto it = declared->extra_roots.find(extra);
+    if (it != declared->extra_roots.end()) pending.insert(pending.end(), it->second.begin(), it->second.end());
+  }
+  for (const std::string& group : groups) {
+    auto it = declared->group_roots.find(group);
+    if (it != declared->group_roots.end()) pending.insert(pending.end(), it->second.begin(), it->second.end());
+  }
+  std::set<std::string> seen_edges;
+  std::map<std::string, const LockedPackage*> reached;
+  while (!pending.empty()) {
+    std::string edge = std::move(pending.back());
+    pending.pop_back();
+    if (!seen_edges.insert(edge).second) continue;
+    // "name[extra]==version" -> name, extra
+    std::size_t bracket = edge.find('[');
+    std::size_t equals = edge.find("==");
+    std::string name = edge.substr(0, std::min(bracket, equals));
+    const LockedPackage* package = find_package_for_target(name, target);
+    if (!package) continue;
+    reached[name] = package;
+    const TargetUse& use = package->targets.at(std::string(target));
+    pending.insert(pending.end(), use.dependencies.begin(), use.dependencies.end());
+    if (bracket != std::string::npos && bracket < equals) {
+      std::string extra = edge.substr(bracket + 1, edge.find(']') - bracket - 1);
+      auto it = use.extra_dependencies.find(extra);
+      if (it != use.extra_dependencies.end()) {
+        pending.insert(pending.end(), it->second.begin(), it->second.end());
+      }
+    }
+  }
+  std::vector<const LockedPackage*> result;
+  for (const auto& [name, package] : reached) result.push_back(package);
+  return result;
+}
+
 void canonicalize(Lockfile& lockfile) {
   auto sort_unique = [](std::vector<std::string>& items) {
     std::sort(items.begin(), items.end());
@@ -48,13 +90,20 @@ void canonicalize(Lockfile& lockfile) {
   for (LockedPackage& package : lockfile.packages) {
     std::sort(package.wheels.begin(), package.wheels.end(),
               [](const LockedFile& a, const LockedFile& b) { return a.name < b.name; });
-    for (auto& [name, use] : package.targets) sort_unique(use.dependencies);
+    for (auto& [name, use] : package.targets) {
+      sort_unique(use.dependencies);
+      for (auto& [extra, edges] : use.extra_dependencies) sort_unique(edges);
+    }
   }
   std::sort(lockfile.packages.begin(), lockfile.packages.end(),
             [](const LockedPackage& a, const LockedPackage& b) {
               return a.name != b.name ? a.name < b.name : a.version < b.version;
             });
-  for (LockedTarget& target : lockfile.targets) sort_unique(target.roots);
+  for (LockedTarget& target : lockfile.targets) {
+    sort_unique(target.roots);
+    for (auto& [extra, edges] : target.extra_roots) sort_unique(edges);
+    for (auto& [group, edges] : target.group_roots) sort_unique(edges);
+  }
 }
 
 namespace {
@@ -182,10 +231,18 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
   for (const LockedPackage& package : lockfile.packages) {
     for (const auto& [target, use] : package.targets) {
       for (const std::string& edge : use.dependencies) WV_TRY(check_edge(target, edge, package.line));
+      for (const auto& [extra, edges] : use.extra_dependencies) {
+        for (const std::string& edge : edges) WV_TRY(check_edge(target, edge, package.line));
+      }
     }
   }
   for (const LockedTarget& target : lockfile.targets) {
     for (const std::string& root : target.roots) WV_TRY(check_edge(target.name, root, target.line));
+    for (const auto* roots : {&target.extra_roots, &target.group_roots}) {
+      for (const auto& [name, edges] : *roots) {
+        for (const std::string& edge : edges) WV_TRY(check_edge(target.name, edge, target.line));
+      }
+    }
   }
   return {};
 }

@@ -40,6 +40,8 @@ struct TargetUse {
   /// The dependency edges of this package for this target: "name==version" (extras as
   /// "name[extra]==version"), sorted.
   std::vector<std::string> dependencies;
+  /// extra -> the further edges `name[extra]` adds (PEP 508 extras of this package).
+  std::map<std::string, std::vector<std::string>> extra_dependencies;
 
   friend bool operator==(const TargetUse&, const TargetUse&) = default;
 };
@@ -75,6 +77,10 @@ struct LockedTarget {
   std::map<std::string, pkg::FeatureValues> provider_output;
   /// The target's direct requirements (the roots of its closure): "name==version", sorted.
   std::vector<std::string> roots;
+  /// The roots each project extra (`[project.optional-dependencies]`) adds.
+  std::map<std::string, std::vector<std::string>> extra_roots;
+  /// The roots each dependency group (`[dependency-groups]`, PEP 735) adds.
+  std::map<std::string, std::vector<std::string>> group_roots;
   int line = 0;
 
   friend bool operator==(const LockedTarget&, const LockedTarget&) = default;
@@ -99,6 +105,11 @@ struct Lockfile {
                                                std::string_view target) const;
   /// Every package entry `target` uses, sorted by name.
   std::vector<const LockedPackage*> closure(std::string_view target) const;
+  /// The entries `target` needs for the given project extras and dependency groups: the
+  /// packages reachable from its roots along its dependency edges, sorted by name.
+  std::vector<const LockedPackage*> closure(std::string_view target,
+                                            const std::vector<std::string>& extras,
+                                            const std::vector<std::string>& groups) const;
 
   friend bool operator==(const Lockfile&, const Lockfile&) = default;
 };

@@ -50,6 +50,22 @@ class Reader {
     return items;
   }
 
+  /// `key = { name = ["...", ...], ... }`.
+  Result<std::map<std::string, std::vector<std::string>>> string_lists(
+      const toml::table& table, std::string_view key, std::string_view where) const {
+    std::map<std::string, std::vector<std::string>> lists;
+    const toml::node* node = table.get(key);
+    if (!node) return lists;
+    const toml::table* inner = node->as_table();
+    if (!inner) return error(node, str_cat("`", where, key, "`: expected a table of arrays"));
+    for (const auto& [name, value] : *inner) {
+      (void)value;
+      WV_ASSIGN_OR_RETURN(lists[std::string(name.str())],
+                          strings(*inner, name.str(), str_cat(where, key, ".")));
+    }
+    return lists;
+  }
+
   Result<TomlValue> generic(const toml::node& node) const {
     if (const auto* text = node.as_string()) return TomlValue(text->get());
     if (const auto* number = node.as_integer()) return TomlValue(std::int64_t(number->get()));
@@ -150,6 +166,8 @@ class Reader {
         TargetUse use;
         WV_ASSIGN_OR_RETURN(use.wheels, strings(*use_table, "wheels", where));
         WV_ASSIGN_OR_RETURN(use.dependencies, strings(*use_table, "dependencies", where));
+        WV_ASSIGN_OR_RETURN(use.extra_dependencies,
+                            string_lists(*use_table, "extra-dependencies", where));
         package.targets[std::string(name.str())] = std::move(use);
       }
     }
@@ -163,6 +181,8 @@ class Reader {
     WV_ASSIGN_OR_RETURN(target.name, string(table, "name", true, where));
     WV_ASSIGN_OR_RETURN(target.marker, string(table, "marker", false, where));
     WV_ASSIGN_OR_RETURN(target.roots, strings(table, "roots", where));
+    WV_ASSIGN_OR_RETURN(target.extra_roots, string_lists(table, "extra-roots", where));
+    WV_ASSIGN_OR_RETURN(target.group_roots, string_lists(table, "group-roots", where));
     if (const toml::node* facts = table.get("facts")) {
       if (!facts->as_table()) return error(facts, "`tool.wvlock.target.facts`: expected a table");
       for (const auto& [key, value] : *facts->as_table()) {

@@ -73,6 +73,11 @@ std::string write_lockfile(const Lockfile& original) {
       TomlTable table;
       table["wheels"] = strings(use.wheels);
       table["dependencies"] = strings(use.dependencies);
+      if (!use.extra_dependencies.empty()) {
+        TomlTable extras;
+        for (const auto& [extra, edges] : use.extra_dependencies) extras[extra] = strings(edges);
+        table["extra-dependencies"] = TomlValue(std::move(extras));
+      }
       write_toml_section(out, {"packages", "tool", "wvlock", "targets", target}, table);
     }
   }
@@ -84,6 +89,13 @@ std::string write_lockfile(const Lockfile& original) {
     line(out, "name", target.name);
     line(out, "marker", target.marker);
     line(out, "roots", strings(target.roots));
+    for (const auto& [key, roots] : {std::pair{"extra-roots", &target.extra_roots},
+                                     std::pair{"group-roots", &target.group_roots}}) {
+      if (roots->empty()) continue;
+      TomlTable table;
+      for (const auto& [name, edges] : *roots) table[name] = strings(edges);
+      line(out, key, TomlValue(std::move(table)));
+    }
     TomlTable facts;
     for (const auto& [key, value] : target.facts) facts[key] = value;
     write_toml_section(out, {"tool", "wvlock", "target", "facts"}, facts);

@@ -178,3 +178,35 @@ TEST_CASE("lockfile: closure and lookups per target", "[lock][lockfile]") {
   CHECK(lockfile.find_package_for_target("torch", "mac") == nullptr);
   CHECK(lockfile.find_target("nope") == nullptr);
 }
+
+TEST_CASE("lockfile: closures follow roots, extras, groups and extra edges", "[lock][lockfile]") {
+  Lockfile lockfile = sample_lockfile();
+  // cpu: torch only by the `gpu` extra; torch[fast] adds filelock through an extra edge.
+  lockfile.targets[0].roots = {};
+  lockfile.targets[0].extra_roots["gpu"] = {"torch[fast]==2.9.0"};
+  lockfile.targets[0].group_roots["dev"] = {"filelock==3.16.1"};
+  for (LockedPackage& package : lockfile.packages) {
+    if (package.name == "torch") {
+      package.targets["cpu"].dependencies = {};
+      package.targets["cpu"].extra_dependencies["fast"] = {"filelock==3.16.1"};
+    }
+  }
+  std::string text = wv::lock::write_lockfile(lockfile);
+  auto read = wv::lock::read_lockfile(text, "pylock.toml");
+  REQUIRE(read);
+  CHECK(wv::lock::write_lockfile(*read) == text);
+  CHECK(read->closure("cpu", {}, {}).empty());
+  auto with_dev = read->closure("cpu", {}, {"dev"});
+  REQUIRE(with_dev.size() == 1);
+  CHECK(with_dev[0]->name == "filelock");
+  auto with_gpu = read->closure("cpu", {"gpu"}, {});
+  REQUIRE(with_gpu.size() == 2);  // torch, and filelock through torch[fast]
+  CHECK(with_gpu[1]->name == "torch");
+
+  // an extra edge naming a version no entry provides is refused
+  auto broken = wv::lock::read_lockfile(
+      replace_once(text, "fast = [\"filelock==3.16.1\"]", "fast = [\"filelock==0.1\"]"),
+      "pylock.toml");
+  REQUIRE_FALSE(broken);
+  CHECK(broken.error().message.find("filelock==0.1") != std::string::npos);
+}
