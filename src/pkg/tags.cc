@@ -15,6 +15,12 @@ namespace {
 // packaging assumes glibc 2.x is followed by 3.x some day; for a major version below the
 // host's it counts minors down from 50 (_LAST_GLIBC_MINOR's default).
 constexpr int kLastGlibcMinor = 50;
+// Bounds on host numbers so that a silly declared value ("glibc 2.999999999") cannot make the
+// lists enormous; real values are far below them.
+constexpr int kMaxMinor = 200;
+constexpr int kMaxMajor = 100;
+
+int clamp_number(int value, int max) { return value < 0 ? -1 : (value > max ? max : value); }
 
 // make_parse_error with the house wording: "...: expected <what was expected>".
 Error expected_error(std::string_view what, std::string_view input, std::size_t offset,
@@ -199,15 +205,19 @@ Result<std::vector<Tag>> parse_tag_set(std::string_view text) {
   return tags;
 }
 
-std::vector<std::string> platform_tags(const TagPlatform& platform) {
+std::vector<std::string> platform_tags(const TagPlatform& host) {
+  TagPlatform platform = host;
+  platform.libc_major = clamp_number(platform.libc_major, kMaxMajor);
+  platform.libc_minor = clamp_number(platform.libc_minor, kMaxMinor);
   std::vector<std::string> out;
   switch (platform.os) {
     case OperatingSystem::kManylinux:
-      add_manylinux_platforms(platform, out);
+      // An unknown glibc (major below 2) gets no manylinux tags, as in packaging.
+      if (platform.libc_major >= 2) add_manylinux_platforms(platform, out);
       out.push_back(str_cat("linux_", platform.arch));
       break;
     case OperatingSystem::kMusllinux:
-      for (int minor = platform.libc_minor; minor >= 0; --minor) {
+      for (int minor = platform.libc_major >= 1 ? platform.libc_minor : -1; minor >= 0; --minor) {
         out.push_back(str_cat("musllinux_", platform.libc_major, "_", minor, "_", platform.arch));
       }
       out.push_back(str_cat("linux_", platform.arch));
@@ -224,8 +234,8 @@ std::vector<std::string> platform_tags(const TagPlatform& platform) {
 
 std::vector<Tag> compatible_tags(const TagPlatform& platform) {
   const std::vector<std::string> platforms = platform_tags(platform);
-  const int major = platform.python_major;
-  const int minor = platform.python_minor;
+  const int major = clamp_number(platform.python_major, kMaxMajor);
+  const int minor = clamp_number(platform.python_minor, kMaxMinor);
   const std::string interpreter = str_cat("cp", nodot(major, minor));
   // packaging's _cpython_abis() for a release (non-debug) build: pymalloc's `m` before 3.8.
   std::string abi = interpreter;

@@ -207,3 +207,29 @@ TEST_CASE("tags: arbitrary bytes never crash the tag parsers", "[pkg][tags]") {
     if (one) CHECK(set);
   }
 }
+
+TEST_CASE("tags: unknown or absurd host numbers stay bounded", "[pkg][tags]") {
+  // No glibc version known: no manylinux tags, as in packaging.
+  CHECK(platform_tags(linux_host(5)) ==
+        std::vector<std::string>{"manylinux_2_5_x86_64", "manylinux1_x86_64", "linux_x86_64"});
+  CHECK(platform_tags(linux_host(4)) == std::vector<std::string>{"linux_x86_64"});
+  TagPlatform unknown = linux_host(0);
+  unknown.libc_major = 0;
+  CHECK(platform_tags(unknown) == std::vector<std::string>{"linux_x86_64"});
+  TagPlatform musl;
+  musl.os = OperatingSystem::kMusllinux;
+  musl.arch = "aarch64";
+  CHECK(platform_tags(musl) == std::vector<std::string>{"linux_aarch64"});
+  TagPlatform old_mac;
+  old_mac.os = OperatingSystem::kMacos;
+  old_mac.arch = "x86_64";
+  old_mac.libc_major = 9;
+  CHECK(platform_tags(old_mac).empty());
+
+  TagPlatform absurd_libc = linux_host(2000000000);
+  absurd_libc.libc_major = 2000000000;
+  CHECK(platform_tags(absurd_libc).size() < 100000);
+  const auto python = compatible_tags(linux_host(17, "x86_64", 2000000000));
+  CHECK(python.size() < 100000);
+  CHECK(python.front().to_string() == "cp3200-cp3200-manylinux_2_17_x86_64");
+}
