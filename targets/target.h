@@ -1,0 +1,59 @@
+// Declared targets (DESIGN.md §1–§2): a name plus a host profile written in pyproject.toml,
+// the platform shorthands (`linux-x86_64`, `linux-musl-aarch64`, `macos-arm64`,
+// `windows-amd64`, ...), and the expansion of a host profile into the PEP 508 marker
+// environment and the ordered PEP 425 tag list (pkg::compatible_tags). Cheap to include.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "pkg/marker_environment.h"
+#include "pkg/tags.h"
+#include "targets/host_profile.h"
+
+namespace wv::targets {
+
+/// What a platform shorthand means.
+struct Platform {
+  OsKind os = OsKind::kLinux;
+  std::string arch;  ///< canonical: x86_64 or aarch64
+  LibcKind libc = LibcKind::kGlibc;  ///< Linux only
+};
+
+/// The shorthands wvlock accepts, for messages and docs.
+inline constexpr std::string_view kPlatformShorthands[] = {
+    "linux-x86_64",      "linux-aarch64", "linux-musl-x86_64", "linux-musl-aarch64",
+    "macos-arm64",       "macos-x86_64",  "windows-amd64",     "windows-arm64"};
+
+/// Parses a platform shorthand (case-sensitive, as listed in kPlatformShorthands); the error
+/// lists the accepted names.
+Result<Platform> parse_platform(std::string_view shorthand);
+
+/// The default libc/macOS version of a platform when a target gives none: glibc 2.17
+/// (manylinux2014), musl 1.2, macOS 11.0 on arm64 and 10.12 on x86_64.
+MajorMinor default_platform_version(const Platform& platform);
+
+/// A declared target.
+struct Target {
+  std::string name;
+  std::string platform;  ///< the shorthand as written
+  HostProfile profile;   ///< declared facts (source kDeclared; implied ones kDefault)
+};
+
+/// The PEP 508 marker environment of a host profile (needs os, arch and python_version).
+/// `python_full_version` is `M.m.0` unless the profile knows more; platform_release and
+/// platform_version are empty (unknown for a declared target).
+Result<pkg::MarkerEnvironment> marker_environment(const HostProfile& host);
+
+/// The tag platform of a host profile (needs os, arch, python; libc/macOS version when known).
+Result<pkg::TagPlatform> tag_platform(const HostProfile& host);
+
+/// The ordered compatible tags of a host profile (most preferred first).
+Result<std::vector<pkg::Tag>> compatible_tags(const HostProfile& host);
+
+/// A one-line summary: `linux x86_64 glibc 2.28 python 3.12 cuda 12.8 sm 9.0`.
+std::string describe(const HostProfile& host);
+
+}  // namespace wv::targets
