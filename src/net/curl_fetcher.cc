@@ -437,13 +437,18 @@ struct CurlFetcher::Impl {
           snapshot.files_done = network_total - remaining;
           snapshot.bytes_done = finished_bytes;
           snapshot.bytes_total = finished_bytes;
+          // A percentage only when every unfinished transfer's size is known.
+          bool sizes_known = ready.empty() && waiting.empty();
           for (const Transfer& transfer : transfers) {
             if (transfer.easy == nullptr) continue;  // only transfers in flight
             snapshot.bytes_done += transfer.response.body.size();
             if (auto length = header_number(transfer.response, "content-length")) {
               snapshot.bytes_total += *length;
+            } else {
+              sizes_known = false;
             }
           }
+          if (!sizes_known) snapshot.bytes_total = 0;
           write_stderr("\r" + render_progress_line(snapshot, terminal_width()));
           last_drawn = now;
           drew = true;

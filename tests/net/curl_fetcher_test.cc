@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdlib>
+#include <thread>
 
 #include "base/file_system.h"
 #include "base/str.h"
@@ -343,6 +345,90 @@ TEST_CASE("curl fetcher: HTTP_PROXY routes requests through the proxy and NO_PRO
   options.proxy->no_proxy = "";
   CurlFetcher not_bypassing(options);
   CHECK_FALSE(not_bypassing.fetch(get(server.url("/via.txt"))));
+}
+
+TEST_CASE("curl fetcher: connections are pooled across calls and bounded in parallel",
+          "[net][curl][pool]") {
+  wv::test::TempDir root;
+  for (int i = 0; i < 40; ++i) write(root, wv::str_cat("c", i), "x");
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcherOptions options = test_options();
+  options.max_parallel = 4;
+  CurlFetcher fetcher(options);
+
+  for (int i = 0; i < 10; ++i) REQUIRE(fetcher.fetch(get(server.url(wv::str_cat("/c", i)))));
+  // Ten sequential fetches (and this stats request) share one keep-alive connection.
+  CHECK(server.count(fetcher, "/__server", "connections") == 1);
+
+  std::vector<FetchRequest> requests;
+  for (int i = 0; i < 40; ++i) requests.push_back(get(server.url(wv::str_cat("/c", i))));
+  for (const Result<FetchResponse>& result : fetcher.fetch_all(requests)) REQUIRE(result);
+  long connections = server.count(fetcher, "/__server", "connections");
+  CHECK(connections >= 1);
+  CHECK(connections <= 4);  // never more than max_parallel at once, the pooled one reused
+}
+
+TEST_CASE("curl fetcher: concurrent callers on several threads share one fetcher",
+          "[net][curl][pool]") {
+  wv::test::TempDir root;
+  for (int i = 0; i < 24; ++i) write(root, wv::str_cat("t", i), wv::str_cat("thread file ", i));
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcher fetcher(test_options());
+  std::vector<std::vector<Result<FetchResponse>>> results(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<FetchRequest> requests;
+      for (int i = t; i < 24; i += 4) requests.push_back(get(server.url(wv::str_cat("/t", i))));
+      results[t] = fetcher.fetch_all(requests);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < 4; ++t) {
+    REQUIRE(results[t].size() == 6);
+    for (int k = 0; k < 6; ++k) {
+      REQUIRE(results[t][k]);
+      CHECK(results[t][k]->body == wv::str_cat("thread file ", t + 4 * k));
+    }
+  }
+}
+
+TEST_CASE("curl fetcher: TLS certificates are always verified", "[net][curl][tls]") {
+  wv::test::TempDir root;
+  write(root, "secure.txt", "over tls");
+  const std::string cert = root.file("cert.pem");
+  const std::string key = root.file("key.pem");
+  std::string command = wv::str_cat(
+      "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
+      "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout '", key, "' -out '", cert,
+      "' >/dev/null 2>&1");
+  if (std::system(command.c_str()) != 0) {
+    WARN("skipped: the `openssl` command is not available to make a test certificate");
+    return;
+  }
+  wv::test::FaultServer server(root.path(), {"--tls", cert, key});
+  REQUIRE(server.ok());
+  CurlFetcherOptions options = test_options();
+  options.max_attempts = 3;
+
+  // A self-signed certificate fails verification; that is not retried.
+  CurlFetcher strict(options);
+  Result<FetchResponse> refused = strict.fetch(get(server.url("/secure.txt")));
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == wv::ErrorCode::kNetwork);
+  CHECK(refused.error().message ==
+        wv::str_cat("cannot fetch `", server.url("/secure.txt"),
+                    "`: the server's TLS certificate did not verify"));
+
+  // Trusting the certificate explicitly makes it work.
+  options.ca_bundle = cert;
+  CurlFetcher trusting(options);
+  Result<FetchResponse> response = trusting.fetch(get(server.url("/secure.txt")));
+  REQUIRE(response);
+  CHECK(response->status == 200);
+  CHECK(response->body == "over tls");
 }
 
 TEST_CASE("curl fetcher: 200 small fetches, parallel against sequential", "[.][bench][net]") {

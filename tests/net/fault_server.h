@@ -10,10 +10,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/fetcher.h"
 #include "base/str.h"
@@ -25,7 +27,8 @@ namespace wv::test {
 class FaultServer {
  public:
   /// Starts the server over `root`; ok() tells whether it printed its port in time.
-  explicit FaultServer(const std::string& root) {
+  /// `extra` arguments go to the script (e.g. {"--tls", cert, key}).
+  explicit FaultServer(const std::string& root, std::vector<std::string> extra = {}) {
     int to_child[2], from_child[2];
     if (::pipe2(to_child, O_CLOEXEC) != 0) return;
     if (::pipe2(from_child, O_CLOEXEC) != 0) {
@@ -38,11 +41,13 @@ class FaultServer {
     posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
     posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
     std::string script = std::string(WV_SOURCE_DIR) + "/tests/net/fault_server.py";
-    std::string root_copy = root;
-    char* argv[] = {const_cast<char*>("python3"), const_cast<char*>("-S"), const_cast<char*>("-u"),
-                    script.data(),
-                    const_cast<char*>("--root"), root_copy.data(), nullptr};
-    if (::posix_spawnp(&pid_, "python3", &actions, nullptr, argv, environ) != 0) pid_ = -1;
+    tls_ = std::find(extra.begin(), extra.end(), "--tls") != extra.end();
+    std::vector<std::string> arguments = {"python3", "-S", "-u", script, "--root", root};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (std::string& argument : arguments) argv.push_back(argument.data());
+    argv.push_back(nullptr);
+    if (::posix_spawnp(&pid_, "python3", &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
     posix_spawn_file_actions_destroy(&actions);
     ::close(to_child[0]);
     ::close(from_child[1]);
@@ -65,9 +70,9 @@ class FaultServer {
 
   bool ok() const { return port_ > 0; }
   int port() const { return port_; }
-  /// `http://127.0.0.1:PORT` + path_and_query.
+  /// `http://127.0.0.1:PORT` + path_and_query (`https://` when started with --tls).
   std::string url(std::string_view path_and_query) const {
-    return str_cat("http://127.0.0.1:", port_, path_and_query);
+    return str_cat(tls_ ? "https" : "http", "://127.0.0.1:", port_, path_and_query);
   }
 
   /// A counter of /__stats for `path` (hits, conditional, not_modified, authorized, proxied,
@@ -110,6 +115,7 @@ class FaultServer {
   int stdin_ = -1;
   int stdout_ = -1;
   int port_ = 0;
+  bool tls_ = false;
 };
 
 }  // namespace wv::test

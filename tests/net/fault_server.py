@@ -21,7 +21,8 @@ A request in absolute form (`GET http://host/path`) is served as a proxy would a
 
 GET /__stats/<path> answers text lines `hits N`, `conditional N`, `not_modified N`,
 `authorized N`, `proxied N`, `ranged N` and `user_agent TEXT` (of the latest hit) for that
-path (query ignored).
+path (query ignored); GET /__stats/__server answers `connections N`, the TCP connections accepted.
+With --tls CERT KEY it speaks HTTPS instead.
 """
 
 import argparse
@@ -62,6 +63,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, format, *args):  # quiet
         pass
 
+    def setup(self):
+        super().setup()
+        bump("/__server", "connections")
+
     def send_body(self, status, body, headers=()):
         self.send_response(status)
         for name, value in headers:
@@ -93,7 +98,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
         if path.startswith("/__stats/"):
             key = "/" + path[len("/__stats/"):]
-            fields = ["hits", "conditional", "not_modified", "authorized", "proxied", "ranged"]
+            fields = ["hits", "conditional", "not_modified", "authorized", "proxied", "ranged",
+                      "connections"]
             text = "".join(f"{f} {stat_of(key, f)}\n" for f in fields)
             text += f"user_agent {stat_of(key, 'user_agent') or ''}\n"
             self.send_body(200, text.encode(), [("Content-Type", "text/plain")])
@@ -200,8 +206,14 @@ class Server(http.server.ThreadingHTTPServer):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     arguments = parser.parse_args()
     server = Server(("127.0.0.1", 0), Handler)
+    if arguments.tls:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(arguments.tls[0], arguments.tls[1])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     server.root = os.path.realpath(arguments.root)
 
     def watch_stdin():  # the parent died or closed the pipe: stop
