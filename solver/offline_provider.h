@@ -44,9 +44,13 @@ class OfflineProvider {
     e.reason = std::move(reason);
     e.constraints.clear();
   }
-  /// Whether get_dependencies reports the run of adjacent versions with the same answer
-  /// (default on; dart pub's collapsing of adjacent versions).
-  void set_widening(bool on) { widening_ = on; }
+  /// What get_dependencies says its answer applies to (`applies_to`).
+  enum class Widening {
+    kNone,  ///< the version alone
+    kGap,   ///< the open interval between its neighbouring versions (uv's widen-to-gap)
+    kRun,   ///< the run of adjacent versions with the same answer (dart pub), the default
+  };
+  void set_widening(Widening widening) { widening_ = widening; }
 
   /// The versions of `p`, oldest first (empty when unknown).
   std::vector<V> versions(const P& p) const {
@@ -69,7 +73,10 @@ class OfflineProvider {
     std::int64_t count = 0;
     auto it = packages_.find(p);
     if (it != packages_.end()) {
-      for (const Entry& e : it->second) count += range.contains(e.version) ? 1 : 0;
+      for (const auto& segment : range.segments()) {
+        auto [first, last] = indexes_in(it->second, segment);
+        count += static_cast<std::int64_t>(last - first);
+      }
     }
     // No version left: decide at once so the conflict surfaces (pubgrub-rs does the same).
     if (count == 0) return {std::numeric_limits<std::uint32_t>::max(), 0};
@@ -79,8 +86,10 @@ class OfflineProvider {
   ProviderResult<std::optional<V>, Error> choose_version(const P& p, const Set& range) const {
     auto it = packages_.find(p);
     if (it != packages_.end()) {
-      for (auto e = it->second.rbegin(); e != it->second.rend(); ++e) {
-        if (range.contains(e->version)) return std::optional<V>(e->version);
+      const auto& segments = range.segments();
+      for (auto segment = segments.rbegin(); segment != segments.rend(); ++segment) {
+        auto [first, last] = indexes_in(it->second, *segment);
+        if (last > first) return std::optional<V>(it->second[last - 1].version);
       }
     }
     return std::optional<V>();
@@ -94,8 +103,12 @@ class OfflineProvider {
                                 [](const Entry& e, const V& x) { return e.version < x; });
     if (pos == list.end() || !(pos->version == v)) return Failure<Error>{};
     std::optional<Set> applies_to;
-    if (widening_) {
-      std::size_t i = static_cast<std::size_t>(pos - list.begin());
+    std::size_t i = static_cast<std::size_t>(pos - list.begin());
+    if (widening_ == Widening::kGap) {
+      applies_to = Set::from_segment(
+          i == 0 ? Bound<V>::unbounded() : Bound<V>::excluded(list[i - 1].version),
+          i + 1 == list.size() ? Bound<V>::unbounded() : Bound<V>::excluded(list[i + 1].version));
+    } else if (widening_ == Widening::kRun) {
       std::size_t lo = i, hi = i;
       while (lo > 0 && same_answer(list[lo - 1], list[i])) --lo;
       while (hi + 1 < list.size() && same_answer(list[hi + 1], list[i])) ++hi;
@@ -114,6 +127,24 @@ class OfflineProvider {
     std::vector<std::pair<P, Set>> constraints;
     M reason{};
   };
+
+  // [first, last) indexes of the versions of `list` inside `segment`.
+  static std::pair<std::size_t, std::size_t> indexes_in(const std::vector<Entry>& list,
+                                                        const typename Set::Segment& segment) {
+    auto above_lower = [&](const Entry& e) {
+      const Bound<V>& b = segment.lower;
+      return b.is_unbounded() || (b.is_included() ? !(e.version < b.value) : b.value < e.version);
+    };
+    auto below_upper = [&](const Entry& e) {
+      const Bound<V>& b = segment.upper;
+      return b.is_unbounded() || (b.is_included() ? !(b.value < e.version) : e.version < b.value);
+    };
+    auto first = std::partition_point(list.begin(), list.end(),
+                                      [&](const Entry& e) { return !above_lower(e); });
+    auto last = std::partition_point(first, list.end(), below_upper);
+    return {static_cast<std::size_t>(first - list.begin()),
+            static_cast<std::size_t>(last - list.begin())};
+  }
 
   static bool same_answer(const Entry& a, const Entry& b) {
     if (a.available != b.available) return false;
@@ -141,7 +172,7 @@ class OfflineProvider {
 
   std::unordered_map<P, std::vector<Entry>> packages_;
   std::vector<P> order_;
-  bool widening_ = true;
+  Widening widening_ = Widening::kRun;
 };
 
 }  // namespace wv::solver

@@ -3,6 +3,7 @@
 // Cheap to include: <vector>, <ostream>, <sstream>, <string>, <utility> only.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <ostream>
 #include <sstream>
@@ -104,13 +105,12 @@ class Ranges {
   /// The intervals, sorted.
   const std::vector<Segment>& segments() const { return segments_; }
 
-  /// True when `v` lies in the set.
+  /// True when `v` lies in the set (binary search over the segments).
   bool contains(const V& v) const {
-    for (const Segment& s : segments_) {
-      if (!above_lower(v, s.lower)) return false;  // sorted: every later segment starts higher
-      if (below_upper(v, s.upper)) return true;
-    }
-    return false;
+    // The first segment whose upper bound is not below v is the only candidate.
+    auto it = std::partition_point(segments_.begin(), segments_.end(),
+                                   [&](const Segment& s) { return !below_upper(v, s.upper); });
+    return it != segments_.end() && above_lower(v, it->lower);
   }
 
   /// Every version not in the set.

@@ -63,11 +63,14 @@ struct DerivationTree {
   }
 
   /// Folds each "no versions" fact into its external sibling (pubgrub-rs collapse_no_versions):
-  /// "a depends on b >=2" next to "no versions of b >=3" reads as "a depends on b >=2 | >=3"
-  /// seen from the parent, which drops a line that rarely helps.
+  /// "a depends on b >=2" next to "no versions of b >=3" reads as "a depends on b >=2" seen
+  /// from the parent, which drops a line that rarely helps. Kept: the root's own facts, and a
+  /// "no versions" fact that covers the whole range of a dependency (it is the reason).
   void collapse_no_versions() {
-    for (Node& n : nodes) {
-      if (n.kind != NodeKind::kDerived) continue;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      Node& n = nodes[i];
+      // The root keeps both of its facts: its one line then names the missing versions.
+      if (n.kind != NodeKind::kDerived || i == root) continue;
       const Node* c1 = &nodes[n.cause1];
       const Node* c2 = &nodes[n.cause2];
       if (c2->kind == NodeKind::kNoVersions) std::swap(c1, c2);
@@ -77,6 +80,8 @@ struct DerivationTree {
       }
       Node merged = *c2;
       if (merged.kind == NodeKind::kDependency && !(merged.package == c1->package)) {
+        // A dependency none of whose versions exist is the heart of the matter: keep it.
+        if (merged.dependency == c1->package && merged.dependency_set.subset_of(c1->set)) continue;
         if (merged.dependency == c1->package) {
           merged.dependency_set = merged.dependency_set.union_with(c1->set);
         }
@@ -84,6 +89,7 @@ struct DerivationTree {
         merged.set = merged.set.union_with(c1->set);
       }
       merged.parents = n.parents;
+      merged.terms = std::move(n.terms);  // what the node concludes does not change
       n = std::move(merged);
     }
     recount_parents();
