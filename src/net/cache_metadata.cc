@@ -69,12 +69,14 @@ Result<CacheMetadata> parse_cache_metadata(std::string_view text) {
       has_status = true;
     } else if (key == "body-size") {
       std::optional<std::uint64_t> size = parse_uint64(value);
-      if (!size) return make_parse_error("cache metadata line", line, 0, "a byte count after `body-size `");
+      if (!size)
+        return make_parse_error("cache metadata line", line, 0, "a byte count after `body-size `");
       metadata.body_size = *size;
       has_size = true;
     } else if (key == "body-sha256") {
       if (!is_hex64(value)) {
-        return make_parse_error("cache metadata line", line, 0, "64 hex digits after `body-sha256 `");
+        return make_parse_error("cache metadata line", line, 0,
+                                "64 hex digits after `body-sha256 `");
       }
       metadata.body_sha256 = std::string(value);
       has_sha = true;
@@ -83,15 +85,18 @@ Result<CacheMetadata> parse_cache_metadata(std::string_view text) {
       if (colon == std::string_view::npos || colon == 0) {
         return make_parse_error("cache metadata line", line, 0, "`header NAME: VALUE`");
       }
-      metadata.headers[to_lower(value.substr(0, colon))] = std::string(trim(value.substr(colon + 1)));
+      metadata.headers[to_lower(value.substr(0, colon))] =
+          std::string(trim(value.substr(colon + 1)));
     } else {
-      return make_parse_error("cache metadata line", line, 0,
-                              "one of `url`, `effective-url`, `status`, `body-size`, `body-sha256`, `header`");
+      return make_parse_error(
+          "cache metadata line", line, 0,
+          "one of `url`, `effective-url`, `status`, `body-size`, `body-sha256`, `header`");
     }
   }
   if (!has_url || !has_status || !has_size || !has_sha) {
-    return make_error(ErrorCode::kParse,
-                      "invalid cache metadata: expected `url`, `status`, `body-size` and `body-sha256`");
+    return make_error(
+        ErrorCode::kParse,
+        "invalid cache metadata: expected `url`, `status`, `body-size` and `body-sha256`");
   }
   return metadata;
 }

@@ -40,9 +40,8 @@ bool forbids_storing(const FetchResponse& response) {
 }
 
 Error offline_miss(const std::string& url) {
-  return make_error(ErrorCode::kNetwork,
-                    str_cat("offline: ", in_backticks(redact_url(url)),
-                            " is not in the cache and needs the network"))
+  return make_error(ErrorCode::kNetwork, str_cat("offline: ", in_backticks(redact_url(url)),
+                                                 " is not in the cache and needs the network"))
       .with_note("hint: run once without `--offline` to fill the cache");
 }
 
@@ -85,13 +84,14 @@ std::optional<CachingFetcher::Cached> CachingFetcher::load(const FetchRequest& r
   Result<std::string> metadata_text = file_system_.read_file(base + ".meta");
   if (!metadata_text) return std::nullopt;
   Result<CacheMetadata> metadata = parse_cache_metadata(*metadata_text);
-  Result<std::string> body = metadata ? file_system_.read_file(base + ".body")
-                                      : Result<std::string>(metadata.error());
+  Result<std::string> body =
+      metadata ? file_system_.read_file(base + ".body") : Result<std::string>(metadata.error());
   // The sidecar names the size and hash of its body: a pair from two different writes, a
   // truncated body or a damaged sidecar is a miss, and the entry is dropped.
   if (!metadata || !body || body->size() != metadata->body_size ||
       sha256_hex(*body) != metadata->body_sha256) {
-    log_debug(str_cat("cache: discarding the damaged entry for ", in_backticks(redact_url(request.url))));
+    log_debug(
+        str_cat("cache: discarding the damaged entry for ", in_backticks(redact_url(request.url))));
     (void)file_system_.remove(base + ".meta");
     (void)file_system_.remove(base + ".body");
     return std::nullopt;
@@ -113,7 +113,8 @@ void CachingFetcher::store(const FetchRequest& request, const FetchResponse& res
   // Body first, sidecar last: a reader trusts a body only through a sidecar naming its hash.
   Result<void> written = file_system_.create_directories(path_parent(base));
   if (written) written = file_system_.write_file_atomic(base + ".body", response.body);
-  if (written) written = file_system_.write_file_atomic(base + ".meta", serialize_cache_metadata(metadata));
+  if (written)
+    written = file_system_.write_file_atomic(base + ".meta", serialize_cache_metadata(metadata));
   if (!written) log_warning(str_cat("cannot write the cache: ", written.error().message));
 }
 
@@ -122,7 +123,8 @@ Result<FetchResponse> CachingFetcher::fetch(const FetchRequest& request) {
   return std::move(results.front());
 }
 
-std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(const std::vector<FetchRequest>& requests) {
+std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
+    const std::vector<FetchRequest>& requests) {
   const std::size_t count = requests.size();
   std::vector<std::optional<Result<FetchResponse>>> results(count);
   std::vector<std::optional<Cached>> cached(count);
@@ -194,12 +196,12 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(const std::vector<F
         }
       }
       if (changed) {
-        Result<void> written = file_system_.write_file_atomic(entry_path(request) + ".meta",
-                                                              serialize_cache_metadata(entry.metadata));
+        Result<void> written = file_system_.write_file_atomic(
+            entry_path(request) + ".meta", serialize_cache_metadata(entry.metadata));
         if (!written) log_warning(str_cat("cannot write the cache: ", written.error().message));
       }
-      results[i] = FetchResponse{entry.metadata.status, entry.metadata.headers, std::move(entry.body),
-                                 entry.metadata.effective_url};
+      results[i] = FetchResponse{entry.metadata.status, entry.metadata.headers,
+                                 std::move(entry.body), entry.metadata.effective_url};
       continue;
     }
     if (response.status == 200 && !forbids_storing(response)) store(request, response);
@@ -231,9 +233,10 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
     const VerifiedDownload& download = downloads[i];
     std::string expected = to_lower(download.sha256);
     if (!is_hex64(expected)) {
-      results[i] = make_error(ErrorCode::kInvalidInput,
-                              str_cat("invalid sha256 ", in_backticks(download.sha256), " for ",
-                                      in_backticks(redact_url(download.url)), ": expected 64 hex digits"));
+      results[i] =
+          make_error(ErrorCode::kInvalidInput,
+                     str_cat("invalid sha256 ", in_backticks(download.sha256), " for ",
+                             in_backticks(redact_url(download.url)), ": expected 64 hex digits"));
       continue;
     }
     std::string path = verified_path(expected);
@@ -269,9 +272,9 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
     }
     const FetchResponse& response = *answers[j];
     if (response.status != 200) {
-      results[i] = make_error(response.status == 404 ? ErrorCode::kNotFound : ErrorCode::kNetwork,
-                              str_cat("cannot download ", shown, ": the server answered HTTP ",
-                                      response.status));
+      results[i] = make_error(
+          response.status == 404 ? ErrorCode::kNotFound : ErrorCode::kNetwork,
+          str_cat("cannot download ", shown, ": the server answered HTTP ", response.status));
       continue;
     }
     if (download.size && response.body.size() != *download.size) {
@@ -284,15 +287,16 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
     std::string actual = sha256_hex(response.body);
     if (actual != expected) {
       results[i] = make_error(ErrorCode::kIntegrity,
-                              str_cat("the download of ", shown, " has sha256 ", in_backticks(actual),
-                                      ", expected ", in_backticks(expected)));
+                              str_cat("the download of ", shown, " has sha256 ",
+                                      in_backticks(actual), ", expected ", in_backticks(expected)));
       continue;
     }
     std::string path = verified_path(expected);
     Result<void> written = file_system_.create_directories(path_parent(path));
     if (written) written = file_system_.write_file_atomic(path, response.body);
     if (!written) {
-      results[i] = std::move(written).error().with_context(str_cat("storing ", shown, " in the cache"));
+      results[i] =
+          std::move(written).error().with_context(str_cat("storing ", shown, " in the cache"));
       continue;
     }
     results[i] = path;
@@ -306,7 +310,8 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
 
 Result<std::string> default_cache_directory(
     const std::function<std::optional<std::string>(const std::string&)>& getenv) {
-  if (std::optional<std::string> xdg = getenv("XDG_CACHE_HOME"); xdg && !xdg->empty() && (*xdg)[0] == '/') {
+  if (std::optional<std::string> xdg = getenv("XDG_CACHE_HOME");
+      xdg && !xdg->empty() && (*xdg)[0] == '/') {
     return path_join(*xdg, "wvlock");
   }
   if (std::optional<std::string> home = getenv("HOME"); home && !home->empty()) {

@@ -50,7 +50,8 @@ class CachingFetcher final : public Fetcher {
   Result<std::string> fetch_verified(const std::string& url, std::string_view expected_sha256,
                                      std::optional<std::uint64_t> expected_size);
   /// fetch_verified() for many files; downloads run in parallel. Results keep request order.
-  std::vector<Result<std::string>> fetch_verified_all(const std::vector<VerifiedDownload>& downloads);
+  std::vector<Result<std::string>> fetch_verified_all(
+      const std::vector<VerifiedDownload>& downloads);
 
   const std::string& directory() const { return options_.directory; }
   bool offline() const { return options_.offline; }

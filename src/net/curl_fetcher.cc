@@ -82,20 +82,34 @@ bool is_retryable(CURLcode code) {
 
 std::string describe(CURLcode code) {
   switch (code) {
-    case CURLE_COULDNT_CONNECT: return "cannot connect to the server";
-    case CURLE_COULDNT_RESOLVE_HOST: return "cannot resolve the host name";
-    case CURLE_COULDNT_RESOLVE_PROXY: return "cannot resolve the proxy host name";
-    case CURLE_OPERATION_TIMEDOUT: return "the transfer timed out";
-    case CURLE_RECV_ERROR: return "the connection was reset while receiving";
-    case CURLE_SEND_ERROR: return "the connection was reset while sending";
-    case CURLE_GOT_NOTHING: return "the server closed the connection without answering";
-    case CURLE_PARTIAL_FILE: return "the body was truncated (fewer bytes than Content-Length)";
-    case CURLE_PEER_FAILED_VERIFICATION: return "the server's TLS certificate did not verify";
-    case CURLE_SSL_CONNECT_ERROR: return "the TLS handshake failed";
-    case CURLE_UNSUPPORTED_PROTOCOL: return "the URL scheme is not supported";
-    case CURLE_URL_MALFORMAT: return "the URL is malformed";
-    case CURLE_TOO_MANY_REDIRECTS: return "too many redirects";
-    case CURLE_LOGIN_DENIED: return "the login was denied";
+    case CURLE_COULDNT_CONNECT:
+      return "cannot connect to the server";
+    case CURLE_COULDNT_RESOLVE_HOST:
+      return "cannot resolve the host name";
+    case CURLE_COULDNT_RESOLVE_PROXY:
+      return "cannot resolve the proxy host name";
+    case CURLE_OPERATION_TIMEDOUT:
+      return "the transfer timed out";
+    case CURLE_RECV_ERROR:
+      return "the connection was reset while receiving";
+    case CURLE_SEND_ERROR:
+      return "the connection was reset while sending";
+    case CURLE_GOT_NOTHING:
+      return "the server closed the connection without answering";
+    case CURLE_PARTIAL_FILE:
+      return "the body was truncated (fewer bytes than Content-Length)";
+    case CURLE_PEER_FAILED_VERIFICATION:
+      return "the server's TLS certificate did not verify";
+    case CURLE_SSL_CONNECT_ERROR:
+      return "the TLS handshake failed";
+    case CURLE_UNSUPPORTED_PROTOCOL:
+      return "the URL scheme is not supported";
+    case CURLE_URL_MALFORMAT:
+      return "the URL is malformed";
+    case CURLE_TOO_MANY_REDIRECTS:
+      return "too many redirects";
+    case CURLE_LOGIN_DENIED:
+      return "the login was denied";
     default: {
       std::string text = curl_easy_strerror(code);
       if (!text.empty()) text[0] = to_ascii_lower(text[0]);
@@ -237,7 +251,8 @@ struct CurlFetcher::Impl {
     // TLS verification is always on, whatever the environment says.
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
-    if (!options.ca_bundle.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, options.ca_bundle.c_str());
+    if (!options.ca_bundle.empty())
+      curl_easy_setopt(easy, CURLOPT_CAINFO, options.ca_bundle.c_str());
     if (options.use_netrc) {
       curl_easy_setopt(easy, CURLOPT_NETRC, long(CURL_NETRC_OPTIONAL));
       if (!options.netrc_path.empty()) {
@@ -281,7 +296,8 @@ struct CurlFetcher::Impl {
                                   ": ", transfer.last_failure);
     if (transfer.attempts > 1) message += str_cat(" (after ", transfer.attempts, " attempts)");
     Error error = make_error(ErrorCode::kNetwork, std::move(message));
-    if (!transfer.last_detail.empty()) error.notes.push_back(str_cat("curl: ", transfer.last_detail));
+    if (!transfer.last_detail.empty())
+      error.notes.push_back(str_cat("curl: ", transfer.last_detail));
     return error;
   }
 
@@ -306,7 +322,8 @@ struct CurlFetcher::Impl {
       if (status >= 500 || status == 429) {
         retryable = true;
         transfer.last_failure = str_cat("the server answered HTTP ", status);
-        if (std::optional<std::uint64_t> seconds = header_number(transfer.response, "retry-after")) {
+        if (std::optional<std::uint64_t> seconds =
+                header_number(transfer.response, "retry-after")) {
           server_wait = std::chrono::milliseconds(std::min<std::uint64_t>(*seconds, 3600) * 1000);
         }
       } else if (has_body && length && !transfer.response.headers.count("content-encoding") &&
@@ -380,9 +397,10 @@ struct CurlFetcher::Impl {
         transfer.response = FetchResponse{};
         if (!prepare(transfer) || curl_multi_add_handle(multi, transfer.easy) != CURLM_OK) {
           release(transfer);
-          results[index] = make_error(
-              ErrorCode::kNetwork, str_cat("cannot fetch ", in_backticks(redact_url(transfer.request->url)),
-                                           ": libcurl could not create a transfer"));
+          results[index] =
+              make_error(ErrorCode::kNetwork,
+                         str_cat("cannot fetch ", in_backticks(redact_url(transfer.request->url)),
+                                 ": libcurl could not create a transfer"));
           --remaining;
           continue;
         }
@@ -431,7 +449,8 @@ struct CurlFetcher::Impl {
 
       if (show_progress) {
         now = Clock::now();
-        if (now - started >= options.progress_delay && now - last_drawn >= std::chrono::milliseconds(200)) {
+        if (now - started >= options.progress_delay &&
+            now - last_drawn >= std::chrono::milliseconds(200)) {
           ProgressSnapshot snapshot;
           snapshot.files_total = network_total;
           snapshot.files_done = network_total - remaining;
@@ -475,7 +494,8 @@ Result<FetchResponse> CurlFetcher::fetch(const FetchRequest& request) {
   return std::move(results.front());
 }
 
-std::vector<Result<FetchResponse>> CurlFetcher::fetch_all(const std::vector<FetchRequest>& requests) {
+std::vector<Result<FetchResponse>> CurlFetcher::fetch_all(
+    const std::vector<FetchRequest>& requests) {
   return impl_->run(requests);
 }
 

@@ -24,8 +24,8 @@ std::string render_progress_line(const ProgressSnapshot& snapshot, std::size_t w
   std::string files = str_cat("(", snapshot.files_done, "/", snapshot.files_total, " files)");
   std::string line;
   if (snapshot.bytes_total > 0) {
-    std::uint64_t done = snapshot.bytes_done < snapshot.bytes_total ? snapshot.bytes_done
-                                                                     : snapshot.bytes_total;
+    std::uint64_t done =
+        snapshot.bytes_done < snapshot.bytes_total ? snapshot.bytes_done : snapshot.bytes_total;
     unsigned percent = unsigned(done * 100 / snapshot.bytes_total);
     std::string tail = str_cat(" ", percent, "% ", format_bytes(snapshot.bytes_done), "/",
                                format_bytes(snapshot.bytes_total), " ", files);

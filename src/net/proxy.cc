@@ -29,9 +29,9 @@ bool entry_matches(std::string_view host, std::uint16_t port, std::string_view e
   std::string_view entry_host = entry;
   std::optional<std::uint64_t> entry_port;
   // `host:port` (not an IPv6 literal, whose colons are inside brackets)
-  if (std::size_t colon = entry.rfind(':');
-      colon != std::string_view::npos && entry.find(']') == std::string_view::npos &&
-      entry.find(':') == colon) {
+  if (std::size_t colon = entry.rfind(':'); colon != std::string_view::npos &&
+                                            entry.find(']') == std::string_view::npos &&
+                                            entry.find(':') == colon) {
     entry_port = parse_uint64(entry.substr(colon + 1));
     if (!entry_port) return false;
     entry_host = entry.substr(0, colon);

@@ -44,8 +44,8 @@ std::optional<std::string> percent_decode(std::string_view text) {
 Result<UrlParts> split_url(std::string_view url) {
   std::size_t colon = url.find(':');
   if (colon == std::string_view::npos || !valid_scheme(url.substr(0, colon))) {
-    return make_error(ErrorCode::kInvalidInput,
-                      str_cat("invalid URL ", in_backticks(url), ": expected `scheme://host/path`"));
+    return make_error(ErrorCode::kInvalidInput, str_cat("invalid URL ", in_backticks(url),
+                                                        ": expected `scheme://host/path`"));
   }
   UrlParts parts;
   parts.scheme = to_lower(url.substr(0, colon));
@@ -57,7 +57,8 @@ Result<UrlParts> split_url(std::string_view url) {
   rest.remove_prefix(2);
   std::size_t authority_end = rest.find_first_of("/?#");
   std::string_view authority = rest.substr(0, authority_end);
-  parts.path = authority_end == std::string_view::npos ? "" : std::string(rest.substr(authority_end));
+  parts.path =
+      authority_end == std::string_view::npos ? "" : std::string(rest.substr(authority_end));
   std::size_t fragment = parts.path.find('#');
   if (fragment != std::string::npos) parts.path.resize(fragment);
   std::size_t at = authority.rfind('@');
@@ -92,8 +93,9 @@ Result<UrlParts> split_url(std::string_view url) {
   if (!port.empty()) {
     std::optional<std::uint64_t> number = parse_uint64(port);
     if (!number || *number > 65535) {
-      return make_error(ErrorCode::kInvalidInput, str_cat("invalid URL ", in_backticks(redact_url(url)),
-                                                          ": expected a port number after `:`"));
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat("invalid URL ", in_backticks(redact_url(url)),
+                                ": expected a port number after `:`"));
     }
     parts.port = std::uint16_t(*number);
   }
@@ -127,8 +129,8 @@ Result<std::string> file_url_to_path(std::string_view url) {
   std::optional<std::string> decoded = percent_decode(path);
   if (!decoded || decoded->empty() || (*decoded)[0] != '/' ||
       decoded->find('\0') != std::string::npos) {
-    return make_error(ErrorCode::kInvalidInput,
-                      str_cat("invalid file URL ", in_backticks(url), ": expected `file:///absolute/path`"));
+    return make_error(ErrorCode::kInvalidInput, str_cat("invalid file URL ", in_backticks(url),
+                                                        ": expected `file:///absolute/path`"));
   }
   return *decoded;
 }

@@ -1,7 +1,6 @@
 #include "net/cache_metadata.h"
 
 #include <catch2/catch.hpp>
-
 #include <random>
 
 using wv::net::CacheMetadata;
@@ -17,7 +16,8 @@ CacheMetadata sample() {
   metadata.status = 200;
   metadata.body_size = 42;
   metadata.body_sha256 = std::string(64, 'a');
-  metadata.headers = {{"etag", "\"abc\""}, {"last-modified", "Sun, 29 Nov 2026 10:00:00 GMT"},
+  metadata.headers = {{"etag", "\"abc\""},
+                      {"last-modified", "Sun, 29 Nov 2026 10:00:00 GMT"},
                       {"content-type", "application/vnd.pypi.simple.v1+json"}};
   return metadata;
 }
@@ -73,9 +73,15 @@ TEST_CASE("cache metadata: arbitrary bytes never crash the parser", "[net][cache
     for (int e = 0; e < edits; ++e) {
       std::size_t at = random() % text.size();
       switch (random() % 3) {
-        case 0: text[at] = char(random()); break;
-        case 1: text.erase(at, random() % 8); break;
-        default: text.insert(at, 1, char(random())); break;
+        case 0:
+          text[at] = char(random());
+          break;
+        case 1:
+          text.erase(at, random() % 8);
+          break;
+        default:
+          text.insert(at, 1, char(random()));
+          break;
       }
       if (text.empty()) text = "x";
     }

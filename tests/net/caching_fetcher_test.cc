@@ -2,7 +2,6 @@
 #include "net/caching_fetcher.h"
 
 #include <catch2/catch.hpp>
-
 #include <cctype>
 #include <chrono>
 #include <map>
@@ -262,9 +261,11 @@ TEST_CASE("caching fetcher: a killed write leaves only a temporary file, which i
   const std::string entry = cache.entry_path(get(page_url));
   REQUIRE(fixture.file_system.create_directories(wv::path_parent(wheel_path)));
   REQUIRE(fixture.file_system.create_directories(wv::path_parent(entry)));
-  REQUIRE(fixture.file_system.write_file_atomic(wheel_path + ".tmp.999999.0", content.substr(0, 100)));
+  REQUIRE(
+      fixture.file_system.write_file_atomic(wheel_path + ".tmp.999999.0", content.substr(0, 100)));
   REQUIRE(fixture.file_system.write_file_atomic(entry + ".body.tmp.999999.0", "pa"));
-  REQUIRE(fixture.file_system.write_file_atomic(entry + ".meta.tmp.999999.1", "wvlock-cache-metadata 1\n"));
+  REQUIRE(fixture.file_system.write_file_atomic(entry + ".meta.tmp.999999.1",
+                                                "wvlock-cache-metadata 1\n"));
 
   CachingFetcher offline = fixture.cache(true);
   CHECK_FALSE(offline.fetch(get(page_url)));
@@ -313,7 +314,8 @@ TEST_CASE("caching fetcher: verified downloads are stored by sha256 and re-check
   CHECK(*fixture.file_system.read_file(*refetched) == content);
   CHECK(fixture.count("/demo-1.0-py3-none-any.whl", "hits") == 2);
 
-  CHECK(cache.fetch_verified(url, "abc", std::nullopt).error().code == wv::ErrorCode::kInvalidInput);
+  CHECK(cache.fetch_verified(url, "abc", std::nullopt).error().code ==
+        wv::ErrorCode::kInvalidInput);
 }
 
 TEST_CASE("caching fetcher: tampered, truncated or missing downloads are rejected and not stored",
@@ -383,14 +385,14 @@ TEST_CASE("caching fetcher: fetch_verified_all downloads in parallel and keeps o
   }
 }
 
-TEST_CASE("caching fetcher: the default folder follows XDG_CACHE_HOME, then HOME",
-          "[net][cache]") {
+TEST_CASE("caching fetcher: the default folder follows XDG_CACHE_HOME, then HOME", "[net][cache]") {
   auto from = [](std::map<std::string, std::string> environment) {
-    return wv::net::default_cache_directory([=](const std::string& name) -> std::optional<std::string> {
-      auto it = environment.find(name);
-      if (it == environment.end()) return std::nullopt;
-      return it->second;
-    });
+    return wv::net::default_cache_directory(
+        [=](const std::string& name) -> std::optional<std::string> {
+          auto it = environment.find(name);
+          if (it == environment.end()) return std::nullopt;
+          return it->second;
+        });
   };
   CHECK(*from({{"XDG_CACHE_HOME", "/xdg"}, {"HOME", "/home/u"}}) == "/xdg/wvlock");
   CHECK(*from({{"XDG_CACHE_HOME", "relative"}, {"HOME", "/home/u"}}) == "/home/u/.cache/wvlock");

@@ -2,7 +2,6 @@
 #include "net/curl_fetcher.h"
 
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -62,6 +61,13 @@ TEST_CASE("curl fetcher: a plain GET returns the status, lower-cased headers and
   CHECK(response->effective_url == server.url("/hello.txt"));
   CHECK(server.stat(fetcher, "/hello.txt", "user_agent") == "wvlock/0.1.0");
 
+  // Redirects are followed; effective_url says where the body came from.
+  Result<FetchResponse> moved = fetcher.fetch(get(server.url("/old.txt?redirect=/hello.txt")));
+  REQUIRE(moved);
+  CHECK(moved->status == 200);
+  CHECK(moved->body == "hello, world\n");
+  CHECK(moved->effective_url == server.url("/hello.txt"));
+
   // An HTTP error status is a response the caller inspects, not a transport error.
   Result<FetchResponse> missing = fetcher.fetch(get(server.url("/absent.txt")));
   REQUIRE(missing);
@@ -72,7 +78,8 @@ TEST_CASE("curl fetcher: a plain GET returns the status, lower-cased headers and
 TEST_CASE("curl fetcher: fetch_all runs many transfers and keeps request order", "[net][curl]") {
   wv::test::TempDir root;
   constexpr int kCount = 120;
-  for (int i = 0; i < kCount; ++i) write(root, wv::str_cat("f", i, ".txt"), wv::str_cat("body ", i));
+  for (int i = 0; i < kCount; ++i)
+    write(root, wv::str_cat("f", i, ".txt"), wv::str_cat("body ", i));
   write(root, "local.txt", "from disk");
   wv::test::FaultServer server(root.path());
   REQUIRE(server.ok());
@@ -136,7 +143,8 @@ TEST_CASE("curl fetcher: 5xx answers are retried, then reported with the attempt
   CHECK(server.count(fetcher, "/broken.txt", "hits") == 3);
 }
 
-TEST_CASE("curl fetcher: connection resets and truncated bodies are retried", "[net][curl][retry]") {
+TEST_CASE("curl fetcher: connection resets and truncated bodies are retried",
+          "[net][curl][retry]") {
   wv::test::TempDir root;
   write(root, "reset.txt", "survived a reset");
   write(root, "short.txt", std::string(5000, 'x'));
@@ -191,8 +199,7 @@ TEST_CASE("curl fetcher: a stalled server times out within the bound", "[net][cu
   CHECK(once->body == "second try");
 }
 
-TEST_CASE("curl fetcher: an unreachable server is a network error naming the URL",
-          "[net][curl]") {
+TEST_CASE("curl fetcher: an unreachable server is a network error naming the URL", "[net][curl]") {
   CurlFetcherOptions options = test_options();
   options.max_attempts = 2;
   CurlFetcher fetcher(options);
@@ -300,8 +307,8 @@ TEST_CASE("curl fetcher: credentials come from a netrc file or the URL", "[net][
   CHECK(allowed->status == 200);
   CHECK(allowed->body == "secret body");
 
-  Result<FetchResponse> in_url = anonymous.fetch(
-      get(wv::str_cat("http://alice:s3cret@127.0.0.1:", server.port(), path)));
+  Result<FetchResponse> in_url =
+      anonymous.fetch(get(wv::str_cat("http://alice:s3cret@127.0.0.1:", server.port(), path)));
   REQUIRE(in_url);
   CHECK(in_url->status == 200);
   CHECK(server.count(anonymous, "/private.txt", "authorized") == 2);
@@ -402,8 +409,8 @@ TEST_CASE("curl fetcher: TLS certificates are always verified", "[net][curl][tls
   const std::string key = root.file("key.pem");
   std::string command = wv::str_cat(
       "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
-      "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout '", key, "' -out '", cert,
-      "' >/dev/null 2>&1");
+      "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout '",
+      key, "' -out '", cert, "' >/dev/null 2>&1");
   if (std::system(command.c_str()) != 0) {
     WARN("skipped: the `openssl` command is not available to make a test certificate");
     return;
@@ -418,9 +425,8 @@ TEST_CASE("curl fetcher: TLS certificates are always verified", "[net][curl][tls
   Result<FetchResponse> refused = strict.fetch(get(server.url("/secure.txt")));
   REQUIRE_FALSE(refused);
   CHECK(refused.error().code == wv::ErrorCode::kNetwork);
-  CHECK(refused.error().message ==
-        wv::str_cat("cannot fetch `", server.url("/secure.txt"),
-                    "`: the server's TLS certificate did not verify"));
+  CHECK(refused.error().message == wv::str_cat("cannot fetch `", server.url("/secure.txt"),
+                                               "`: the server's TLS certificate did not verify"));
 
   // Trusting the certificate explicitly makes it work.
   options.ca_bundle = cert;
@@ -438,7 +444,8 @@ TEST_CASE("curl fetcher: 200 small fetches, parallel against sequential", "[.][b
   wv::test::FaultServer server(root.path());
   REQUIRE(server.ok());
   std::vector<FetchRequest> requests;
-  for (int i = 0; i < kCount; ++i) requests.push_back(get(server.url(wv::str_cat("/p", i, ".txt"))));
+  for (int i = 0; i < kCount; ++i)
+    requests.push_back(get(server.url(wv::str_cat("/p", i, ".txt"))));
   CurlFetcher fetcher(test_options());
   (void)fetcher.fetch(requests[0]);  // warm the connection pool and the server
 
@@ -449,6 +456,6 @@ TEST_CASE("curl fetcher: 200 small fetches, parallel against sequential", "[.][b
   started = Clock::now();
   for (const Result<FetchResponse>& result : fetcher.fetch_all(requests)) REQUIRE(result);
   double parallel = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
-  WARN(kCount << " fetches over loopback: sequential " << sequential << " ms, fetch_all (16 at once) "
-              << parallel << " ms");
+  WARN(kCount << " fetches over loopback: sequential " << sequential
+              << " ms, fetch_all (16 at once) " << parallel << " ms");
 }

@@ -83,7 +83,8 @@ class FaultServer {
     return number ? long(*number) : -1;
   }
   std::string stat(Fetcher& fetcher, std::string_view path, std::string_view field) const {
-    Result<FetchResponse> response = fetcher.fetch(FetchRequest{url(str_cat("/__stats", path)), {}, {}});
+    Result<FetchResponse> response =
+        fetcher.fetch(FetchRequest{url(str_cat("/__stats", path)), {}, {}});
     if (!response || response->status != 200) return "";
     for (std::string_view line : split(response->body, '\n')) {
       if (line.substr(0, field.size() + 1) == str_cat(field, " ")) {

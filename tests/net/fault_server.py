@@ -17,6 +17,7 @@ Faults are chosen per request by query parameters (N counts hits of the same pat
   norange=1     Range is ignored (200 with the whole body)
   noetag=1      no ETag (Last-Modified only)
   auth=U:P      requires `Authorization: Basic base64(U:P)`, else 401
+  redirect=URL  answers 302 with `Location: URL`
 A request in absolute form (`GET http://host/path`) is served as a proxy would and counted.
 
 GET /__stats/<path> answers text lines `hits N`, `conditional N`, `not_modified N`,
@@ -118,6 +119,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return
             bump(path, "authorized")
 
+        if "redirect" in query:
+            self.send_body(302, b"", [("Location", query["redirect"])])
+            return
         if hit <= int(query.get("fail", "0")):
             self.send_body(500, b"injected failure\n")
             return

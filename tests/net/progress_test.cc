@@ -23,7 +23,9 @@ TEST_CASE("progress: the line shows a bar, percent, bytes and files within the w
   CHECK(render_progress_line(half, 45) == "downloading 50% 1.0 MiB/2.0 MiB (3/6 files)");
   CHECK(render_progress_line(half, 20).size() == 20);
   // Unknown sizes show what arrived so far.
-  CHECK(render_progress_line(ProgressSnapshot{0, 2, 2048, 0}, 80) == "downloading 2.0 KiB (0/2 files)");
+  CHECK(render_progress_line(ProgressSnapshot{0, 2, 2048, 0}, 80) ==
+        "downloading 2.0 KiB (0/2 files)");
   // More bytes than announced never draw past 100%.
-  CHECK(render_progress_line(ProgressSnapshot{1, 1, 300, 200}, 100).find("100%") != std::string::npos);
+  CHECK(render_progress_line(ProgressSnapshot{1, 1, 300, 200}, 100).find("100%") !=
+        std::string::npos);
 }

@@ -1,7 +1,6 @@
 #include "net/proxy.h"
 
 #include <catch2/catch.hpp>
-
 #include <map>
 
 using wv::net::no_proxy_matches;
@@ -11,17 +10,19 @@ using wv::net::ProxySettings;
 namespace {
 
 ProxySettings from(std::map<std::string, std::string> environment) {
-  return ProxySettings::from_environment([&](const std::string& name) -> std::optional<std::string> {
-    auto it = environment.find(name);
-    if (it == environment.end()) return std::nullopt;
-    return it->second;
-  });
+  return ProxySettings::from_environment(
+      [&](const std::string& name) -> std::optional<std::string> {
+        auto it = environment.find(name);
+        if (it == environment.end()) return std::nullopt;
+        return it->second;
+      });
 }
 
 }  // namespace
 
 TEST_CASE("proxy: environment names in either case, lower-case first", "[net][proxy]") {
-  ProxySettings upper = from({{"HTTP_PROXY", "http://p1:3128"}, {"HTTPS_PROXY", "http://p2:3128"},
+  ProxySettings upper = from({{"HTTP_PROXY", "http://p1:3128"},
+                              {"HTTPS_PROXY", "http://p2:3128"},
                               {"NO_PROXY", "internal"}});
   CHECK(upper.http_proxy == "http://p1:3128");
   CHECK(upper.https_proxy == "http://p2:3128");

@@ -1,7 +1,6 @@
 #include "net/url.h"
 
 #include <catch2/catch.hpp>
-
 #include <random>
 
 using wv::net::split_url;
@@ -50,7 +49,8 @@ TEST_CASE("url: file URLs map to local paths", "[net][url]") {
 }
 
 TEST_CASE("url: passwords are redacted, user names kept", "[net][url]") {
-  CHECK(wv::net::redact_url("https://alice:s3cret@host/simple/") == "https://alice:****@host/simple/");
+  CHECK(wv::net::redact_url("https://alice:s3cret@host/simple/") ==
+        "https://alice:****@host/simple/");
   CHECK(wv::net::redact_url("https://token@host/x") == "https://token@host/x");
   CHECK(wv::net::redact_url("https://host/a@b") == "https://host/a@b");
   CHECK(wv::net::redact_url("not a url") == "not a url");
