@@ -109,6 +109,12 @@ TEST_CASE("wheel filename: names normalise, versions parse", "[pkg][wheel_filena
   auto local = parse_wheel_filename("torch-2.5.1+cu124-cp312-cp312-linux_x86_64.whl");
   REQUIRE(local);
   CHECK(local->version.local() == "cu124");
+  auto digits = parse_wheel_filename("3to2-1.1.1-py3-none-any.whl");
+  REQUIRE(digits);
+  CHECK(digits->name.str() == "3to2");
+  auto escaped_version = parse_wheel_filename("foo-1.0_post1-py3-none-any.whl");
+  REQUIRE(escaped_version);
+  CHECK(escaped_version->version.to_string() == "1.0.post1");
   auto upper = parse_wheel_filename("Foo-1.0-CP312-CP312-WIN_AMD64.whl");
   REQUIRE(upper);
   CHECK(upper->tags.front().to_string() == "cp312-cp312-win_amd64");
