@@ -439,6 +439,75 @@ void format_group(const MarkerTree& tree, std::uint32_t group_index, bool first,
 // Parsing: packaging's _parse_marker / _parse_marker_atom / _parse_marker_item, one function
 // each, with the same whitespace handling so that exactly the same inputs are accepted.
 
+// Decides how `expression` is evaluated, and refuses forms the newer variables do not allow.
+std::optional<std::string> plan_expression(MarkerExpression& expression) {
+  const MarkerOperand& lhs = expression.lhs;
+  const MarkerOperand& rhs = expression.rhs;
+  const bool lhs_new = lhs.is_variable && !is_pep508_variable(lhs.variable);
+  const bool rhs_new = rhs.is_variable && !is_pep508_variable(rhs.variable);
+  if (lhs_new || rhs_new) {
+    const MarkerVariable variable = lhs_new ? lhs.variable : rhs.variable;
+    const std::string_view name = marker_variable_name(variable);
+    if (lhs.is_variable && rhs.is_variable) {
+      return str_cat(in_backticks(name), " can only be compared with a quoted string");
+    }
+    expression.variable = variable;
+    const std::string& literal = lhs_new ? rhs.value : lhs.value;
+    if (is_set_variable(variable)) {
+      if (lhs_new || (expression.op != MarkerOperator::kIn &&
+                      expression.op != MarkerOperator::kNotIn)) {
+        return str_cat(in_backticks(name), " is a set: write `\"value\" in ", name,
+                       "` or `\"value\" not in ", name, "`");
+      }
+      expression.plan = MarkerPlan::kSetMembership;
+      bool variant_set = variable == MarkerVariable::kVariantProperties ||
+                         variable == MarkerVariable::kVariantFeatures ||
+                         variable == MarkerVariable::kVariantNamespaces;
+      // Stored (and printed) canonically, so equal markers print equally in a lockfile.
+      expression.lhs.value =
+          variant_set ? canonical_variant_text(literal) : normalize_name(literal);
+      expression.compare_value = expression.lhs.value;
+      return std::nullopt;
+    }
+    expression.plan = MarkerPlan::kVariantLabel;
+    expression.variable_on_left = lhs_new;
+    expression.compare_value = literal;
+    return std::nullopt;
+  }
+  if (lhs.is_variable) {
+    // The reference uses the right side's `.value` as is: for a variable, its name.
+    expression.plan = MarkerPlan::kVariableFirst;
+    expression.variable = lhs.variable;
+    expression.compare_value = rhs.text();
+    if (expression.variable == MarkerVariable::kExtra) {
+      expression.compare_value = normalize_name(expression.compare_value);
+    }
+    if (expression.op != MarkerOperator::kIn && expression.op != MarkerOperator::kNotIn) {
+      Result<Specifier> specifier = parse_specifier(
+          str_cat(marker_operator_string(expression.op), expression.compare_value));
+      if (specifier) expression.specifier = std::move(*specifier);
+    }
+    return std::nullopt;
+  }
+  // A literal on the left: the right side names the variable (a literal naming one counts).
+  std::optional<MarkerVariable> variable =
+      rhs.is_variable ? std::optional<MarkerVariable>(rhs.variable)
+                      : find_marker_variable(rhs.value);
+  if (!variable || !is_pep508_variable(*variable)) {
+    expression.plan = MarkerPlan::kUndefinedName;
+    return std::nullopt;
+  }
+  expression.plan = MarkerPlan::kLiteralFirst;
+  expression.variable = *variable;
+  expression.compare_value =
+      *variable == MarkerVariable::kExtra ? normalize_name(lhs.value) : lhs.value;
+  if (is_valid_version(expression.compare_value)) {
+    Result<Version> version = parse_version(expression.compare_value);
+    if (version) expression.literal_version = std::move(*version);
+  }
+  return std::nullopt;
+}
+
 class MarkerParser {
  public:
   MarkerParser(Cursor& cursor, std::string_view what, MarkerTree& tree)
@@ -499,9 +568,10 @@ class MarkerParser {
     WV_ASSIGN_OR_RETURN(expression.op, parse_operator());
     cursor_.skip_whitespace();
     WV_ASSIGN_OR_RETURN(expression.rhs, parse_operand());
-    const std::size_t end = cursor_.position();
     cursor_.skip_whitespace();
-    WV_TRY(plan(expression, start, end));
+    if (std::optional<std::string> refused = plan_expression(expression)) {
+      return cursor_.error(what_, start, *refused);
+    }
     tree_.expressions.push_back(std::move(expression));
     return static_cast<std::uint32_t>(tree_.expressions.size() - 1);
   }
@@ -563,78 +633,6 @@ class MarkerParser {
                          "not in");
   }
 
-  // Decides how `expression` is evaluated, and refuses forms the newer variables do not allow.
-  Result<void> plan(MarkerExpression& expression, std::size_t start, std::size_t end) {
-    const MarkerOperand& lhs = expression.lhs;
-    const MarkerOperand& rhs = expression.rhs;
-    const bool lhs_new = lhs.is_variable && !is_pep508_variable(lhs.variable);
-    const bool rhs_new = rhs.is_variable && !is_pep508_variable(rhs.variable);
-    if (lhs_new || rhs_new) {
-      const MarkerVariable variable = lhs_new ? lhs.variable : rhs.variable;
-      const std::string_view name = marker_variable_name(variable);
-      if (lhs.is_variable && rhs.is_variable) {
-        return cursor_.error(what_, start, str_cat(in_backticks(name),
-                                                   " can only be compared with a quoted string"));
-      }
-      expression.variable = variable;
-      const std::string& literal = lhs_new ? rhs.value : lhs.value;
-      if (is_set_variable(variable)) {
-        if (lhs_new || (expression.op != MarkerOperator::kIn &&
-                        expression.op != MarkerOperator::kNotIn)) {
-          return cursor_.error(what_, start,
-                               str_cat(in_backticks(name), " is a set: write `\"value\" in ",
-                                       name, "` or `\"value\" not in ", name, "`"));
-        }
-        expression.plan = MarkerPlan::kSetMembership;
-        bool variant_set = variable == MarkerVariable::kVariantProperties ||
-                           variable == MarkerVariable::kVariantFeatures ||
-                           variable == MarkerVariable::kVariantNamespaces;
-        // Stored (and printed) canonically, so equal markers print equally in a lockfile.
-        expression.lhs.value =
-            variant_set ? canonical_variant_text(literal) : normalize_name(literal);
-        expression.compare_value = expression.lhs.value;
-        return {};
-      }
-      expression.plan = MarkerPlan::kVariantLabel;
-      expression.variable_on_left = lhs_new;
-      expression.compare_value = literal;
-      return {};
-    }
-    (void)end;
-    if (lhs.is_variable) {
-      // The reference uses the right side's `.value` as is: for a variable, its name.
-      expression.plan = MarkerPlan::kVariableFirst;
-      expression.variable = lhs.variable;
-      expression.compare_value = rhs.text();
-      if (expression.variable == MarkerVariable::kExtra) {
-        expression.compare_value = normalize_name(expression.compare_value);
-      }
-      if (expression.op != MarkerOperator::kIn && expression.op != MarkerOperator::kNotIn) {
-        Result<Specifier> specifier = parse_specifier(
-            str_cat(marker_operator_string(expression.op), expression.compare_value));
-        if (specifier) expression.specifier = std::move(*specifier);
-      }
-      return {};
-    }
-    // A literal on the left: the right side names the variable (a literal naming one counts).
-    std::optional<MarkerVariable> variable =
-        rhs.is_variable ? std::optional<MarkerVariable>(rhs.variable)
-                        : find_marker_variable(rhs.value);
-    if (!variable || !is_pep508_variable(*variable)) {
-      expression.plan = MarkerPlan::kUndefinedName;
-      return {};
-    }
-    expression.plan = MarkerPlan::kLiteralFirst;
-    expression.variable = *variable;
-    expression.compare_value =
-        *variable == MarkerVariable::kExtra ? normalize_name(lhs.value) : lhs.value;
-    if (is_valid_version(expression.compare_value)) {
-      Result<Version> version = parse_version(expression.compare_value);
-      if (version) expression.literal_version = std::move(*version);
-    }
-    return {};
-  }
-
   Cursor& cursor_;
   std::string_view what_;
   MarkerTree& tree_;
@@ -655,7 +653,15 @@ void normalize_first_extra(MarkerTree& tree) {
     to_value(expression.rhs);
   } else if (expression.rhs.is_variable && expression.rhs.variable == MarkerVariable::kExtra) {
     to_value(expression.lhs);
+  } else {
+    return;
   }
+  // A variable turned into a value changes how the comparison is evaluated (it is then read
+  // as the reference reads it: `"os-name" == extra`). Only PEP 508 variables get here, which
+  // plan_expression never refuses.
+  expression.specifier.reset();
+  expression.literal_version.reset();
+  (void)plan_expression(expression);
 }
 
 // Copies group `index` of `from` (and everything under it) into `to`; returns its new index.

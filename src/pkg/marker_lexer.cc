@@ -308,11 +308,13 @@ Error string_error(std::string_view token, std::string_view why) {
 Result<std::string> python_string_value(std::string_view token) {
   WV_CHECK(token.size() >= 2, "python_string_value needs a quoted token");
   std::string_view body = token.substr(1, token.size() - 2);
+  if (body.find('\0') != std::string_view::npos) {
+    return string_error(token, "a NUL byte is not allowed");  // Python refuses such source
+  }
   std::string out;
   out.reserve(body.size());
   for (std::size_t i = 0; i < body.size(); ++i) {
     char c = body[i];
-    if (c == '\0') return string_error(token, "a NUL byte is not allowed");
     if (c == '\n' || c == '\r') return string_error(token, "a line break ends the string early");
     if (c != '\\') {
       out.push_back(c);
