@@ -1,8 +1,13 @@
 // CurlFetcher over real HTTP on loopback, against tests/net/fault_server.py.
 #include "net/curl_fetcher.h"
 
+#include <fcntl.h>
+#include <pty.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -437,25 +442,97 @@ TEST_CASE("curl fetcher: TLS certificates are always verified", "[net][curl][tls
   CHECK(response->body == "over tls");
 }
 
+namespace {
+
+/// Points file descriptor 2 somewhere else for one scope.
+class StderrRedirect {
+ public:
+  explicit StderrRedirect(int fd) : saved_(::dup(STDERR_FILENO)) {
+    std::fflush(stderr);
+    ::dup2(fd, STDERR_FILENO);
+  }
+  ~StderrRedirect() {
+    std::fflush(stderr);
+    ::dup2(saved_, STDERR_FILENO);
+    ::close(saved_);
+  }
+
+ private:
+  int saved_;
+};
+
+std::string drain(int fd) {
+  std::string out;
+  char buffer[4096];
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  ssize_t got;
+  while ((got = ::read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, std::size_t(got));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("curl fetcher: the progress bar is drawn only when stderr is a terminal",
+          "[net][curl][progress]") {
+  wv::test::TempDir root;
+  write(root, "slow.bin", std::string(2048, 'p'));
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcherOptions options = test_options();
+  options.progress = wv::net::ProgressMode::kAuto;
+  options.progress_delay = std::chrono::milliseconds(0);
+  CurlFetcher fetcher(options);
+  const std::vector<FetchRequest> requests = {get(server.url("/slow.bin?latency_ms=700")),
+                                              get(server.url("/slow.bin"))};
+
+  int pipe_ends[2];
+  REQUIRE(::pipe(pipe_ends) == 0);
+  {
+    StderrRedirect redirect(pipe_ends[1]);
+    for (const Result<FetchResponse>& result : fetcher.fetch_all(requests)) REQUIRE(result);
+  }
+  ::close(pipe_ends[1]);
+  CHECK(drain(pipe_ends[0]).empty());
+  ::close(pipe_ends[0]);
+
+  int terminal = -1, device = -1;
+  if (::openpty(&terminal, &device, nullptr, nullptr, nullptr) != 0) {
+    WARN("skipped the terminal half: no pseudo-terminal available");
+    return;
+  }
+  {
+    StderrRedirect redirect(device);
+    for (const Result<FetchResponse>& result : fetcher.fetch_all(requests)) REQUIRE(result);
+  }
+  std::string drawn = drain(terminal);
+  ::close(device);
+  ::close(terminal);
+  CHECK_THAT(drawn, Catch::Contains("\rdownloading "));
+  CHECK_THAT(drawn, Catch::Contains("(1/2 files)"));
+  CHECK(drawn.back() == '\r');  // the line is erased at the end
+}
+
 TEST_CASE("curl fetcher: 200 small fetches, parallel against sequential", "[.][bench][net]") {
   wv::test::TempDir root;
   constexpr int kCount = 200;
   for (int i = 0; i < kCount; ++i) write(root, wv::str_cat("p", i, ".txt"), std::string(512, 'a'));
   wv::test::FaultServer server(root.path());
   REQUIRE(server.ok());
-  std::vector<FetchRequest> requests;
-  for (int i = 0; i < kCount; ++i)
-    requests.push_back(get(server.url(wv::str_cat("/p", i, ".txt"))));
   CurlFetcher fetcher(test_options());
-  (void)fetcher.fetch(requests[0]);  // warm the connection pool and the server
-
   using Clock = std::chrono::steady_clock;
-  auto started = Clock::now();
-  for (const FetchRequest& request : requests) REQUIRE(fetcher.fetch(request));
-  double sequential = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
-  started = Clock::now();
-  for (const Result<FetchResponse>& result : fetcher.fetch_all(requests)) REQUIRE(result);
-  double parallel = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
-  WARN(kCount << " fetches over loopback: sequential " << sequential
-              << " ms, fetch_all (16 at once) " << parallel << " ms");
+  for (const char* query : {"", "?latency_ms=20"}) {
+    std::vector<FetchRequest> requests;
+    for (int i = 0; i < kCount; ++i) {
+      requests.push_back(get(server.url(wv::str_cat("/p", i, ".txt", query))));
+    }
+    (void)fetcher.fetch_all(std::vector<FetchRequest>(requests.begin(), requests.begin() + 16));
+    auto started = Clock::now();
+    for (const FetchRequest& request : requests) REQUIRE(fetcher.fetch(request));
+    double sequential = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+    started = Clock::now();
+    for (const Result<FetchResponse>& result : fetcher.fetch_all(requests)) REQUIRE(result);
+    double parallel = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+    std::printf("%d fetches of 512 B over loopback%s: sequential %.0f ms, fetch_all %.0f ms\n",
+                kCount, *query ? " with 20 ms latency" : "", sequential, parallel);
+  }
 }

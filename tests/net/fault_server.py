@@ -18,6 +18,7 @@ Faults are chosen per request by query parameters (N counts hits of the same pat
   noetag=1      no ETag (Last-Modified only)
   auth=U:P      requires `Authorization: Basic base64(U:P)`, else 401
   redirect=URL  answers 302 with `Location: URL`
+  latency_ms=M  every hit waits M milliseconds first (a long round trip, for benchmarks)
 A request in absolute form (`GET http://host/path`) is served as a proxy would and counted.
 
 GET /__stats/<path> answers text lines `hits N`, `conditional N`, `not_modified N`,
@@ -128,6 +129,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if hit <= int(query.get("reset", "0")):
             self.reset_connection()
             return
+        if "latency_ms" in query:  # every hit: a slow network's round trip
+            time.sleep(int(query["latency_ms"]) / 1000.0)
         if hit <= int(query.get("stall", "0")):
             time.sleep(float(query.get("stall_s", "5")))
 
