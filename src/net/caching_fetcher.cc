@@ -59,7 +59,10 @@ struct CachingFetcher::Cached {
 };
 
 CachingFetcher::CachingFetcher(Fetcher& upstream, FileSystem& file_system, CacheOptions options)
-    : upstream_(upstream), file_system_(file_system), options_(std::move(options)) {}
+    : upstream_(upstream), file_system_(file_system), options_(std::move(options)) {
+  // An empty folder would put the cache at the file system root.
+  WV_CHECK(!options_.directory.empty(), "CachingFetcher needs a cache folder");
+}
 
 std::string CachingFetcher::entry_path(const FetchRequest& request) const {
   // The key covers the URL and the request headers (Accept picks the page format), sorted so

@@ -36,7 +36,7 @@ struct VerifiedDownload {
 /// through (offline too, for file: URLs).
 class CachingFetcher final : public Fetcher {
  public:
-  /// `upstream` and `file_system` must outlive the cache.
+  /// `upstream` and `file_system` must outlive the cache; `options.directory` must not be empty.
   CachingFetcher(Fetcher& upstream, FileSystem& file_system, CacheOptions options);
 
   Result<FetchResponse> fetch(const FetchRequest& request) override;
