@@ -16,6 +16,8 @@ namespace {
 // Folder names carry a layout version: a new layout starts a new folder and old ones are ignored.
 constexpr std::string_view kHttpFolder = "http-v1";
 constexpr std::string_view kFilesFolder = "files-v1/sha256";
+// What a download of unknown size counts for when batches are sized.
+constexpr std::uint64_t kUnknownDownloadSize = 64ull << 20;
 
 bool is_hex64(std::string_view text) {
   if (text.size() != 64) return false;
@@ -263,28 +265,25 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
     request_of.push_back(i);
   }
 
-  std::vector<Result<FetchResponse>> answers;
-  if (!requests.empty()) answers = upstream_.fetch_all(requests);
-  for (std::size_t j = 0; j < answers.size(); ++j) {
-    std::size_t i = request_of[j];
+  auto settle = [&](std::size_t i, Result<FetchResponse>& answer) {
     const VerifiedDownload& download = downloads[i];
     std::string shown = in_backticks(redact_url(download.url));
-    if (!answers[j]) {
-      results[i] = std::move(answers[j]).error();
-      continue;
+    if (!answer) {
+      results[i] = std::move(answer).error();
+      return;
     }
-    const FetchResponse& response = *answers[j];
+    const FetchResponse& response = *answer;
     if (response.status != 200) {
       results[i] = make_error(
           response.status == 404 ? ErrorCode::kNotFound : ErrorCode::kNetwork,
           str_cat("cannot download ", shown, ": the server answered HTTP ", response.status));
-      continue;
+      return;
     }
     if (download.size && response.body.size() != *download.size) {
       results[i] = make_error(ErrorCode::kIntegrity,
                               str_cat("the download of ", shown, " is ", response.body.size(),
                                       " bytes, expected ", *download.size));
-      continue;
+      return;
     }
     std::string expected = to_lower(download.sha256);
     std::string actual = sha256_hex(response.body);
@@ -292,7 +291,7 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
       results[i] = make_error(ErrorCode::kIntegrity,
                               str_cat("the download of ", shown, " has sha256 ",
                                       in_backticks(actual), ", expected ", in_backticks(expected)));
-      continue;
+      return;
     }
     std::string path = verified_path(expected);
     Result<void> written = file_system_.create_directories(path_parent(path));
@@ -300,9 +299,31 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
     if (!written) {
       results[i] =
           std::move(written).error().with_context(str_cat("storing ", shown, " in the cache"));
-      continue;
+      return;
     }
     results[i] = path;
+  };
+
+  // Bodies arrive in memory, so downloads go upstream in batches of bounded total size (each
+  // batch in parallel); a batch's bodies are written and dropped before the next one starts.
+  std::size_t batch_begin = 0;
+  while (batch_begin < requests.size()) {
+    std::size_t batch_end = batch_begin;
+    std::uint64_t batch_bytes = 0;
+    while (batch_end < requests.size()) {
+      const VerifiedDownload& download = downloads[request_of[batch_end]];
+      std::uint64_t bytes = download.size ? *download.size : kUnknownDownloadSize;
+      if (batch_end > batch_begin && batch_bytes + bytes > options_.max_batch_bytes) break;
+      batch_bytes += bytes;
+      ++batch_end;
+    }
+    std::vector<Result<FetchResponse>> answers = upstream_.fetch_all(
+        std::vector<FetchRequest>(requests.begin() + std::ptrdiff_t(batch_begin),
+                                  requests.begin() + std::ptrdiff_t(batch_end)));
+    for (std::size_t j = batch_begin; j < batch_end; ++j) {
+      settle(request_of[j], answers[j - batch_begin]);
+    }
+    batch_begin = batch_end;
   }
 
   std::vector<Result<std::string>> out;

@@ -21,6 +21,9 @@ struct CacheOptions {
   std::string directory;
   /// Serve only from the cache; a miss is a kNetwork error naming the URL.
   bool offline = false;
+  /// fetch_verified_all() sends downloads upstream in parallel batches of at most this many
+  /// expected bytes (a download of unknown size counts 64 MiB), since bodies are held in memory.
+  std::uint64_t max_batch_bytes = 1ull << 30;
 };
 
 /// A file to download and verify: the URL and the hash (and size, when known) the lock records.

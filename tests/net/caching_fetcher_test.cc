@@ -383,6 +383,24 @@ TEST_CASE("caching fetcher: fetch_verified_all downloads in parallel and keeps o
     REQUIRE(paths[i]);
     CHECK(*fixture.file_system.read_file(*paths[i]) == wv::str_cat("wheel number ", i));
   }
+
+  // Bodies are held in memory, so a bound on the bytes per batch splits the downloads; a
+  // download of unknown size goes alone.
+  wv::test::TempDir small_cache;
+  CacheOptions options{small_cache.path(), false};
+  options.max_batch_bytes = 30;  // two 14-15 byte wheels per batch
+  CachingFetcher batched(fixture.counting, fixture.file_system, options);
+  downloads[5].sha256 = wv::sha256_hex("wheel number 5");
+  downloads[7].size = std::nullopt;
+  fixture.counting.batches = 0;
+  fixture.counting.requests = 0;
+  paths = batched.fetch_verified_all(downloads);
+  CHECK(fixture.counting.requests == 12);
+  CHECK(fixture.counting.batches == 7);  // {0,1} {2,3} {4,5} {6} {7} {8,9} {10,11}
+  for (int i = 0; i < 12; ++i) {
+    REQUIRE(paths[i]);
+    CHECK(*fixture.file_system.read_file(*paths[i]) == wv::str_cat("wheel number ", i));
+  }
 }
 
 TEST_CASE("caching fetcher: the default folder follows XDG_CACHE_HOME, then HOME", "[net][cache]") {
