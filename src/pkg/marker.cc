@@ -230,184 +230,214 @@ namespace {
 
 using Kind = MarkerItem::Kind;
 
+// packaging's `Specifier(op + value)`, or nullopt where it raises InvalidSpecifier. The
+// specifier regex is checked first with the tokenizer's matcher (the same regex, unanchored),
+// so the common string comparisons (`os_name == "posix"`) build no error message.
+std::optional<Specifier> specifier_for(MarkerOperator op, std::string_view value) {
+  if (op == MarkerOperator::kIn || op == MarkerOperator::kNotIn) return std::nullopt;
+  std::string text = str_cat(marker_operator_string(op), value);
+  Cursor cursor(text);
+  cursor.advance(cursor.match_specifier());
+  for (std::size_t i = cursor.position(); i < text.size(); ++i) {
+    const char c = text[i];
+    if (c != ' ' && (c < '\t' || c > '\r') && (c < '\x1c' || c > '\x1f')) return std::nullopt;
+  }
+  Result<Specifier> specifier = parse_specifier(text);
+  if (!specifier) return std::nullopt;
+  return std::move(*specifier);
+}
+
 std::string evaluation_error_prefix(const MarkerExpression& expression) {
   return str_cat("cannot evaluate the marker ", in_backticks(expression.serialize()), ": ");
 }
 
+// Evaluation works on this small value and writes an Error only when one occurs, so the hot
+// path moves no Result (a variant holding an Error) through every level.
+enum class Outcome : std::uint8_t { kFalse, kTrue, kError };
+
+Outcome outcome(bool value) { return value ? Outcome::kTrue : Outcome::kFalse; }
+
+Outcome fail(Error* error, Error value) {
+  *error = std::move(value);
+  return Outcome::kError;
+}
+
 // packaging's `_operators` on two strings (Python str comparison: code point order, which
 // UTF-8 byte order preserves; `in` is substring).
-Result<bool> compare_strings(const MarkerExpression& expression, std::string_view lhs,
-                             std::string_view rhs) {
+Outcome compare_strings(const MarkerExpression& expression, std::string_view lhs,
+                        std::string_view rhs, Error* error) {
   switch (expression.op) {
-    case MarkerOperator::kEqual: return lhs == rhs;
-    case MarkerOperator::kNotEqual: return lhs != rhs;
-    case MarkerOperator::kLess: return lhs < rhs;
-    case MarkerOperator::kLessEqual: return lhs <= rhs;
-    case MarkerOperator::kGreater: return lhs > rhs;
-    case MarkerOperator::kGreaterEqual: return lhs >= rhs;
-    case MarkerOperator::kIn: return rhs.find(lhs) != std::string_view::npos;
-    case MarkerOperator::kNotIn: return rhs.find(lhs) == std::string_view::npos;
+    case MarkerOperator::kEqual: return outcome(lhs == rhs);
+    case MarkerOperator::kNotEqual: return outcome(lhs != rhs);
+    case MarkerOperator::kLess: return outcome(lhs < rhs);
+    case MarkerOperator::kLessEqual: return outcome(lhs <= rhs);
+    case MarkerOperator::kGreater: return outcome(lhs > rhs);
+    case MarkerOperator::kGreaterEqual: return outcome(lhs >= rhs);
+    case MarkerOperator::kIn: return outcome(rhs.find(lhs) != std::string_view::npos);
+    case MarkerOperator::kNotIn: return outcome(rhs.find(lhs) == std::string_view::npos);
     case MarkerOperator::kCompatible:
     case MarkerOperator::kArbitraryEqual:
       break;
   }
-  return make_error(ErrorCode::kInvalidInput,
-                    str_cat(evaluation_error_prefix(expression), "undefined comparison ",
-                            in_backticks(marker_operator_string(expression.op)), " between ",
-                            in_backticks(lhs), " and ", in_backticks(rhs),
-                            " (neither is a version)"));
+  return fail(error, make_error(ErrorCode::kInvalidInput,
+                                str_cat(evaluation_error_prefix(expression),
+                                        "undefined comparison ",
+                                        in_backticks(marker_operator_string(expression.op)),
+                                        " between ", in_backticks(lhs), " and ", in_backticks(rhs),
+                                        " (neither is a version)")));
 }
 
-Error invalid_version(const MarkerExpression& expression, std::string_view value) {
-  return make_error(ErrorCode::kInvalidInput,
-                    str_cat(evaluation_error_prefix(expression), "invalid version ",
-                            in_backticks(value), " (the comparison is a version specifier)"));
+Outcome invalid_version(const MarkerExpression& expression, std::string_view value, Error* error) {
+  return fail(error, make_error(ErrorCode::kInvalidInput,
+                                str_cat(evaluation_error_prefix(expression), "invalid version ",
+                                        in_backticks(value),
+                                        " (the comparison is a version specifier)")));
 }
 
 // The reference's `_eval_op` when the left value is the variable's: a version comparison when
 // `op + compare_value` is a specifier, else string comparison.
-Result<bool> eval_variable_first(const MarkerExpression& expression, std::string_view lhs,
-                                 const Version* lhs_version) {
+Outcome eval_variable_first(const MarkerExpression& expression, std::string_view lhs,
+                            const Version* lhs_version, Error* error) {
   if (expression.specifier) {
-    if (lhs_version == nullptr) return invalid_version(expression, lhs);
-    return expression.specifier->contains(*lhs_version, true);
+    if (lhs_version == nullptr) return invalid_version(expression, lhs, error);
+    return outcome(expression.specifier->contains(*lhs_version, true));
   }
-  return compare_strings(expression, lhs, expression.compare_value);
+  return compare_strings(expression, lhs, expression.compare_value, error);
 }
 
-Result<bool> eval_literal_first(const MarkerExpression& expression, std::string_view rhs) {
-  if (expression.op != MarkerOperator::kIn && expression.op != MarkerOperator::kNotIn) {
-    std::string text = str_cat(marker_operator_string(expression.op), rhs);
-    Result<Specifier> specifier = parse_specifier(text);
-    if (specifier) {
-      if (!expression.literal_version) return invalid_version(expression, expression.compare_value);
-      return specifier->contains(*expression.literal_version, true);
+Outcome eval_literal_first(const MarkerExpression& expression, std::string_view rhs,
+                           Error* error) {
+  if (std::optional<Specifier> specifier = specifier_for(expression.op, rhs)) {
+    if (!expression.literal_version) {
+      return invalid_version(expression, expression.compare_value, error);
     }
+    return outcome(specifier->contains(*expression.literal_version, true));
   }
-  return compare_strings(expression, expression.compare_value, rhs);
+  return compare_strings(expression, expression.compare_value, rhs, error);
 }
 
 // `extra` against each active extra (or "" when none): any match for positive operators,
 // all for `!=` / `not in` ("x is not among the active extras").
 template <class Evaluate>
-Result<bool> over_extras(const MarkerExpression& expression, const MarkerContext& context,
-                         Evaluate&& evaluate) {
+Outcome over_extras(const MarkerExpression& expression, const MarkerContext& context,
+                    Evaluate&& evaluate) {
   if (context.extras.empty()) return evaluate(std::string_view());
   const bool negative =
       expression.op == MarkerOperator::kNotEqual || expression.op == MarkerOperator::kNotIn;
   bool result = negative;
   for (const std::string& extra : context.extras) {
     std::string normalised = normalize_name(extra);
-    Result<bool> one = evaluate(std::string_view(normalised));
-    if (!one) return one;
-    result = negative ? (result && *one) : (result || *one);
+    Outcome one = evaluate(std::string_view(normalised));
+    if (one == Outcome::kError) return one;
+    result = negative ? (result && one == Outcome::kTrue) : (result || one == Outcome::kTrue);
   }
-  return result;
+  return outcome(result);
 }
 
-Result<bool> eval_expression(const MarkerExpression& expression, const MarkerContext& context) {
-  auto need_environment = [&]() -> Result<void> {
-    if (context.environment == nullptr) {
-      return make_error(ErrorCode::kInvalidInput,
-                        str_cat(evaluation_error_prefix(expression), "no marker environment "
-                                "gives a value to ",
-                                in_backticks(marker_variable_name(expression.variable))));
-    }
-    return {};
-  };
+bool contains_name(std::span<const std::string> names, std::string_view wanted) {
+  return std::any_of(names.begin(), names.end(),
+                     [&](const std::string& name) { return names_equal(name, wanted); });
+}
+
+Outcome eval_expression(const MarkerExpression& expression, const MarkerContext& context,
+                        Error* error) {
+  if ((expression.plan == MarkerPlan::kVariableFirst ||
+       expression.plan == MarkerPlan::kLiteralFirst) &&
+      expression.variable != MarkerVariable::kExtra && context.environment == nullptr) {
+    return fail(error, make_error(ErrorCode::kInvalidInput,
+                                  str_cat(evaluation_error_prefix(expression),
+                                          "no marker environment gives a value to ",
+                                          in_backticks(marker_variable_name(expression.variable)))));
+  }
   switch (expression.plan) {
     case MarkerPlan::kVariableFirst: {
       if (expression.variable == MarkerVariable::kExtra) {
-        return over_extras(expression, context, [&](std::string_view extra) -> Result<bool> {
+        return over_extras(expression, context, [&](std::string_view extra) {
           if (expression.specifier && is_valid_version(extra)) {
             Result<Version> version = parse_version(extra);
-            return eval_variable_first(expression, extra, version ? &*version : nullptr);
+            return eval_variable_first(expression, extra, version ? &*version : nullptr, error);
           }
-          return eval_variable_first(expression, extra, nullptr);
+          return eval_variable_first(expression, extra, nullptr, error);
         });
       }
-      WV_TRY(need_environment());
       return eval_variable_first(expression, context.environment->value(expression.variable),
-                                 context.environment->version(expression.variable));
+                                 context.environment->version(expression.variable), error);
     }
     case MarkerPlan::kLiteralFirst: {
       if (expression.variable == MarkerVariable::kExtra) {
         return over_extras(expression, context, [&](std::string_view extra) {
-          return eval_literal_first(expression, extra);
+          return eval_literal_first(expression, extra, error);
         });
       }
-      WV_TRY(need_environment());
-      return eval_literal_first(expression, context.environment->value(expression.variable));
+      return eval_literal_first(expression, context.environment->value(expression.variable),
+                                error);
     }
     case MarkerPlan::kUndefinedName:
-      return make_error(ErrorCode::kInvalidInput,
-                        str_cat(evaluation_error_prefix(expression), "undefined environment name ",
-                                in_backticks(expression.rhs.value)));
+      return fail(error, make_error(ErrorCode::kInvalidInput,
+                                    str_cat(evaluation_error_prefix(expression),
+                                            "undefined environment name ",
+                                            in_backticks(expression.rhs.value))));
     case MarkerPlan::kSetMembership: {
       bool found = false;
       std::string_view wanted = expression.compare_value;
       switch (expression.variable) {
         case MarkerVariable::kExtras:
-          found = std::any_of(context.extras.begin(), context.extras.end(),
-                              [&](const std::string& e) { return names_equal(e, wanted); });
+          found = contains_name(context.extras, wanted);
           break;
         case MarkerVariable::kDependencyGroups:
-          found = std::any_of(context.dependency_groups.begin(), context.dependency_groups.end(),
-                              [&](const std::string& g) { return names_equal(g, wanted); });
+          found = contains_name(context.dependency_groups, wanted);
           break;
-        default: {
+        default:
           if (context.variant != nullptr) {
             const std::vector<std::string>& set =
-                expression.variable == MarkerVariable::kVariantProperties ? context.variant->properties
-                : expression.variable == MarkerVariable::kVariantFeatures ? context.variant->features
-                                                                         : context.variant->namespaces;
-            found = std::binary_search(set.begin(), set.end(), wanted) ||
-                    std::find(set.begin(), set.end(), wanted) != set.end();
+                expression.variable == MarkerVariable::kVariantProperties
+                    ? context.variant->properties
+                : expression.variable == MarkerVariable::kVariantFeatures
+                    ? context.variant->features
+                    : context.variant->namespaces;
+            found = std::find(set.begin(), set.end(), wanted) != set.end();
           }
-        }
       }
-      return expression.op == MarkerOperator::kIn ? found : !found;
+      return outcome(expression.op == MarkerOperator::kIn ? found : !found);
     }
     case MarkerPlan::kVariantLabel: {
-      std::string_view label =
-          context.variant != nullptr ? std::string_view(context.variant->label) : std::string_view();
+      std::string_view label = context.variant != nullptr
+                                   ? std::string_view(context.variant->label)
+                                   : std::string_view();
       return expression.variable_on_left
-                 ? compare_strings(expression, label, expression.compare_value)
-                 : compare_strings(expression, expression.compare_value, label);
+                 ? compare_strings(expression, label, expression.compare_value, error)
+                 : compare_strings(expression, expression.compare_value, label, error);
     }
   }
-  return false;
+  return Outcome::kFalse;
 }
 
-Result<bool> eval_group(const MarkerTree& tree, std::uint32_t group_index,
-                        const MarkerContext& context) {
+Outcome eval_group(const MarkerTree& tree, std::uint32_t group_index,
+                   const MarkerContext& context, Error* error) {
   // Every comparison is evaluated (no short circuit), like the reference, so an error anywhere
   // surfaces; `and` binds tighter than `or`.
   bool any = false;
   bool all = true;
   for (const MarkerItem& item : tree.groups[group_index].items) {
+    Outcome value = Outcome::kTrue;
     switch (item.kind) {
-      case Kind::kExpression: {
-        Result<bool> value = eval_expression(tree.expressions[item.index], context);
-        if (!value) return value;
-        all = all && *value;
+      case Kind::kExpression:
+        value = eval_expression(tree.expressions[item.index], context, error);
         break;
-      }
-      case Kind::kGroup: {
-        Result<bool> value = eval_group(tree, item.index, context);
-        if (!value) return value;
-        all = all && *value;
+      case Kind::kGroup:
+        value = eval_group(tree, item.index, context, error);
         break;
-      }
       case Kind::kOr:
         any = any || all;
         all = true;
-        break;
+        continue;
       case Kind::kAnd:
-        break;
+        continue;
     }
+    if (value == Outcome::kError) return value;
+    all = all && value == Outcome::kTrue;
   }
-  return any || all;
+  return outcome(any || all);
 }
 
 // packaging's _format_marker.
@@ -482,11 +512,7 @@ std::optional<std::string> plan_expression(MarkerExpression& expression) {
     if (expression.variable == MarkerVariable::kExtra) {
       expression.compare_value = normalize_name(expression.compare_value);
     }
-    if (expression.op != MarkerOperator::kIn && expression.op != MarkerOperator::kNotIn) {
-      Result<Specifier> specifier = parse_specifier(
-          str_cat(marker_operator_string(expression.op), expression.compare_value));
-      if (specifier) expression.specifier = std::move(*specifier);
-    }
+    expression.specifier = specifier_for(expression.op, expression.compare_value);
     return std::nullopt;
   }
   // A literal on the left: the right side names the variable (a literal naming one counts).
@@ -756,7 +782,13 @@ std::string Marker::to_string() const {
 
 Result<bool> Marker::evaluate(const MarkerContext& context) const {
   if (tree_ == nullptr) return true;
-  return detail::eval_group(*tree_, tree_->root, context);
+  Error error;
+  switch (detail::eval_group(*tree_, tree_->root, context, &error)) {
+    case detail::Outcome::kTrue: return true;
+    case detail::Outcome::kFalse: return false;
+    case detail::Outcome::kError: break;
+  }
+  return error;
 }
 
 Result<bool> Marker::evaluate(const MarkerEnvironment& environment, std::string_view extra) const {
