@@ -59,18 +59,18 @@ Result<void> require_basics(const HostProfile& host, std::string_view what) {
 
 }  // namespace
 
-Result<pkg::MarkerEnvironment> marker_environment(const HostProfile& host) {
-  WV_TRY(require_basics(host, "marker environment"));
-  const OsKind os = *host.os.value;
-  const std::string& arch = *host.arch.value;
-  const MajorMinor python = *host.python_version.value;
+pkg::MarkerEnvironment partial_marker_environment(const HostProfile& host) {
   pkg::MarkerEnvironment env;
   env.implementation_name = "cpython";
   env.platform_python_implementation = "CPython";
-  env.python_version = python.to_string();
-  env.python_full_version = str_cat(python.to_string(), ".0");
-  env.implementation_version = env.python_full_version;
-  switch (os) {
+  if (host.python_version.known()) {
+    env.python_version = host.python_version.value->to_string();
+    env.python_full_version = str_cat(env.python_version, ".0");
+    env.implementation_version = env.python_full_version;
+  }
+  const std::string arch = host.arch.value.value_or(std::string());
+  if (!host.os.known()) return env;
+  switch (*host.os.value) {
     case OsKind::kLinux:
       env.os_name = "posix";
       env.sys_platform = "linux";
@@ -91,6 +91,11 @@ Result<pkg::MarkerEnvironment> marker_environment(const HostProfile& host) {
       break;
   }
   return env;
+}
+
+Result<pkg::MarkerEnvironment> marker_environment(const HostProfile& host) {
+  WV_TRY(require_basics(host, "marker environment"));
+  return partial_marker_environment(host);
 }
 
 Result<pkg::TagPlatform> tag_platform(const HostProfile& host) {

@@ -47,6 +47,10 @@ struct Target {
 /// platform_version are empty (unknown for a declared target).
 Result<pkg::MarkerEnvironment> marker_environment(const HostProfile& host);
 
+/// The marker environment as far as `host` knows it: like marker_environment() but never fails;
+/// unknown values stay "" (for provider enable-if on a live host whose Python is not known yet).
+pkg::MarkerEnvironment partial_marker_environment(const HostProfile& host);
+
 /// The tag platform of a host profile (needs os, arch, python; libc/macOS version when known).
 Result<pkg::TagPlatform> tag_platform(const HostProfile& host);
 

@@ -174,6 +174,15 @@ TEST_CASE("project file: targets expand to markers and tags", "[targets][project
   HostProfile empty;
   Result<pkg::MarkerEnvironment> none = marker_environment(empty);
   CHECK_FALSE(none);
+  // A live host without a known Python still gets its platform markers (for enable-if).
+  HostProfile live;
+  live.os.set(OsKind::kLinux, FactSource::kUname);
+  live.arch.set("aarch64", FactSource::kUname);
+  CHECK_FALSE(marker_environment(live));
+  const pkg::MarkerEnvironment partial = partial_marker_environment(live);
+  CHECK(partial.platform_system == "Linux");
+  CHECK(partial.platform_machine == "aarch64");
+  CHECK(partial.python_version.empty());
 }
 
 std::string error_of(std::string_view text) {

@@ -352,3 +352,59 @@ TEST_CASE("ranking: every conformance variants.json ranks on several hosts",
 
 }  // namespace
 }  // namespace wv::targets
+
+namespace wv::targets {
+namespace {
+
+std::optional<pkg::VariantsMetadata> load_conformance(const std::string& relative) {
+  const std::optional<std::string> root = test::conformance_dir();
+  if (!root) return std::nullopt;
+  std::ifstream in(std::filesystem::path(*root) / "variants-index" / relative);
+  if (!in) return std::nullopt;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const nlohmann::json doc = nlohmann::json::parse(buffer.str(), nullptr, false);
+  if (doc.is_discarded()) return std::nullopt;
+  return read_metadata(doc);
+}
+
+TEST_CASE("ranking: published torch 2.9.0 and numpy 2.3.3 pick the expected builds",
+          "[targets][ranking][conformance]") {
+  const std::optional<pkg::VariantsMetadata> torch = load_conformance("torch/torch-2.9.0-variants.json");
+  const std::optional<pkg::VariantsMetadata> numpy = load_conformance("numpy/numpy-2.3.3-variants.json");
+  if (!torch || !numpy) {
+    WARN("conformance variants-index not found; skipping");
+    return;
+  }
+  const pkg::MarkerEnvironment linux = markers("Linux", "x86_64");
+  CHECK(compatible_labels(*torch, gpu_host({12, 8}, {9, 0}), linux) ==
+        Labels{"cuda12.8", "cuda12.6", "null"});
+  CHECK(compatible_labels(*torch, gpu_host({13, 0}, {12, 0}), linux) ==
+        Labels{"cuda13.0", "cuda12.8", "null"});
+  HostProfile mi300;
+  mi300.os.set(OsKind::kLinux, FactSource::kDeclared);
+  mi300.arch.set("x86_64", FactSource::kDeclared);
+  mi300.rocm_version.set({6, 4}, FactSource::kDeclared);
+  mi300.gfx_archs.set({"gfx942"}, FactSource::kDeclared);
+  CHECK(compatible_labels(*torch, mi300, linux) == Labels{"rocm6.4", "null"});
+  HostProfile cpu = mi300;
+  cpu.rocm_version.clear(FactSource::kUnknown);
+  cpu.gfx_archs.clear(FactSource::kUnknown);
+  cpu.x86_64_level.set(4, FactSource::kDeclared);
+  CHECK(compatible_labels(*torch, cpu, linux) == Labels{"null"});
+  // numpy: the v4+MKL build first on an x86-64-v4 CPU, never on v3; blas by static priority.
+  const Labels v4 = compatible_labels(*numpy, cpu, linux);
+  REQUIRE_FALSE(v4.empty());
+  CHECK(v4.front() == "x8664v4_mkl");
+  cpu.x86_64_level.set(3, FactSource::kDeclared);
+  const Labels v3 = compatible_labels(*numpy, cpu, linux);
+  CHECK(std::find(v3.begin(), v3.end(), "x8664v4_mkl") == v3.end());
+  // On an aarch64 machine the x86_64 provider is disabled by its enable-if.
+  HostProfile arm = cpu;
+  arm.arch.set("aarch64", FactSource::kDeclared);
+  const Labels on_arm = compatible_labels(*numpy, arm, markers("Linux", "aarch64"));
+  CHECK(std::find(on_arm.begin(), on_arm.end(), "x8664v4_mkl") == on_arm.end());
+}
+
+}  // namespace
+}  // namespace wv::targets
