@@ -1,0 +1,482 @@
+// IndexSource: listing, precedence, caching, and the cheapest-first metadata strategy.
+#include "index/sources.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "base/log.h"
+#include "base/sha256.h"
+#include "base/str.h"
+#include "index/url.h"
+#include "index/variants_json.h"
+#include "index/wheel_zip.h"
+#include "pkg/sdist_filename.h"
+#include "pkg/wheel_filename.h"
+
+namespace wv::index {
+namespace {
+
+using pkg::Distribution;
+using pkg::DistributionKind;
+
+// Results are cached as values; Result has no default constructor, so maps hold them by emplace.
+template <class T>
+using Cache = std::map<std::string, Result<T>>;
+
+template <class T, class Compute>
+Result<T> cached(Cache<T>& cache, const std::string& key, Compute&& compute) {
+  auto found = cache.find(key);
+  if (found != cache.end()) return found->second;
+  Result<T> result = compute();
+  cache.emplace(key, result);
+  return result;
+}
+
+bool is_not_found(const Result<std::string>& result) {
+  return !result && result.error().code == ErrorCode::kNotFound;
+}
+
+// The file's local path when it is on this machine: a plain path or a file:// URL.
+std::optional<std::string> local_path(std::string_view url) {
+  if (is_file_url(url)) return file_url_to_path(url);
+  if (has_url_scheme(url)) return std::nullopt;
+  return std::string(url);
+}
+
+std::string version_key(const pkg::PackageName& name, const pkg::Version& version) {
+  return str_cat(name.str(), "==", version.to_string());
+}
+
+Result<void> check_sha256(std::string_view content, const std::map<std::string, std::string>& hashes,
+                          std::string_view what) {
+  auto expected = hashes.find("sha256");
+  if (expected == hashes.end()) return {};
+  std::string actual = sha256_hex(content);
+  if (actual != expected->second) {
+    return make_error(ErrorCode::kIntegrity,
+                      str_cat(what, " has sha256 ", actual, " but the index lists ", expected->second));
+  }
+  return {};
+}
+
+}  // namespace
+
+struct IndexSource::State {
+  // Per flat folder: normalised project name -> file names (filled on first use).
+  std::vector<std::optional<std::map<std::string, std::vector<std::string>>>> folders;
+  std::vector<std::optional<Error>> folder_errors;
+  Cache<std::vector<Distribution>> listings;  // project -> the answering location's files
+  Cache<std::string> metadata;                // file url -> METADATA
+  Cache<pkg::VariantsMetadata> variants;      // name==version -> merged variants
+  Cache<pkg::VariantsMetadata> wheel_variants;  // wheel url -> in-wheel variant.json
+  Cache<std::string> hashes;                  // file url -> sha256
+};
+
+std::vector<Distribution> to_distributions(const std::vector<IndexFile>& files,
+                                           const pkg::PackageName& project,
+                                           const std::string& index) {
+  std::vector<Distribution> out;
+  out.reserve(files.size());
+  for (const IndexFile& file : files) {
+    pkg::ClassifiedFile classified = pkg::classify_filename(file.filename);
+    Distribution distribution;
+    switch (classified.kind) {
+      case pkg::FileKind::kWheel:
+        if (!(classified.wheel->name == project)) continue;
+        distribution.kind = DistributionKind::kWheel;
+        distribution.version = classified.wheel->version;
+        distribution.variant_label = classified.wheel->variant_label.value_or("");
+        break;
+      case pkg::FileKind::kSdist: {
+        // With the project known, legacy names with dashes split reliably.
+        auto sdist = pkg::parse_sdist_filename(file.filename, project);
+        if (!sdist) continue;
+        distribution.kind = DistributionKind::kSdist;
+        distribution.version = sdist->version;
+        break;
+      }
+      case pkg::FileKind::kVariantsJson:
+        if (!(classified.variants_json->name == project)) continue;
+        distribution.kind = DistributionKind::kVariantsJson;
+        distribution.version = classified.variants_json->version;
+        break;
+      case pkg::FileKind::kOther:
+        continue;
+    }
+    distribution.name = project;
+    distribution.filename = file.filename;
+    distribution.url = file.url;
+    distribution.hashes = file.hashes;
+    distribution.size = file.size;
+    distribution.requires_python = file.requires_python;
+    distribution.yanked = file.yanked;
+    distribution.yanked_reason = file.yanked_reason;
+    distribution.core_metadata = file.core_metadata;
+    distribution.core_metadata_hashes = file.core_metadata_hashes;
+    distribution.index = index;
+    out.push_back(std::move(distribution));
+  }
+  return out;
+}
+
+IndexSource::IndexSource(std::vector<SourceLocation> locations, const FileSystem& file_system,
+                         Fetcher* fetcher, SourceLimits limits)
+    : locations_(std::move(locations)),
+      file_system_(file_system),
+      fetcher_(fetcher),
+      limits_(limits),
+      state_(std::make_unique<State>()) {
+  state_->folders.resize(locations_.size());
+  state_->folder_errors.resize(locations_.size());
+}
+
+IndexSource::~IndexSource() = default;
+
+Result<std::vector<Distribution>> IndexSource::distributions(const pkg::PackageName& name) {
+  return cached(state_->listings, name.str(), [&]() -> Result<std::vector<Distribution>> {
+    for (std::size_t i = 0; i < locations_.size(); ++i) {
+      Result<std::vector<Distribution>> listed = list_location(i, name);
+      if (listed) return listed;
+      // Not found here: ask the next location. Any other failure stops the search, so a
+      // broken or unreachable index never silently hands a project to a lower-priority one.
+      if (listed.error().code != ErrorCode::kNotFound) return listed;
+    }
+    std::vector<std::string> where;
+    for (const SourceLocation& location : locations_) where.push_back(in_backticks(location.location));
+    return make_error(ErrorCode::kNotFound,
+                      str_cat("no package source has a project named ", in_backticks(name.str()),
+                              " (searched ", where.empty() ? std::string("nothing") : join(where, ", "),
+                              ")"));
+  });
+}
+
+Result<std::vector<Distribution>> IndexSource::list_location(std::size_t index,
+                                                             const pkg::PackageName& name) {
+  return locations_[index].kind == LocationKind::kFlatFolder ? list_flat_folder(index, name)
+                                                             : list_simple_index(index, name);
+}
+
+Result<std::vector<Distribution>> IndexSource::list_flat_folder(std::size_t index,
+                                                                const pkg::PackageName& name) {
+  const SourceLocation& location = locations_[index];
+  std::optional<std::string> folder = local_path(location.location);
+  if (!folder) {
+    return make_error(ErrorCode::kUnsupported,
+                      str_cat("find-links location ", in_backticks(location.location),
+                              " must be a local folder or a file:// URL"));
+  }
+  if (state_->folder_errors[index]) return *state_->folder_errors[index];
+  if (!state_->folders[index]) {
+    Result<std::vector<DirectoryEntry>> entries = file_system_.list_directory(*folder);
+    if (!entries) {
+      Error error = std::move(entries).error().with_context(
+          str_cat("reading find-links folder ", in_backticks(*folder)));
+      // A missing folder is a configuration error, not "project absent".
+      if (error.code == ErrorCode::kNotFound) error.code = ErrorCode::kIo;
+      state_->folder_errors[index] = error;
+      return error;
+    }
+    std::map<std::string, std::vector<std::string>> by_project;
+    for (const DirectoryEntry& entry : *entries) {
+      if (entry.type != FileType::kRegular && entry.type != FileType::kSymlink) continue;
+      pkg::ClassifiedFile classified = pkg::classify_filename(entry.name);
+      const pkg::PackageName* project = nullptr;
+      if (classified.wheel) project = &classified.wheel->name;
+      else if (classified.sdist) project = &classified.sdist->name;
+      else if (classified.variants_json) project = &classified.variants_json->name;
+      if (project != nullptr) by_project[project->str()].push_back(entry.name);
+    }
+    state_->folders[index] = std::move(by_project);
+  }
+  auto found = state_->folders[index]->find(name.str());
+  if (found == state_->folders[index]->end()) {
+    return make_error(ErrorCode::kNotFound, str_cat("no files of ", in_backticks(name.str()),
+                                                    " in ", in_backticks(*folder)));
+  }
+  std::vector<IndexFile> files;
+  for (const std::string& filename : found->second) {
+    IndexFile file;
+    file.filename = filename;
+    // Keep the location's spelling: a file:// folder gives file:// URLs, a path gives paths.
+    file.url = is_file_url(location.location)
+                   ? resolve_url(with_trailing_slash(location.location), percent_encode_path(filename))
+                   : path_join(*folder, filename);
+    std::string path = path_join(*folder, filename);
+    if (Result<FileInfo> info = file_system_.stat(path); info && info->type == FileType::kRegular) {
+      file.size = info->size;
+    }
+    files.push_back(std::move(file));
+  }
+  return to_distributions(files, name, location.location);
+}
+
+Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t index,
+                                                                 const pkg::PackageName& name) {
+  const SourceLocation& location = locations_[index];
+  std::string base = with_trailing_slash(location.location);
+  if (is_http_url(location.location)) {
+    if (fetcher_ == nullptr) {
+      return make_error(ErrorCode::kUnsupported,
+                        str_cat("index ", in_backticks(location.location),
+                                " is remote but network access is off"));
+    }
+    std::string page_url = str_cat(base, name.str(), "/");
+    FetchRequest request;
+    request.url = page_url;
+    request.headers.emplace_back("Accept", std::string(kSimpleAcceptHeader));
+    WV_ASSIGN_OR_RETURN(FetchResponse response, fetcher_->fetch(request));
+    if (response.status == 406) {
+      // The server refuses the JSON/HTML mix: ask for plain HTML (PEP 691 allows a 406).
+      request.headers.clear();
+      request.headers.emplace_back("Accept", "text/html");
+      WV_ASSIGN_OR_RETURN(response, fetcher_->fetch(request));
+    }
+    ++stats_.pages;
+    stats_.bytes_fetched += response.body.size();
+    if (response.status == 404 || response.status == 410) {
+      return make_error(ErrorCode::kNotFound, str_cat("index ", in_backticks(location.location),
+                                                      " has no project ", in_backticks(name.str())));
+    }
+    if (response.status != 200) {
+      return make_error(ErrorCode::kNetwork, str_cat("fetching ", in_backticks(page_url),
+                                                     ": HTTP status ", response.status));
+    }
+    if (response.body.size() > limits_.max_page_bytes) {
+      return limit_error(str_cat("project page ", in_backticks(page_url)), response.body.size(),
+                         "max_page_bytes", limits_.max_page_bytes);
+    }
+    std::string effective = response.effective_url.empty() ? page_url : response.effective_url;
+    std::string content_type;
+    if (auto found = response.headers.find("content-type"); found != response.headers.end()) {
+      content_type = to_lower(found->second);
+    }
+    bool json = content_type.find("json") != std::string::npos;
+    Result<ProjectPage> page = json ? parse_json_project_page(response.body, effective)
+                                    : parse_html_project_page(response.body, effective);
+    if (!page) return std::move(page).error();
+    return to_distributions(page->files, name, location.location);
+  }
+
+  // A local tree (path or file://): `<base>/<name>/index.json` (PEP 691) or `index.html`.
+  std::optional<std::string> root = local_path(location.location);
+  if (!root) {
+    return make_error(ErrorCode::kUnsupported,
+                      str_cat("index ", in_backticks(location.location),
+                              ": expected a local path, a file:// URL or an http(s):// URL"));
+  }
+  if (!file_system_.exists(*root)) {
+    return make_error(ErrorCode::kIo, str_cat("index folder ", in_backticks(*root), " does not exist"));
+  }
+  std::string project_folder = path_join(*root, name.str());
+  for (const char* leaf : {"index.json", "index.html"}) {
+    std::string page_path = path_join(project_folder, leaf);
+    Result<FileInfo> info = file_system_.stat(page_path);
+    if (!info) continue;
+    if (info->size > limits_.max_page_bytes) {
+      return limit_error(str_cat("project page ", in_backticks(page_path)), info->size,
+                         "max_page_bytes", limits_.max_page_bytes);
+    }
+    WV_ASSIGN_OR_RETURN(std::string body, file_system_.read_file(page_path));
+    ++stats_.pages;
+    // Resolve hrefs against the page's own spelling (a path, or the file:// URL).
+    std::string page_url = is_file_url(location.location)
+                               ? str_cat(base, percent_encode_path(name.str()), "/", leaf)
+                               : page_path;
+    bool json = std::string_view(leaf) == "index.json";
+    Result<ProjectPage> page = json ? parse_json_project_page(body, page_url)
+                                    : parse_html_project_page(body, page_url);
+    if (!page) return std::move(page).error();
+    return to_distributions(page->files, name, location.location);
+  }
+  return make_error(ErrorCode::kNotFound, str_cat("index ", in_backticks(location.location),
+                                                  " has no project ", in_backticks(name.str())));
+}
+
+Result<std::string> IndexSource::read_small_file(const std::string& url_or_path,
+                                                 std::uint64_t limit, std::string_view limit_name) {
+  if (is_http_url(url_or_path)) {
+    if (fetcher_ == nullptr) {
+      return make_error(ErrorCode::kUnsupported,
+                        str_cat(in_backticks(url_or_path), " is remote but network access is off"));
+    }
+    FetchRequest request;
+    request.url = url_or_path;
+    WV_ASSIGN_OR_RETURN(FetchResponse response, fetcher_->fetch(request));
+    stats_.bytes_fetched += response.body.size();
+    if (response.status == 404 || response.status == 410) {
+      return make_error(ErrorCode::kNotFound, str_cat(in_backticks(url_or_path), " does not exist"));
+    }
+    if (response.status != 200) {
+      return make_error(ErrorCode::kNetwork, str_cat("fetching ", in_backticks(url_or_path),
+                                                     ": HTTP status ", response.status));
+    }
+    if (response.body.size() > limit) {
+      return limit_error(in_backticks(url_or_path), response.body.size(), limit_name, limit);
+    }
+    return std::move(response.body);
+  }
+  std::optional<std::string> path = local_path(url_or_path);
+  if (!path) {
+    return make_error(ErrorCode::kUnsupported,
+                      str_cat("cannot read ", in_backticks(url_or_path), ": unsupported URL scheme"));
+  }
+  WV_ASSIGN_OR_RETURN(FileInfo info, file_system_.stat(*path));
+  if (info.size > limit) return limit_error(in_backticks(*path), info.size, limit_name, limit);
+  return file_system_.read_file(*path);
+}
+
+Result<std::string> IndexSource::read_dist_info(const Distribution& wheel, const std::string& leaf) {
+  if (wheel.kind != DistributionKind::kWheel) {
+    return make_error(ErrorCode::kUnsupported,
+                      str_cat(in_backticks(wheel.filename), " is not a wheel: wvlock reads metadata "
+                              "of wheels only (it does not build source distributions)"));
+  }
+  DistInfoEntry wanted{wheel.name, leaf};
+  if (std::optional<std::string> path = local_path(wheel.url)) {
+    ++stats_.metadata_local_zip;
+    return read_dist_info_file(*path, wanted, limits_);
+  }
+  if (!is_http_url(wheel.url)) {
+    return make_error(ErrorCode::kUnsupported,
+                      str_cat("cannot read ", in_backticks(wheel.url), ": unsupported URL scheme"));
+  }
+  if (fetcher_ == nullptr) {
+    return make_error(ErrorCode::kUnsupported,
+                      str_cat(in_backticks(wheel.url), " is remote but network access is off"));
+  }
+  RangeReadStats range;
+  Result<std::string> content =
+      fetch_dist_info_file(*fetcher_, wheel.url, wheel.size, wanted, limits_, &range);
+  ++stats_.metadata_range;
+  if (range.whole_file) ++stats_.metadata_whole_wheel;
+  stats_.range_requests += range.requests;
+  stats_.bytes_fetched += range.bytes;
+  return content;
+}
+
+Result<std::string> IndexSource::read_metadata_uncached(const Distribution& wheel) {
+  // 1. PEP 658: the `.metadata` file beside the distribution, checked against its hash.
+  if (wheel.core_metadata == pkg::CoreMetadataAvailability::kAvailable) {
+    std::string metadata_url = wheel.url + ".metadata";
+    Result<std::string> text =
+        read_small_file(metadata_url, limits_.max_metadata_bytes, "max_metadata_bytes");
+    if (text) {
+      WV_TRY(check_sha256(*text, wheel.core_metadata_hashes,
+                          str_cat("core metadata file ", in_backticks(metadata_url))));
+      ++stats_.metadata_pep658;
+      return text;
+    }
+    // The index promised a file it does not serve: fall back to the wheel itself.
+    if (!is_not_found(text)) return text;
+    log_debug(str_cat("index lists ", metadata_url, " but it is missing; reading the wheel"));
+  }
+  // 2. The wheel's own `*.dist-info/METADATA`.
+  return read_dist_info(wheel, "METADATA");
+}
+
+Result<std::string> IndexSource::wheel_metadata(const Distribution& wheel) {
+  return cached(state_->metadata, wheel.url,
+                [&]() -> Result<std::string> {
+                  Result<std::string> text = read_metadata_uncached(wheel);
+                  if (!text) {
+                    return std::move(text).error().with_context(
+                        str_cat("reading the metadata of ", in_backticks(wheel.filename)));
+                  }
+                  return text;
+                });
+}
+
+std::vector<Result<std::string>> IndexSource::wheel_metadata_batch(
+    const std::vector<Distribution>& wheels) {
+  // The PEP 658 files of remote wheels not yet cached go out as one parallel batch; the rest
+  // (local reads, range reads, fallbacks) then run one by one through wheel_metadata().
+  if (fetcher_ != nullptr) {
+    std::vector<FetchRequest> requests;
+    std::vector<std::size_t> owners;
+    for (std::size_t i = 0; i < wheels.size(); ++i) {
+      const Distribution& wheel = wheels[i];
+      if (!is_http_url(wheel.url) || state_->metadata.contains(wheel.url)) continue;
+      if (wheel.core_metadata != pkg::CoreMetadataAvailability::kAvailable) continue;
+      bool duplicate = false;
+      for (std::size_t owner : owners) duplicate = duplicate || wheels[owner].url == wheel.url;
+      if (duplicate) continue;
+      FetchRequest request;
+      request.url = wheel.url + ".metadata";
+      requests.push_back(std::move(request));
+      owners.push_back(i);
+    }
+    if (!requests.empty()) {
+      std::vector<Result<FetchResponse>> responses = fetcher_->fetch_all(requests);
+      for (std::size_t k = 0; k < responses.size() && k < owners.size(); ++k) {
+        Result<FetchResponse>& response = responses[k];
+        const Distribution& wheel = wheels[owners[k]];
+        if (!response || response->status != 200) continue;  // the single path retries/explains
+        stats_.bytes_fetched += response->body.size();
+        if (response->body.size() > limits_.max_metadata_bytes) continue;
+        if (!check_sha256(response->body, wheel.core_metadata_hashes, "")) continue;
+        ++stats_.metadata_pep658;
+        state_->metadata.emplace(wheel.url, Result<std::string>(std::move(response->body)));
+      }
+    }
+  }
+  std::vector<Result<std::string>> results;
+  results.reserve(wheels.size());
+  for (const Distribution& wheel : wheels) results.push_back(wheel_metadata(wheel));
+  return results;
+}
+
+Result<pkg::VariantsMetadata> IndexSource::variants_metadata(const pkg::PackageName& name,
+                                                             const pkg::Version& version) {
+  return cached(state_->variants, version_key(name, version),
+                [&]() -> Result<pkg::VariantsMetadata> {
+    WV_ASSIGN_OR_RETURN(std::vector<Distribution> files, distributions(name));
+    std::vector<const Distribution*> listed;
+    for (const Distribution& file : files) {
+      if (file.kind == DistributionKind::kVariantsJson && file.version == version) {
+        listed.push_back(&file);
+      }
+    }
+    std::string what = str_cat("variant metadata of ", name.str(), " ", version.to_string());
+    if (listed.empty()) {
+      return make_error(ErrorCode::kNotFound, str_cat(what, ": the index lists no `",
+                                                      name.str(), "-", version.to_string(),
+                                                      "-variants.json`"));
+    }
+    // Merge in file-name order, so the result does not depend on the listing order.
+    std::sort(listed.begin(), listed.end(),
+              [](const Distribution* a, const Distribution* b) { return a->filename < b->filename; });
+    std::vector<pkg::VariantsMetadata> parsed;
+    for (const Distribution* file : listed) {
+      WV_ASSIGN_OR_RETURN(std::string text, read_small_file(file->url, limits_.max_variants_json_bytes,
+                                                            "max_variants_json_bytes"));
+      WV_TRY(check_sha256(text, file->hashes, str_cat("variants file ", in_backticks(file->url))));
+      ++stats_.variants_files;
+      WV_ASSIGN_OR_RETURN(pkg::VariantsMetadata metadata, parse_variants_json(text, file->filename));
+      parsed.push_back(std::move(metadata));
+    }
+    return merge_variants_metadata(parsed, what);
+  });
+}
+
+Result<std::string> IndexSource::file_sha256(const Distribution& file) {
+  if (std::string listed = file.sha256(); !listed.empty()) return listed;
+  return cached(state_->hashes, file.url, [&]() -> Result<std::string> {
+    if (std::optional<std::string> path = local_path(file.url)) return sha256_file_hex(*path);
+    WV_ASSIGN_OR_RETURN(std::string bytes,
+                        read_small_file(file.url, limits_.max_wheel_bytes, "max_wheel_bytes"));
+    return sha256_hex(bytes);
+  });
+}
+
+Result<pkg::VariantsMetadata> IndexSource::wheel_variant_metadata(const Distribution& wheel) {
+  return cached(state_->wheel_variants, wheel.url, [&]() -> Result<pkg::VariantsMetadata> {
+    if (wheel.variant_label.empty()) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat(in_backticks(wheel.filename), " is not a variant wheel"));
+    }
+    WV_ASSIGN_OR_RETURN(std::string text, read_dist_info(wheel, "variant.json"));
+    return parse_wheel_variant_json(text, wheel.variant_label, wheel.filename);
+  });
+}
+
+}  // namespace wv::index

@@ -1,0 +1,96 @@
+// IndexSource: the PackageSource (pkg/source.h) over an ordered list of locations — find-links
+// folders (wheels, sdists, `*-variants.json` side by side) and PEP 503/691 simple indexes
+// reached by local path, file:// or http(s):// (through a wv::Fetcher). See docs/sources.md.
+//
+// Precedence (uv's default "first-index" strategy): locations are asked in order and the first
+// one that knows a project answers for it alone — its files, its metadata, its variants files;
+// a project's files never mix across locations, so an index cannot shadow part of a project.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/fetcher.h"
+#include "base/file_system.h"
+#include "index/limits.h"
+#include "index/simple_page.h"
+#include "pkg/source.h"
+
+namespace wv::index {
+
+enum class LocationKind : std::uint8_t {
+  kSimpleIndex,  ///< PEP 503/691: `<location>/<normalised name>/` is the project page
+  kFlatFolder,   ///< find-links: a folder whose files are the distributions
+};
+
+struct SourceLocation {
+  LocationKind kind = LocationKind::kSimpleIndex;
+  /// A local path, a file:// URL or (simple indexes only) an http(s):// URL.
+  std::string location;
+};
+
+/// What an IndexSource did, for figures and tests.
+struct SourceStats {
+  int pages = 0;                  ///< project pages read (cache misses)
+  int metadata_pep658 = 0;        ///< METADATA served from `.metadata` files
+  int metadata_local_zip = 0;     ///< METADATA read from a local wheel
+  int metadata_range = 0;         ///< METADATA read from a remote wheel by range requests
+  int metadata_whole_wheel = 0;   ///< ... of which the server ignored ranges
+  int range_requests = 0;         ///< HTTP requests spent on range reads
+  std::uint64_t bytes_fetched = 0;
+  int variants_files = 0;         ///< `*-variants.json` files read
+};
+
+class IndexSource final : public pkg::PackageSource {
+ public:
+  /// `fetcher` may be null when no location is remote (offline use); a remote location then
+  /// fails with kUnsupported naming it.
+  IndexSource(std::vector<SourceLocation> locations, const FileSystem& file_system,
+              Fetcher* fetcher, SourceLimits limits = {});
+  ~IndexSource() override;
+
+  Result<std::vector<pkg::Distribution>> distributions(const pkg::PackageName& name) override;
+  Result<std::string> wheel_metadata(const pkg::Distribution& wheel) override;
+  std::vector<Result<std::string>> wheel_metadata_batch(
+      const std::vector<pkg::Distribution>& wheels) override;
+  Result<pkg::VariantsMetadata> variants_metadata(const pkg::PackageName& name,
+                                                  const pkg::Version& version) override;
+  Result<std::string> file_sha256(const pkg::Distribution& file) override;
+  Result<pkg::VariantsMetadata> wheel_variant_metadata(const pkg::Distribution& wheel) override;
+
+  const SourceStats& stats() const { return stats_; }
+
+ private:
+  struct State;
+  Result<std::vector<pkg::Distribution>> list_location(std::size_t index,
+                                                       const pkg::PackageName& name);
+  Result<std::vector<pkg::Distribution>> list_flat_folder(std::size_t index,
+                                                          const pkg::PackageName& name);
+  Result<std::vector<pkg::Distribution>> list_simple_index(std::size_t index,
+                                                           const pkg::PackageName& name);
+  Result<std::string> read_metadata_uncached(const pkg::Distribution& wheel);
+  Result<std::string> read_dist_info(const pkg::Distribution& wheel, const std::string& leaf);
+  /// Reads a whole small file (a `.metadata`, a variants file) from a path or URL.
+  Result<std::string> read_small_file(const std::string& url_or_path, std::uint64_t limit,
+                                      std::string_view limit_name);
+
+  std::vector<SourceLocation> locations_;
+  const FileSystem& file_system_;
+  Fetcher* fetcher_;
+  SourceLimits limits_;
+  SourceStats stats_;
+  std::unique_ptr<State> state_;
+};
+
+/// Turns the file entries of one project page into Distributions: keeps wheels, sdists and
+/// variants files of `project` (by parsed name), drops the rest. `index` names the location.
+/// Exposed for tests.
+std::vector<pkg::Distribution> to_distributions(const std::vector<IndexFile>& files,
+                                                const pkg::PackageName& project,
+                                                const std::string& index);
+
+}  // namespace wv::index

@@ -1,0 +1,497 @@
+// Zip reading for wheels (the one .cc that includes libzip). Local and whole-buffer reads go
+// through libzip, which checks the CRC; remote reads parse the zip records themselves (every
+// offset bounds-checked against the bytes actually received) and inflate the single entry with
+// zlib, checking its size and CRC-32 against the central directory.
+#include "index/wheel_zip.h"
+
+#include <zip.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "base/str.h"
+#include "index/url.h"
+
+namespace wv::index {
+namespace {
+
+constexpr std::uint32_t kEocdSignature = 0x06054b50;
+constexpr std::uint32_t kZip64LocatorSignature = 0x07064b50;
+constexpr std::uint32_t kZip64EocdSignature = 0x06064b50;
+constexpr std::uint32_t kCentralSignature = 0x02014b50;
+constexpr std::uint32_t kLocalSignature = 0x04034b50;
+constexpr std::size_t kEocdSize = 22;
+constexpr std::size_t kCentralHeaderSize = 46;
+constexpr std::size_t kLocalHeaderSize = 30;
+// EOCD (22) + the longest comment (65535): the tail that surely holds the EOCD record.
+constexpr std::uint64_t kTailBytes = 65557;
+// Slack read after an entry's compressed data when its local header's extra field is unknown.
+constexpr std::uint64_t kLocalSlack = 1024;
+
+std::uint16_t le16(std::string_view bytes, std::size_t at) {
+  return static_cast<std::uint16_t>(static_cast<unsigned char>(bytes[at]) |
+                                    (static_cast<unsigned char>(bytes[at + 1]) << 8));
+}
+std::uint32_t le32(std::string_view bytes, std::size_t at) {
+  return static_cast<std::uint32_t>(le16(bytes, at)) |
+         (static_cast<std::uint32_t>(le16(bytes, at + 2)) << 16);
+}
+std::uint64_t le64(std::string_view bytes, std::size_t at) {
+  return static_cast<std::uint64_t>(le32(bytes, at)) |
+         (static_cast<std::uint64_t>(le32(bytes, at + 4)) << 32);
+}
+
+Error corrupt(std::string_view what, std::string_view detail) {
+  return make_error(ErrorCode::kParse,
+                    str_cat("wheel ", in_backticks(what), " is not a valid zip: ", detail));
+}
+
+std::string zip_error_text(zip_error_t* error) {
+  const char* text = zip_error_strerror(error);
+  return text == nullptr ? std::string("unknown libzip error") : std::string(text);
+}
+
+struct ZipCloser {
+  void operator()(zip_t* archive) const { zip_discard(archive); }
+};
+struct ZipFileCloser {
+  void operator()(zip_file_t* file) const { zip_fclose(file); }
+};
+
+// Reads the wanted entry from an opened archive.
+Result<std::string> read_from_archive(zip_t* archive, const DistInfoEntry& wanted,
+                                      std::string_view what, const SourceLimits& limits) {
+  zip_int64_t count = zip_get_num_entries(archive, 0);
+  std::vector<std::string> names;
+  names.reserve(count > 0 ? static_cast<std::size_t>(count) : 0);
+  for (zip_int64_t i = 0; i < count; ++i) {
+    const char* name = zip_get_name(archive, static_cast<zip_uint64_t>(i), ZIP_FL_ENC_RAW);
+    names.emplace_back(name == nullptr ? "" : name);
+  }
+  WV_ASSIGN_OR_RETURN(std::size_t index, find_dist_info_entry(names, wanted, what));
+  zip_stat_t stat;
+  zip_stat_init(&stat);
+  if (zip_stat_index(archive, index, 0, &stat) != 0 || !(stat.valid & ZIP_STAT_SIZE)) {
+    return corrupt(what, str_cat("cannot stat ", in_backticks(names[index])));
+  }
+  if (stat.size > limits.max_metadata_bytes) {
+    return limit_error(str_cat(in_backticks(names[index]), " in ", in_backticks(what)), stat.size,
+                       "max_metadata_bytes", limits.max_metadata_bytes);
+  }
+  std::unique_ptr<zip_file_t, ZipFileCloser> file(zip_fopen_index(archive, index, 0));
+  if (!file) {
+    return corrupt(what, str_cat("cannot open ", in_backticks(names[index]), ": ",
+                                 zip_error_text(zip_get_error(archive))));
+  }
+  std::string content(static_cast<std::size_t>(stat.size), '\0');
+  std::size_t filled = 0;
+  while (filled < content.size()) {
+    zip_int64_t got = zip_fread(file.get(), content.data() + filled, content.size() - filled);
+    if (got < 0) {
+      return corrupt(what, str_cat("cannot read ", in_backticks(names[index]), ": ",
+                                   zip_error_text(zip_file_get_error(file.get()))));
+    }
+    if (got == 0) break;
+    filled += static_cast<std::size_t>(got);
+  }
+  if (filled != content.size()) {
+    return corrupt(what, str_cat(in_backticks(names[index]), " is truncated"));
+  }
+  // One more read reaches the end of the entry, where libzip checks the CRC.
+  char extra = 0;
+  if (zip_fread(file.get(), &extra, 1) != 0) {
+    return corrupt(what, str_cat(in_backticks(names[index]), " fails its CRC or size check"));
+  }
+  return content;
+}
+
+// ---- remote reads --------------------------------------------------------------------------
+
+struct CentralEntry {
+  std::string name;
+  std::uint16_t flags = 0;
+  std::uint16_t method = 0;
+  std::uint32_t crc = 0;
+  std::uint64_t compressed_size = 0;
+  std::uint64_t uncompressed_size = 0;
+  std::uint64_t local_offset = 0;
+  std::uint16_t extra_length = 0;
+};
+
+struct Ranged {
+  Fetcher& fetcher;
+  const std::string& url;
+  const SourceLimits& limits;
+  RangeReadStats& stats;
+};
+
+// Total size from `Content-Range: bytes a-b/total`.
+std::optional<std::uint64_t> content_range_total(const FetchResponse& response) {
+  auto found = response.headers.find("content-range");
+  if (found == response.headers.end()) return std::nullopt;
+  std::string_view value = found->second;
+  std::size_t slash = value.rfind('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  return parse_uint64(trim(value.substr(slash + 1)));
+}
+
+std::optional<std::uint64_t> content_range_first(const FetchResponse& response) {
+  auto found = response.headers.find("content-range");
+  if (found == response.headers.end()) return std::nullopt;
+  std::string_view value = trim(found->second);
+  if (value.substr(0, 6) == "bytes ") value.remove_prefix(6);
+  std::size_t dash = value.find('-');
+  if (dash == std::string_view::npos) return std::nullopt;
+  return parse_uint64(trim(value.substr(0, dash)));
+}
+
+// One range request [first, last]; a 200 answer means the server sent the whole file, which is
+// returned through `whole`.
+Result<std::string> fetch_range(Ranged& ctx, std::uint64_t first, std::uint64_t last,
+                                std::optional<std::string>& whole) {
+  FetchRequest request;
+  request.url = ctx.url;
+  request.range = std::make_pair(static_cast<std::int64_t>(first), static_cast<std::int64_t>(last));
+  WV_ASSIGN_OR_RETURN(FetchResponse response, ctx.fetcher.fetch(request));
+  ++ctx.stats.requests;
+  ctx.stats.bytes += response.body.size();
+  if (response.status == 200) {
+    whole = std::move(response.body);
+    return std::string();
+  }
+  if (response.status != 206) {
+    return make_error(ErrorCode::kNetwork, str_cat("fetching a byte range of ", in_backticks(ctx.url),
+                                                   ": HTTP status ", response.status));
+  }
+  std::uint64_t expected = last - first + 1;
+  if (auto start = content_range_first(response); start && *start != first) {
+    return make_error(ErrorCode::kNetwork, str_cat("server answered a different byte range for ",
+                                                   in_backticks(ctx.url)));
+  }
+  if (response.body.size() != expected) {
+    return make_error(ErrorCode::kNetwork,
+                      str_cat("byte range of ", in_backticks(ctx.url), " is truncated: got ",
+                              response.body.size(), " bytes of ", expected));
+  }
+  return std::move(response.body);
+}
+
+Result<std::vector<CentralEntry>> parse_central_directory(std::string_view cd, std::uint64_t count,
+                                                          std::string_view what) {
+  std::vector<CentralEntry> entries;
+  std::size_t pos = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    if (pos + kCentralHeaderSize > cd.size() || le32(cd, pos) != kCentralSignature) {
+      return corrupt(what, str_cat("central directory entry ", i, " is malformed"));
+    }
+    CentralEntry entry;
+    entry.flags = le16(cd, pos + 8);
+    entry.method = le16(cd, pos + 10);
+    entry.crc = le32(cd, pos + 16);
+    entry.compressed_size = le32(cd, pos + 20);
+    entry.uncompressed_size = le32(cd, pos + 24);
+    std::size_t name_length = le16(cd, pos + 28);
+    std::size_t extra_length = le16(cd, pos + 30);
+    std::size_t comment_length = le16(cd, pos + 32);
+    entry.local_offset = le32(cd, pos + 42);
+    entry.extra_length = static_cast<std::uint16_t>(extra_length);
+    std::size_t end = pos + kCentralHeaderSize + name_length + extra_length + comment_length;
+    if (end > cd.size()) return corrupt(what, str_cat("central directory entry ", i, " overruns"));
+    entry.name = std::string(cd.substr(pos + kCentralHeaderSize, name_length));
+    // ZIP64 extended information (APPNOTE §4.5.3): only the fields saturated above are present.
+    std::string_view extra = cd.substr(pos + kCentralHeaderSize + name_length, extra_length);
+    std::size_t at = 0;
+    while (at + 4 <= extra.size()) {
+      std::uint16_t id = le16(extra, at);
+      std::size_t size = le16(extra, at + 2);
+      if (at + 4 + size > extra.size()) break;
+      if (id == 0x0001) {
+        std::string_view field = extra.substr(at + 4, size);
+        std::size_t offset = 0;
+        auto take = [&](std::uint64_t& target) {
+          if (target != 0xFFFFFFFFu) return;
+          if (offset + 8 <= field.size()) target = le64(field, offset);
+          offset += 8;
+        };
+        take(entry.uncompressed_size);
+        take(entry.compressed_size);
+        take(entry.local_offset);
+      }
+      at += 4 + size;
+    }
+    entries.push_back(std::move(entry));
+    pos = end;
+  }
+  return entries;
+}
+
+Result<std::string> inflate_entry(std::string_view data, const CentralEntry& entry,
+                                  std::string_view what) {
+  std::string out;
+  if (entry.method == 0) {
+    out = std::string(data);
+  } else if (entry.method == 8) {
+    out.resize(static_cast<std::size_t>(entry.uncompressed_size));
+    z_stream stream;
+    std::memset(&stream, 0, sizeof stream);
+    if (inflateInit2(&stream, -MAX_WBITS) != Z_OK) {
+      return corrupt(what, "cannot start inflating");
+    }
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    stream.avail_in = static_cast<uInt>(data.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = static_cast<uInt>(out.size());
+    int status = inflate(&stream, Z_FINISH);
+    std::uint64_t produced = stream.total_out;
+    inflateEnd(&stream);
+    if (status != Z_STREAM_END || produced != entry.uncompressed_size) {
+      return corrupt(what, str_cat(in_backticks(entry.name), " does not inflate to its recorded size"));
+    }
+  } else {
+    return make_error(ErrorCode::kUnsupported,
+                      str_cat("wheel ", in_backticks(what), ": ", in_backticks(entry.name),
+                              " uses zip compression method ", entry.method,
+                              " (wvlock reads stored and deflated entries)"));
+  }
+  if (out.size() != entry.uncompressed_size) {
+    return corrupt(what, str_cat(in_backticks(entry.name), " has the wrong size"));
+  }
+  std::uint32_t crc = static_cast<std::uint32_t>(
+      crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(out.data()),
+            static_cast<uInt>(out.size())));
+  if (crc != entry.crc) {
+    return make_error(ErrorCode::kIntegrity, str_cat("wheel ", in_backticks(what), ": ",
+                                                     in_backticks(entry.name), " fails its CRC-32 check"));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::size_t> find_dist_info_entry(const std::vector<std::string>& names,
+                                         const DistInfoEntry& wanted, std::string_view what) {
+  std::vector<std::size_t> candidates;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::string_view name = names[i];
+    std::size_t slash = name.find('/');
+    if (slash == std::string_view::npos || name.substr(slash + 1) != wanted.leaf) continue;
+    std::string_view folder = name.substr(0, slash);
+    if (folder.size() > 10 && folder.substr(folder.size() - 10) == ".dist-info") {
+      candidates.push_back(i);
+    }
+  }
+  if (candidates.size() > 1) {
+    // Several dist-info folders: keep those named after the project (`{name}-{version}.dist-info`).
+    std::vector<std::size_t> named;
+    for (std::size_t index : candidates) {
+      std::string_view folder = std::string_view(names[index]).substr(0, names[index].find('/'));
+      std::string_view stem = folder.substr(0, folder.find('-'));
+      if (pkg::normalize_name(stem) == wanted.project.str()) named.push_back(index);
+    }
+    if (named.size() == 1) return named.front();
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat("wheel ", in_backticks(what), " has ", candidates.size(),
+                              " `.dist-info` folders with a ", in_backticks(wanted.leaf),
+                              ", none of them clearly its own"));
+  }
+  if (candidates.empty()) {
+    return make_error(ErrorCode::kNotFound, str_cat("wheel ", in_backticks(what), " has no `*.dist-info/",
+                                                    wanted.leaf, "`"));
+  }
+  return candidates.front();
+}
+
+Result<std::string> read_dist_info_file(const std::string& zip_path, const DistInfoEntry& wanted,
+                                        const SourceLimits& limits) {
+  int error_code = 0;
+  std::unique_ptr<zip_t, ZipCloser> archive(zip_open(zip_path.c_str(), ZIP_RDONLY, &error_code));
+  if (!archive) {
+    zip_error_t error;
+    zip_error_init_with_code(&error, error_code);
+    std::string text = zip_error_text(&error);
+    zip_error_fini(&error);
+    ErrorCode code = error_code == ZIP_ER_NOENT ? ErrorCode::kNotFound
+                     : error_code == ZIP_ER_OPEN || error_code == ZIP_ER_READ ? ErrorCode::kIo
+                                                                               : ErrorCode::kParse;
+    return make_error(code, str_cat("cannot open wheel ", in_backticks(zip_path), ": ", text));
+  }
+  return read_from_archive(archive.get(), wanted, zip_path, limits);
+}
+
+Result<std::string> read_dist_info_from_buffer(std::string_view zip_bytes,
+                                               const DistInfoEntry& wanted, std::string_view what,
+                                               const SourceLimits& limits) {
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* source = zip_source_buffer_create(zip_bytes.data(), zip_bytes.size(), 0, &error);
+  if (source == nullptr) {
+    std::string text = zip_error_text(&error);
+    zip_error_fini(&error);
+    return corrupt(what, text);
+  }
+  zip_t* raw = zip_open_from_source(source, ZIP_RDONLY, &error);
+  if (raw == nullptr) {
+    zip_source_free(source);
+    std::string text = zip_error_text(&error);
+    zip_error_fini(&error);
+    return corrupt(what, text);
+  }
+  zip_error_fini(&error);
+  std::unique_ptr<zip_t, ZipCloser> archive(raw);
+  return read_from_archive(archive.get(), wanted, what, limits);
+}
+
+Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& url,
+                                         std::optional<std::uint64_t> size,
+                                         const DistInfoEntry& wanted, const SourceLimits& limits,
+                                         RangeReadStats* stats) {
+  RangeReadStats local_stats;
+  Ranged ctx{fetcher, url, limits, stats != nullptr ? *stats : local_stats};
+  const std::string what = url_filename(url);
+  auto whole_file = [&](std::string bytes) -> Result<std::string> {
+    ctx.stats.whole_file = true;
+    if (bytes.size() > limits.max_wheel_bytes) {
+      return limit_error(str_cat("wheel ", in_backticks(url)), bytes.size(), "max_wheel_bytes",
+                         limits.max_wheel_bytes);
+    }
+    return read_dist_info_from_buffer(bytes, wanted, what, limits);
+  };
+
+  // 1. The tail, which holds the end-of-central-directory record.
+  FetchRequest request;
+  request.url = url;
+  if (size) {
+    std::uint64_t first = *size > kTailBytes ? *size - kTailBytes : 0;
+    request.range = std::make_pair(static_cast<std::int64_t>(first),
+                                   static_cast<std::int64_t>(*size == 0 ? 0 : *size - 1));
+  } else {
+    request.range = std::make_pair(-static_cast<std::int64_t>(kTailBytes), std::int64_t{-1});
+  }
+  WV_ASSIGN_OR_RETURN(FetchResponse tail_response, fetcher.fetch(request));
+  ++ctx.stats.requests;
+  ctx.stats.bytes += tail_response.body.size();
+  if (tail_response.status == 200) return whole_file(std::move(tail_response.body));
+  if (tail_response.status != 206) {
+    return make_error(ErrorCode::kNetwork, str_cat("fetching the end of wheel ", in_backticks(url),
+                                                   ": HTTP status ", tail_response.status));
+  }
+  std::optional<std::uint64_t> total = content_range_total(tail_response);
+  if (!total) total = size;
+  if (!total) {
+    return make_error(ErrorCode::kNetwork, str_cat("range answer for ", in_backticks(url),
+                                                   " has no usable Content-Range"));
+  }
+  const std::string tail = std::move(tail_response.body);
+  if (tail.size() > *total) return corrupt(what, "range answer longer than the file");
+  const std::uint64_t tail_start = *total - tail.size();
+
+  // 2. The EOCD record, searched backwards (a comment may follow it).
+  if (tail.size() < kEocdSize) return corrupt(what, "too short for a zip");
+  std::optional<std::size_t> eocd;
+  for (std::size_t at = tail.size() - kEocdSize + 1; at-- > 0;) {
+    if (le32(tail, at) == kEocdSignature && at + kEocdSize + le16(tail, at + 20) <= tail.size()) {
+      eocd = at;
+      break;
+    }
+  }
+  if (!eocd) return corrupt(what, "no end-of-central-directory record");
+  std::uint64_t entry_count = le16(tail, *eocd + 10);
+  std::uint64_t cd_size = le32(tail, *eocd + 12);
+  std::uint64_t cd_offset = le32(tail, *eocd + 16);
+  if (entry_count == 0xFFFF || cd_size == 0xFFFFFFFFu || cd_offset == 0xFFFFFFFFu) {
+    // ZIP64: the locator sits right before the EOCD and points at the ZIP64 EOCD record.
+    if (*eocd < 20 || le32(tail, *eocd - 20) != kZip64LocatorSignature) {
+      return corrupt(what, "ZIP64 end-of-central-directory locator missing");
+    }
+    std::uint64_t record_offset = le64(tail, *eocd - 20 + 8);
+    std::string record;
+    if (record_offset >= tail_start && record_offset - tail_start + 56 <= tail.size()) {
+      record = tail.substr(static_cast<std::size_t>(record_offset - tail_start), 56);
+    } else {
+      if (record_offset + 56 > *total) return corrupt(what, "ZIP64 record outside the file");
+      std::optional<std::string> whole;
+      WV_ASSIGN_OR_RETURN(record, fetch_range(ctx, record_offset, record_offset + 55, whole));
+      if (whole) return whole_file(std::move(*whole));
+    }
+    if (le32(record, 0) != kZip64EocdSignature) return corrupt(what, "bad ZIP64 record");
+    entry_count = le64(record, 32);
+    cd_size = le64(record, 40);
+    cd_offset = le64(record, 48);
+  }
+  if (cd_offset > *total || cd_size > *total - cd_offset) {
+    return corrupt(what, "central directory outside the file");
+  }
+  if (cd_size > limits.max_central_directory_bytes) {
+    return limit_error(str_cat("central directory of ", in_backticks(url)), cd_size,
+                       "max_central_directory_bytes", limits.max_central_directory_bytes);
+  }
+  // Each entry takes at least 46 bytes: a larger count is a lie we must not allocate for.
+  if (entry_count > cd_size / kCentralHeaderSize) return corrupt(what, "impossible entry count");
+
+  // 3. The central directory, from the tail when it is there.
+  std::string cd;
+  if (cd_offset >= tail_start) {
+    if (cd_offset - tail_start + cd_size > tail.size()) {
+      return corrupt(what, "central directory overruns the file");
+    }
+    cd = tail.substr(static_cast<std::size_t>(cd_offset - tail_start), static_cast<std::size_t>(cd_size));
+  } else if (cd_size > 0) {
+    std::optional<std::string> whole;
+    WV_ASSIGN_OR_RETURN(cd, fetch_range(ctx, cd_offset, cd_offset + cd_size - 1, whole));
+    if (whole) return whole_file(std::move(*whole));
+  }
+  WV_ASSIGN_OR_RETURN(std::vector<CentralEntry> entries, parse_central_directory(cd, entry_count, what));
+  std::vector<std::string> names;
+  names.reserve(entries.size());
+  for (const CentralEntry& entry : entries) names.push_back(entry.name);
+  WV_ASSIGN_OR_RETURN(std::size_t index, find_dist_info_entry(names, wanted, what));
+  const CentralEntry& entry = entries[index];
+  if (entry.uncompressed_size > limits.max_metadata_bytes) {
+    return limit_error(str_cat(in_backticks(entry.name), " in ", in_backticks(url)),
+                       entry.uncompressed_size, "max_metadata_bytes", limits.max_metadata_bytes);
+  }
+  // Deflate never expands data much: a compressed size far above the limit is corrupt input.
+  if (entry.compressed_size > limits.max_metadata_bytes + 1024) {
+    return corrupt(what, str_cat(in_backticks(entry.name), " has an implausible compressed size"));
+  }
+  if (entry.local_offset >= *total) return corrupt(what, "entry offset outside the file");
+
+  // 4. The local header and the data. The local extra field may differ from the central one,
+  // so read some slack and fetch again in the rare case it was not enough.
+  std::uint64_t want = kLocalHeaderSize + entry.name.size() + entry.extra_length +
+                       entry.compressed_size + kLocalSlack;
+  std::uint64_t last = std::min(*total - 1, entry.local_offset + want - 1);
+  std::string local;
+  if (entry.local_offset >= tail_start && last < *total) {
+    // Already in the tail (small wheels): no request at all.
+    std::uint64_t available_last = *total - 1;
+    last = std::min(last, available_last);
+    local = tail.substr(static_cast<std::size_t>(entry.local_offset - tail_start),
+                        static_cast<std::size_t>(last - entry.local_offset + 1));
+  } else {
+    std::optional<std::string> whole;
+    WV_ASSIGN_OR_RETURN(local, fetch_range(ctx, entry.local_offset, last, whole));
+    if (whole) return whole_file(std::move(*whole));
+  }
+  if (local.size() < kLocalHeaderSize || le32(local, 0) != kLocalSignature) {
+    return corrupt(what, str_cat("local header of ", in_backticks(entry.name), " is malformed"));
+  }
+  std::uint64_t data_start = kLocalHeaderSize + le16(local, 26) + le16(local, 28);
+  std::uint64_t data_end = data_start + entry.compressed_size;
+  if (data_end > local.size()) {
+    if (entry.local_offset + data_end > *total) {
+      return corrupt(what, str_cat(in_backticks(entry.name), " overruns the file"));
+    }
+    std::optional<std::string> whole;
+    WV_ASSIGN_OR_RETURN(local, fetch_range(ctx, entry.local_offset,
+                                           entry.local_offset + data_end - 1, whole));
+    if (whole) return whole_file(std::move(*whole));
+  }
+  std::string_view data = std::string_view(local).substr(static_cast<std::size_t>(data_start),
+                                                         static_cast<std::size_t>(entry.compressed_size));
+  return inflate_entry(data, entry, what);
+}
+
+}  // namespace wv::index
