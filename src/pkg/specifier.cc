@@ -107,8 +107,7 @@ bool same_base(const Version& a, const Version& b) {
 
 // a <=> b with a's local label ignored (b never has one where this is used).
 std::strong_ordering compare_public(const Version& a, const Version& b) {
-  if (!a.has_local()) return a <=> b;
-  return a.public_version() <=> b;
+  return a.compare_public(b);
 }
 
 bool has_python_space_or(std::string_view text, std::string_view forbidden) {

@@ -35,23 +35,54 @@ struct Version::Full {
 
 namespace {
 
-// ---- the compact key -------------------------------------------------------------------------
-// Most significant first: release[0] 16 bits, release[1] 12, release[2] 12, release[3] 8 (the
-// release with trailing zeros removed, then padded with zeros, as packaging compares it), the
-// pre-release phase 3 bits (0: a dev release with neither pre nor post, which sorts before
-// every pre-release; 1 a; 2 b; 3 rc; 4 none), the pre-release number 4 bits, the post number
-// 4 bits (0: none, else number + 1) and the dev number 5 bits (31: none, which sorts last).
-constexpr int kReleaseBits[4] = {16, 12, 12, 8};
-constexpr std::uint64_t kMaxPreNumber = 15;
-constexpr std::uint64_t kMaxPost = 14;
-constexpr std::uint64_t kMaxDev = 30;
+// ---- the order key ---------------------------------------------------------------------------
+// Every version has a 64-bit key that is monotone with the PEP 440 order (a < b implies
+// key(a) <= key(b)); for most versions it is exact (key(a) == key(b) exactly when a == b), so
+// comparing two of them is one integer comparison. Fields, most significant first:
+//   epoch 1 bit | release[0] 16 | release[1] 12 | release[2] 12 | release[3] 7 |
+//   phase 3 | pre number 4 | post 4 | dev 5
+// The release is taken with trailing zeros removed and padded with zeros, as packaging
+// compares it. Phase: 0 a dev release with neither pre nor post (before every pre-release),
+// 1 a, 2 b, 3 rc, 4 none, 7 "the release has more than four numbers". Post: 0 none, else
+// number + 1. Dev: the number, 31 none (sorts last).
+// The largest value of each field means "this or more" (an epoch above 0, a number too large
+// for the field): it is set and every later field is zeroed, which keeps the key monotone;
+// such a key is inexact and ties fall back to the full comparison. A local label also makes
+// the key inexact (the key is then its public version's).
+constexpr int kReleaseBits[4] = {16, 12, 12, 7};
 constexpr std::uint64_t kPhaseDevOnly = 0;
 constexpr std::uint64_t kPhaseNone = 4;
+constexpr std::uint64_t kPhaseLongRelease = 7;
 constexpr std::uint64_t kDevNone = 31;
 
-struct Parts {
+// Release numbers collected by the parser: up to four in place (no allocation), more on the heap.
+struct ReleaseBuffer {
+  std::array<std::uint64_t, 4> small{};
+  std::vector<std::uint64_t> large;
+  std::size_t count = 0;
+
+  void push_back(std::uint64_t value) {
+    if (count < small.size()) {
+      small[count] = value;
+    } else {
+      if (count == small.size()) large.assign(small.begin(), small.end());
+      large.push_back(value);
+    }
+    ++count;
+  }
+  std::span<const std::uint64_t> view() const {
+    if (count <= small.size()) return std::span<const std::uint64_t>(small.data(), count);
+    return large;
+  }
+};
+
+}  // namespace
+
+// Everything a version is made of; the parser and from_parts() fill one, build() turns it into
+// a Version (inline when it fits, else with a shared Full block).
+struct VersionParts {
   std::uint64_t epoch = 0;
-  std::vector<std::uint64_t> release;
+  ReleaseBuffer release;
   bool has_pre = false;
   Version::PreKind pre_kind = Version::PreKind::kAlpha;
   std::uint64_t pre_number = 0;
@@ -59,6 +90,10 @@ struct Parts {
   std::optional<std::uint64_t> dev;
   std::vector<LocalPart> local;
 };
+
+namespace {
+
+using Parts = VersionParts;
 
 // Number of release parts once trailing zeros are removed (at least 0).
 template <class Range>
@@ -68,46 +103,51 @@ std::size_t significant_length(const Range& release) {
   return n;
 }
 
-// The compact key of a version, or nullopt when it does not fit.
-std::optional<std::uint64_t> compact_key_of(std::uint64_t epoch,
-                                            std::span<const std::uint64_t> release, bool has_pre,
-                                            Version::PreKind pre_kind, std::uint64_t pre_number,
-                                            const std::optional<std::uint64_t>& post,
-                                            const std::optional<std::uint64_t>& dev,
-                                            bool has_local) {
-  if (epoch != 0 || has_local) return std::nullopt;
-  const std::size_t n = significant_length(release);
-  if (n > 4) return std::nullopt;
+struct OrderKey {
   std::uint64_t key = 0;
+  bool exact = true;
+};
+
+OrderKey order_key_of(std::uint64_t epoch, std::span<const std::uint64_t> release, bool has_pre,
+                      Version::PreKind pre_kind, std::uint64_t pre_number,
+                      const std::optional<std::uint64_t>& post,
+                      const std::optional<std::uint64_t>& dev, bool has_local) {
+  OrderKey out;
+  bool truncated = false;
+  // Appends a field of `width` bits: `value` when it is at most `exact_max`, else the
+  // field's "this or more" value, after which every field is zero.
+  const auto put = [&](int width, std::uint64_t value, std::uint64_t exact_max) {
+    out.key <<= width;
+    if (truncated) return;
+    if (value > exact_max) {
+      out.key |= (std::uint64_t{1} << width) - 1;
+      truncated = true;
+      out.exact = false;
+      return;
+    }
+    out.key |= value;
+  };
+  put(1, epoch, 0);
+  const std::size_t n = significant_length(release);
   for (std::size_t i = 0; i < 4; ++i) {
-    const std::uint64_t part = i < n ? release[i] : 0;
-    if (part >= (std::uint64_t{1} << kReleaseBits[i])) return std::nullopt;
-    key = (key << kReleaseBits[i]) | part;
+    const int width = kReleaseBits[i];
+    put(width, i < n ? release[i] : 0, (std::uint64_t{1} << width) - 2);
   }
   std::uint64_t phase = kPhaseNone;
-  std::uint64_t pre = 0;
-  if (has_pre) {
-    if (pre_number > kMaxPreNumber) return std::nullopt;
-    phase = 1 + static_cast<std::uint64_t>(pre_kind);
-    pre = pre_number;
-  } else if (!post && dev) {
-    phase = kPhaseDevOnly;
+  if (n > 4) phase = kPhaseLongRelease;  // longer releases sort after any suffix
+  else if (has_pre) phase = 1 + static_cast<std::uint64_t>(pre_kind);
+  else if (!post && dev) phase = kPhaseDevOnly;
+  put(3, phase, kPhaseNone);
+  put(4, has_pre ? pre_number : 0, 14);
+  put(4, post ? (*post <= 13 ? *post + 1 : 15) : 0, 14);
+  // Dev: 30 means "30 or more", below 31 (none); nothing follows, so no zeroing is needed.
+  out.key <<= 5;
+  if (!truncated) {
+    out.key |= dev ? std::min<std::uint64_t>(*dev, 30) : kDevNone;
+    if (dev && *dev >= 30) out.exact = false;
   }
-  std::uint64_t post_field = 0;
-  if (post) {
-    if (*post > kMaxPost) return std::nullopt;
-    post_field = *post + 1;
-  }
-  std::uint64_t dev_field = kDevNone;
-  if (dev) {
-    if (*dev > kMaxDev) return std::nullopt;
-    dev_field = *dev;
-  }
-  key = (key << 3) | phase;
-  key = (key << 4) | pre;
-  key = (key << 4) | post_field;
-  key = (key << 5) | dev_field;
-  return key;
+  if (has_local) out.exact = false;
+  return out;
 }
 
 constexpr std::uint64_t key_phase(std::uint64_t key) { return (key >> 13) & 0x7; }
@@ -374,9 +414,10 @@ class VersionParser {
 
 // ---- construction ------------------------------------------------------------------------------
 
-Version::Version() : key_(0), inline_release_{0, 0, 0, 0}, inline_count_(1), has_key_(true) {
-  key_ = *compact_key_of(0, std::span<const std::uint64_t>(inline_release_.data(), 1), false,
-                         PreKind::kAlpha, 0, std::nullopt, std::nullopt, false);
+Version::Version() : key_(0), inline_release_{0, 0, 0, 0}, inline_count_(1), exact_(true) {
+  key_ = order_key_of(0, std::span<const std::uint64_t>(inline_release_.data(), 1), false,
+                      PreKind::kAlpha, 0, std::nullopt, std::nullopt, false)
+             .key;
 }
 
 Version Version::from_release(std::vector<std::uint64_t> parts) {
@@ -384,34 +425,63 @@ Version Version::from_release(std::vector<std::uint64_t> parts) {
   return from_parts(0, std::move(parts), std::nullopt, std::nullopt, std::nullopt);
 }
 
-Version Version::from_parts(std::uint64_t epoch, std::vector<std::uint64_t> release,
-                            std::optional<std::pair<PreKind, std::uint64_t>> pre,
-                            std::optional<std::uint64_t> post, std::optional<std::uint64_t> dev,
-                            std::vector<std::string> local_parts) {
-  if (release.empty()) release.push_back(0);
-  const bool has_local = !local_parts.empty();
-  const std::optional<std::uint64_t> key =
-      compact_key_of(epoch, release, pre.has_value(), pre ? pre->first : PreKind::kAlpha,
-                     pre ? pre->second : 0, post, dev, has_local);
+Version Version::build(VersionParts&& parts) {
+  const std::span<const std::uint64_t> release = parts.release.view();
+  const OrderKey key =
+      order_key_of(parts.epoch, release, parts.has_pre, parts.pre_kind, parts.pre_number,
+                   parts.post, parts.dev, !parts.local.empty());
   Version v;
-  if (key && release.size() <= 4) {
-    v.key_ = *key;
-    v.has_key_ = true;
-    v.inline_release_ = {0, 0, 0, 0};
-    std::copy(release.begin(), release.end(), v.inline_release_.begin());
+  v.key_ = key.key;
+  v.exact_ = key.exact;
+  v.flags_ = 0;
+  if (parts.has_pre || parts.dev) v.flags_ |= kFlagPre;
+  if (parts.post) v.flags_ |= kFlagPost;
+  if (parts.dev) v.flags_ |= kFlagDev;
+  if (!parts.local.empty()) v.flags_ |= kFlagLocal;
+  // The key ignores the local label except for exactness: the public version's key is exact
+  // when this one's is, or when only the label made it inexact.
+  if (key.exact || (!parts.local.empty() &&
+                    order_key_of(parts.epoch, release, parts.has_pre, parts.pre_kind,
+                                 parts.pre_number, parts.post, parts.dev, false)
+                        .exact)) {
+    v.flags_ |= kFlagPublicExact;
+  }
+  if (key.exact && release.size() <= 4) {
+    // Inline: pre, post and dev are read back from the key.
+    v.inline_release_ = parts.release.small;
     v.inline_count_ = static_cast<std::uint8_t>(release.size());
     return v;
   }
   auto full = std::make_shared<Full>();
-  full->epoch = epoch;
-  full->release = std::move(release);
+  full->epoch = parts.epoch;
+  full->release.assign(release.begin(), release.end());
+  full->has_pre = parts.has_pre;
+  full->pre_kind = parts.pre_kind;
+  full->pre_number = parts.pre_number;
+  full->post = parts.post;
+  full->dev = parts.dev;
+  full->local = std::move(parts.local);
+  v.inline_release_ = {0, 0, 0, 0};
+  v.inline_count_ = 0;
+  v.full_ = std::move(full);
+  return v;
+}
+
+Version Version::from_parts(std::uint64_t epoch, std::vector<std::uint64_t> release,
+                            std::optional<std::pair<PreKind, std::uint64_t>> pre,
+                            std::optional<std::uint64_t> post, std::optional<std::uint64_t> dev,
+                            std::vector<std::string> local_parts) {
+  VersionParts parts;
+  parts.epoch = epoch;
+  if (release.empty()) release.push_back(0);
+  for (std::uint64_t part : release) parts.release.push_back(part);
   if (pre) {
-    full->has_pre = true;
-    full->pre_kind = pre->first;
-    full->pre_number = pre->second;
+    parts.has_pre = true;
+    parts.pre_kind = pre->first;
+    parts.pre_number = pre->second;
   }
-  full->post = post;
-  full->dev = dev;
+  parts.post = post;
+  parts.dev = dev;
   for (std::string& text : local_parts) {
     LocalPart part;
     part.numeric = !text.empty() && std::all_of(text.begin(), text.end(), is_ascii_digit);
@@ -422,28 +492,10 @@ Version Version::from_parts(std::uint64_t epoch, std::vector<std::uint64_t> rele
     } else {
       part.text = to_lower(text);
     }
-    full->local.push_back(std::move(part));
+    parts.local.push_back(std::move(part));
   }
-  v.has_key_ = key.has_value();
-  v.key_ = key.value_or(0);
-  v.inline_count_ = 0;
-  v.full_ = std::move(full);
-  return v;
+  return build(std::move(parts));
 }
-
-namespace {
-
-Version make_version_from(Parts&& parts) {
-  std::vector<std::string> local;
-  local.reserve(parts.local.size());
-  for (LocalPart& part : parts.local) local.push_back(std::move(part.text));
-  std::optional<std::pair<Version::PreKind, std::uint64_t>> pre;
-  if (parts.has_pre) pre = std::make_pair(parts.pre_kind, parts.pre_number);
-  return Version::from_parts(parts.epoch, std::move(parts.release), pre, parts.post, parts.dev,
-                             std::move(local));
-}
-
-}  // namespace
 
 Result<Version> parse_version(std::string_view text) {
   Parts parts;
@@ -453,7 +505,7 @@ Result<Version> parse_version(std::string_view text) {
     if (parser.failure() == ParseFailure::kTooLarge) error.code = ErrorCode::kUnsupported;
     return error;
   }
-  return make_version_from(std::move(parts));
+  return Version::build(std::move(parts));
 }
 
 bool is_valid_version(std::string_view text) {
@@ -495,7 +547,6 @@ std::optional<std::uint64_t> Version::dev() const {
   return dev;
 }
 
-bool Version::has_local() const { return full_ && !full_->local.empty(); }
 
 std::string Version::local() const {
   std::string out;
@@ -507,27 +558,24 @@ std::string Version::local() const {
   return out;
 }
 
-bool Version::is_prerelease() const {
-  if (!full_) {
-    const std::uint64_t phase = key_phase(key_);
-    return phase != kPhaseNone || key_dev(key_) != kDevNone;
-  }
-  return full_->has_pre || full_->dev.has_value();
-}
-
-bool Version::is_postrelease() const { return post().has_value(); }
-bool Version::is_devrelease() const { return dev().has_value(); }
-
 Version Version::public_version() const {
   if (!has_local()) return *this;
-  std::vector<std::uint64_t> release(full_->release.begin(), full_->release.end());
-  return from_parts(full_->epoch, std::move(release), pre(), full_->post, full_->dev);
+  VersionParts parts;
+  parts.epoch = full_->epoch;
+  for (std::uint64_t part : full_->release) parts.release.push_back(part);
+  parts.has_pre = full_->has_pre;
+  parts.pre_kind = full_->pre_kind;
+  parts.pre_number = full_->pre_number;
+  parts.post = full_->post;
+  parts.dev = full_->dev;
+  return build(std::move(parts));
 }
 
 Version Version::base_version() const {
-  const std::span<const std::uint64_t> parts = release();
-  return from_parts(epoch(), std::vector<std::uint64_t>(parts.begin(), parts.end()),
-                    std::nullopt, std::nullopt, std::nullopt);
+  VersionParts parts;
+  parts.epoch = epoch();
+  for (std::uint64_t part : release()) parts.release.push_back(part);
+  return build(std::move(parts));
 }
 
 std::string_view pre_kind_name(Version::PreKind kind) {
@@ -574,38 +622,31 @@ std::string Version::to_string() const {
 
 // ---- ordering ----------------------------------------------------------------------------------
 
-std::strong_ordering Version::compare_slow(const Version& other) const {
-  if (auto c = epoch() <=> other.epoch(); c != 0) return c;
-  const std::span<const std::uint64_t> ra = release();
-  const std::span<const std::uint64_t> rb = other.release();
-  const std::size_t na = significant_length(ra);
-  const std::size_t nb = significant_length(rb);
-  for (std::size_t i = 0; i < std::min(na, nb); ++i) {
-    if (auto c = ra[i] <=> rb[i]; c != 0) return c;
-  }
-  if (auto c = na <=> nb; c != 0) return c;
-  // Pre-release: (rank, number) with rank 0 for a dev-only release, 1..3 for a/b/rc, 4 none.
-  const auto pre_rank = [](const Version& v) -> std::pair<int, std::uint64_t> {
-    const auto p = v.pre();
-    if (p) return {1 + static_cast<int>(p->first), p->second};
-    if (!v.post() && v.dev()) return {0, 0};
-    return {4, 0};
-  };
-  if (auto c = pre_rank(*this) <=> pre_rank(other); c != 0) return c;
-  const auto pa = post(), pb = other.post();
-  if (pa.has_value() != pb.has_value()) return pa.has_value() <=> pb.has_value();
-  if (pa) {
-    if (auto c = *pa <=> *pb; c != 0) return c;
-  }
-  const auto da = dev(), db = other.dev();
-  if (da.has_value() != db.has_value()) return db.has_value() <=> da.has_value();  // none last
-  if (da) {
-    if (auto c = *da <=> *db; c != 0) return c;
-  }
-  // Local: none sorts first; then segment by segment, numbers after words.
-  static const std::vector<LocalPart> kNoLocal;
-  const std::vector<LocalPart>& la = full_ ? full_->local : kNoLocal;
-  const std::vector<LocalPart>& lb = other.full_ ? other.full_->local : kNoLocal;
+std::strong_ordering Version::compare_full(const Version& a, const Version& b) {
+  return a.compare_slow(b);
+}
+
+namespace {
+
+// What the ordering looks at, read once per comparison (packaging's _cmpkey).
+struct OrderView {
+  std::uint64_t epoch = 0;
+  std::span<const std::uint64_t> release;  // trailing zeros removed
+  int pre_rank = 4;                        // 0 dev-only, 1..3 a/b/rc, 4 none
+  std::uint64_t pre_number = 0;
+  bool has_post = false;
+  std::uint64_t post = 0;
+  bool has_dev = false;
+  std::uint64_t dev = 0;
+};
+
+}  // namespace
+
+namespace {
+
+// Local labels in packaging's order: none first; segment by segment, numbers after words.
+std::strong_ordering compare_local(const std::vector<LocalPart>& la,
+                                   const std::vector<LocalPart>& lb) {
   for (std::size_t i = 0; i < std::min(la.size(), lb.size()); ++i) {
     if (la[i].numeric != lb[i].numeric) return la[i].numeric <=> lb[i].numeric;
     const auto c = la[i].numeric ? compare_digits(la[i].text, lb[i].text)
@@ -615,19 +656,61 @@ std::strong_ordering Version::compare_slow(const Version& other) const {
   return la.size() <=> lb.size();
 }
 
-std::strong_ordering operator<=>(const Version& a, const Version& b) {
-  if (a.has_key_ && b.has_key_) return a.key_ <=> b.key_;
-  return a.compare_slow(b);
+const std::vector<LocalPart> kNoLocal;
+
+}  // namespace
+
+std::strong_ordering Version::compare_tie(const Version& other) const {
+  // Equal keys whose public versions are exact have equal public versions (the common tie:
+  // "2.8.0+cu128" against "2.8.0+cpu"), so only the labels remain.
+  if ((flags_ & kFlagPublicExact) != 0 && (other.flags_ & kFlagPublicExact) != 0) {
+    return compare_local(full_ ? full_->local : kNoLocal,
+                         other.full_ ? other.full_->local : kNoLocal);
+  }
+  return compare_slow(other);
 }
 
-bool operator==(const Version& a, const Version& b) {
-  if (a.has_key_ && b.has_key_) return a.key_ == b.key_;
-  if (a.has_key_ != b.has_key_) return false;  // key eligibility depends only on the order
-  return a.compare_slow(b) == 0;
+std::strong_ordering Version::compare_slow(const Version& other) const {
+  const auto view_of = [](const Version& v) {
+    OrderView view;
+    view.epoch = v.epoch();
+    const std::span<const std::uint64_t> release = v.release();
+    view.release = release.first(significant_length(release));
+    if (const auto p = v.pre()) {
+      view.pre_rank = 1 + static_cast<int>(p->first);
+      view.pre_number = p->second;
+    }
+    if (const auto p = v.post()) {
+      view.has_post = true;
+      view.post = *p;
+    }
+    if (const auto d = v.dev()) {
+      view.has_dev = true;
+      view.dev = *d;
+    }
+    if (view.pre_rank == 4 && !view.has_post && view.has_dev) view.pre_rank = 0;
+    return view;
+  };
+  const OrderView a = view_of(*this);
+  const OrderView b = view_of(other);
+  if (auto c = a.epoch <=> b.epoch; c != 0) return c;
+  const std::size_t n = std::min(a.release.size(), b.release.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (auto c = a.release[i] <=> b.release[i]; c != 0) return c;
+  }
+  if (auto c = a.release.size() <=> b.release.size(); c != 0) return c;
+  if (auto c = a.pre_rank <=> b.pre_rank; c != 0) return c;
+  if (auto c = a.pre_number <=> b.pre_number; c != 0) return c;
+  if (auto c = a.has_post <=> b.has_post; c != 0) return c;  // none first
+  if (auto c = a.post <=> b.post; c != 0) return c;
+  if (auto c = b.has_dev <=> a.has_dev; c != 0) return c;  // none last
+  if (auto c = a.dev <=> b.dev; c != 0) return c;
+  return compare_local(full_ ? full_->local : kNoLocal,
+                       other.full_ ? other.full_->local : kNoLocal);
 }
 
 std::size_t Version::hash() const {
-  if (has_key_) return static_cast<std::size_t>(mix(0x51ed2701f3a5c7b9ULL, key_));
+  if (exact_) return static_cast<std::size_t>(mix(0x51ed2701f3a5c7b9ULL, key_));
   // Hash what the ordering looks at: trailing zeros and spelling of local numbers ignored.
   std::uint64_t h = mix(0, epoch());
   const std::span<const std::uint64_t> parts = release();

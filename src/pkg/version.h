@@ -2,10 +2,12 @@
 // and normalisation (PEP 440 "Version scheme" and "Normalization"), and the exact ordering
 // ("Summary of permitted suffixes and relative ordering"). See docs/pep440.md.
 //
-// Representation: most real versions (epoch 0, at most 4 release parts with small values,
-// small pre/post/dev numbers, no local label) are held inline and carry a 64-bit order key,
-// so comparing two of them is one integer compare and copying them allocates nothing. The rest
-// keep their parts in a shared immutable block (copying is a reference count increment).
+// Representation: every version carries a 64-bit order key that is monotone with the order;
+// for most real versions (epoch 0, at most 4 release parts with small values, small
+// pre/post/dev numbers, no local label) it is exact, so comparing two of them is one integer
+// comparison, and those are held inline (copying allocates nothing). The rest keep their parts
+// in a shared immutable block (copying is a reference count increment); their key still
+// decides most comparisons, ties go to the full comparison.
 #pragma once
 
 #include <array>
@@ -24,6 +26,8 @@
 #include "base/result.h"
 
 namespace wv::pkg {
+
+struct VersionParts;
 
 /// A valid PEP 440 version, normalised. Immutable; cheap to copy. Default: version "0".
 class Version {
@@ -47,12 +51,12 @@ class Version {
   /// The local label, normalised ("Ubuntu-01" -> "ubuntu.1"); "" when there is none.
   std::string local() const;
   /// True when the version has a local label.
-  bool has_local() const;
+  bool has_local() const { return (flags_ & kFlagLocal) != 0; }
 
   /// A dev or pre-release (packaging's is_prerelease).
-  bool is_prerelease() const;
-  bool is_postrelease() const;
-  bool is_devrelease() const;
+  bool is_prerelease() const { return (flags_ & kFlagPre) != 0; }
+  bool is_postrelease() const { return (flags_ & kFlagPost) != 0; }
+  bool is_devrelease() const { return (flags_ & kFlagDev) != 0; }
 
   /// The version without its local label.
   Version public_version() const;
@@ -62,10 +66,28 @@ class Version {
   /// The normalised form, e.g. "1!2.0rc1.post2.dev3+abc.1".
   std::string to_string() const;
 
-  /// The PEP 440 total order; local labels order after their public version.
-  friend std::strong_ordering operator<=>(const Version& a, const Version& b);
+  /// The PEP 440 total order; local labels order after their public version. Two versions
+  /// with a compact key compare with one integer comparison (inline here).
+  friend std::strong_ordering operator<=>(const Version& a, const Version& b) {
+    if (a.key_ != b.key_) return a.key_ <=> b.key_;  // the key is monotone with the order
+    if (a.exact_ && b.exact_) return std::strong_ordering::equal;
+    return a.compare_tie(b);
+  }
+  /// This version without its local label compared with `other` (which has none), as the
+  /// specifier operators need; cheap (no copy) when the key decides.
+  std::strong_ordering compare_public(const Version& other) const {
+    if (key_ != other.key_) return key_ <=> other.key_;  // a local label never changes the key
+    if ((flags_ & kFlagPublicExact) != 0 && other.exact_) return std::strong_ordering::equal;
+    return public_version().compare_slow(other);
+  }
+
   /// Equality under the ordering: "1.0" == "1.0.0", "1.0+01" == "1.0+1".
-  friend bool operator==(const Version& a, const Version& b);
+  friend bool operator==(const Version& a, const Version& b) {
+    if (a.key_ != b.key_) return false;
+    if (a.exact_ && b.exact_) return true;
+    if (a.exact_ != b.exact_) return false;  // exactness depends only on what is compared
+    return a.compare_tie(b) == 0;
+  }
 
   /// A final release from its numbers (an empty list means "0").
   static Version from_release(std::vector<std::uint64_t> parts);
@@ -77,23 +99,39 @@ class Version {
                             std::optional<std::uint64_t> post, std::optional<std::uint64_t> dev,
                             std::vector<std::string> local_parts = {});
 
-  /// True when this version carries a 64-bit order key (the fast comparison path).
-  bool has_compact_key() const { return has_key_; }
-  /// The 64-bit order key; only meaningful when has_compact_key().
+  /// True when the 64-bit order key identifies this version exactly (epoch 0, at most four
+  /// significant release numbers that fit the key, small pre/post/dev numbers, no local label).
+  bool has_compact_key() const { return exact_; }
+  /// The 64-bit order key: a < b implies compact_key(a) <= compact_key(b); for two versions
+  /// with has_compact_key() the keys are equal exactly when the versions are.
   std::uint64_t compact_key() const { return key_; }
+  /// The ordering computed from the parts alone, without the key (tests check one against
+  /// the other).
+  static std::strong_ordering compare_full(const Version& a, const Version& b);
 
   /// A hash consistent with ==.
   std::size_t hash() const;
 
+  /// Builds a version from parts the parser collected (internal to src/pkg).
+  static Version build(VersionParts&& parts);
+
  private:
   struct Full;
   std::strong_ordering compare_slow(const Version& other) const;
+  std::strong_ordering compare_tie(const Version& other) const;  // equal keys, one inexact
 
-  std::uint64_t key_ = 0;              // order key when has_key_
+  std::uint64_t key_ = 0;              // monotone order key (exact when exact_)
   std::shared_ptr<const Full> full_;   // parts of a version that does not fit inline
   std::array<std::uint64_t, 4> inline_release_{};  // release of an inline version
   std::uint8_t inline_count_ = 1;                  // its length
-  bool has_key_ = false;
+  bool exact_ = false;
+  // Facts read on hot paths (specifier matching), computed once by build().
+  static constexpr std::uint8_t kFlagPre = 1;          // is_prerelease
+  static constexpr std::uint8_t kFlagPost = 2;         // is_postrelease
+  static constexpr std::uint8_t kFlagDev = 4;          // is_devrelease
+  static constexpr std::uint8_t kFlagLocal = 8;        // has a local label
+  static constexpr std::uint8_t kFlagPublicExact = 16;  // the public version's key is exact
+  std::uint8_t flags_ = kFlagPublicExact;
 };
 
 /// Parses a version: the full PEP 440 grammar (epochs, every pre/post/dev spelling, implicit

@@ -200,38 +200,50 @@ TEST_CASE("pep440: the compact key covers common versions and agrees with the fu
   CHECK_FALSE(v("1.2.3.4.5").has_compact_key());
   CHECK_FALSE(v("1.0.dev20240101").has_compact_key());
 
-  // Random versions around every field's limit: the key order must equal the full order.
-  // Versions built with a local label never get a key, so pairing each key-holding version
-  // with its "+0" twin compares the two paths against each other.
+  // Random versions around every field's limit, with and without epochs, long releases and
+  // local labels: the key must be monotone, exact keys must decide equality, and the
+  // comparison (key first) must equal the full comparison of the parts.
   std::mt19937_64 random(20240101);
-  const std::uint64_t edges[] = {0, 1, 2, 14, 15, 16, 30, 31, 32, 255, 256, 4095, 4096, 65535, 65536};
+  const std::uint64_t edges[] = {0,   1,   2,    13,   14,    15,    16,   29,  30,
+                                 31,  32,  126,  127,  128,   4094,  4095, 4096, 65534,
+                                 65535, 65536, 1ULL << 40, 18446744073709551615ULL};
   auto pick = [&]() { return edges[random() % std::size(edges)]; };
   std::vector<Version> versions;
-  for (int i = 0; i < 3000; ++i) {
-    std::vector<std::uint64_t> release(1 + random() % 5);
+  for (int i = 0; i < 4000; ++i) {
+    std::vector<std::uint64_t> release(1 + random() % 6);
     for (auto& part : release) part = random() % 3 == 0 ? 0 : pick();
     std::optional<std::pair<Version::PreKind, std::uint64_t>> pre;
     if (random() % 3 == 0) pre = std::make_pair(static_cast<Version::PreKind>(random() % 3), pick());
     std::optional<std::uint64_t> post, dev;
     if (random() % 3 == 0) post = pick();
     if (random() % 3 == 0) dev = pick();
-    versions.push_back(Version::from_parts(0, release, pre, post, dev));
+    std::vector<std::string> local;
+    if (random() % 8 == 0) local.push_back(random() % 2 ? "abc" : std::to_string(random() % 3));
+    versions.push_back(Version::from_parts(random() % 10 == 0 ? pick() : 0, release, pre, post,
+                                           dev, local));
   }
-  int keyed = 0;
-  for (std::size_t i = 0; i + 1 < versions.size(); ++i) {
+  int exact = 0;
+  for (std::size_t i = 0; i < versions.size(); ++i) {
     const Version& a = versions[i];
-    const Version& b = versions[i + 1];
-    keyed += a.has_compact_key();
-    const Version a_local = parse_version(a.to_string() + "+0").value();
-    const Version b_local = parse_version(b.to_string() + "+0").value();
-    INFO(a.to_string() << " vs " << b.to_string());
-    // (a <=> b) by key must agree with the full comparison of their "+0" twins.
-    CHECK(((a <=> b) == (a_local <=> b_local)));
+    exact += a.has_compact_key();
+    for (std::size_t j : {i + 1, i + 2, (i * 7919) % versions.size()}) {
+      if (j >= versions.size()) continue;
+      const Version& b = versions[j];
+      const auto full = Version::compare_full(a, b);
+      INFO(a.to_string() << " vs " << b.to_string());
+      CHECK(((a <=> b) == full));
+      CHECK((a == b) == std::is_eq(full));
+      if (std::is_lt(full)) CHECK(a.compact_key() <= b.compact_key());
+      if (std::is_gt(full)) CHECK(a.compact_key() >= b.compact_key());
+      if (a.has_compact_key() && b.has_compact_key()) {
+        CHECK((a.compact_key() == b.compact_key()) == std::is_eq(full));
+      }
+      if (a == b) CHECK(a.hash() == b.hash());
+    }
     CHECK(parse_version(a.to_string()).value() == a);
-    if (a == b) CHECK(a.hash() == b.hash());
   }
-  CHECK(keyed > 500);
-  CHECK(keyed < 2999);
+  CHECK(exact > 500);
+  CHECK(exact < 3500);
 }
 
 TEST_CASE("pep440: round trips through the normal form", "[pkg][pep440]") {

@@ -1,0 +1,40 @@
+"""The Python side of bench/pep440_bench.cc: the same work with packaging (23.0 under
+/usr/bin/python3), timed in CPU time like the C++ side. Usage: pep440_reference.py CORPUS SPECIFIER_SET... ; prints key=value lines."""
+import sys
+import time
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+
+def main() -> None:
+    corpus_path, set_texts = sys.argv[1], sys.argv[2:]
+    with open(corpus_path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    lines = [line for line in lines if line]
+
+    start = time.process_time()
+    versions = [Version(line) for line in lines]
+    parse_s = time.process_time() - start
+
+    start = time.process_time()
+    ordered = sorted(versions)
+    sort_s = time.process_time() - start
+
+    sets = [SpecifierSet(text) for text in set_texts]
+    start = time.process_time()
+    counts = [sum(1 for v in versions if s.contains(v)) for s in sets]
+    contains_s = time.process_time() - start
+
+    print(f"count={len(versions)}")
+    print(f"parse_ms={parse_s * 1000:.3f}")
+    print(f"sort_ms={sort_s * 1000:.3f}")
+    print(f"contains_ms={contains_s * 1000:.3f}")
+    print("matches=" + ",".join(str(c) for c in counts))
+    print(f"first={ordered[0]}")
+    print(f"median={ordered[len(ordered) // 2]}")
+    print(f"last={ordered[-1]}")
+
+
+if __name__ == "__main__":
+    main()
