@@ -17,7 +17,7 @@ constexpr std::string_view kWvlockKeys[] = {"python",     "index-url",  "extra-i
 constexpr std::string_view kTargetKeys[] = {
     "name",   "platform",       "python",          "glibc",  "musl", "macos",
     "x86-64-level", "aarch64-version", "nvidia", "amd",    "intel", "properties",
-    "free-threaded"};
+    "free-threaded", "extras"};
 constexpr std::string_view kNvidiaKeys[] = {"cuda-driver", "compute-capability"};
 constexpr std::string_view kAmdKeys[] = {"rocm", "gfx"};
 constexpr std::string_view kIntelKeys[] = {"device-ip"};
@@ -280,6 +280,9 @@ Result<Target> read_target(const Reader& reader, const toml::node& node, std::si
     return reader.error(node.source(),
                         str_cat(where, " has no Python version: set `python` in the target or "
                                        "in `[tool.wvlock]`"));
+  }
+  if (const toml::node* extras = table->get("extras")) {
+    WV_ASSIGN_OR_RETURN(target.extras, reader.strings(*extras, "extras", false));
   }
   if (const toml::node* free_threaded = table->get("free-threaded")) {
     if (!free_threaded->is_boolean()) {

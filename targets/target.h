@@ -40,6 +40,8 @@ struct Target {
   std::string name;
   std::string platform;  ///< the shorthand as written
   HostProfile profile;   ///< declared facts (source kDeclared; implied ones kDefault)
+  /// Project extras this target locks and installs (`extras = ["cuda"]`), as written.
+  std::vector<std::string> extras;
 };
 
 /// The PEP 508 marker environment of a host profile (needs os, arch and python_version).

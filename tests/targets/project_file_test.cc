@@ -42,6 +42,7 @@ x86-64-level = "v3"
 name = "h100"
 platform = "linux-x86_64"
 glibc = "2.28"
+extras = ["serve"]
 nvidia = { cuda-driver = "12.8", compute-capability = "9.0" }
 
 [[tool.wvlock.target]]
@@ -104,6 +105,8 @@ TEST_CASE("project file: the DESIGN.md example reads completely", "[targets][pro
   CHECK(*h100.profile.cuda_driver_version.value == MajorMinor{12, 8});
   CHECK(*h100.profile.compute_capabilities.value == std::vector<MajorMinor>{{9, 0}});
   CHECK(*h100.profile.x86_64_level.value == 1);
+  CHECK(h100.extras == std::vector<std::string>{"serve"});
+  CHECK(cpu.extras.empty());
   CHECK(h100.profile.x86_64_level.source == FactSource::kDefault);
 
   const Target& mixed = *config->find_target("mixed");
