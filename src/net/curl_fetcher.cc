@@ -9,6 +9,7 @@
 #include <array>
 #include <deque>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "base/file_system.h"
@@ -21,6 +22,9 @@ namespace wv::net {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// The most a Content-Length header may make a body reserve up front.
+constexpr std::uint64_t kMaxReserve = 1ull << 30;
 
 // curl_global_init is not thread-safe on every build; call it exactly once, and never clean up
 // (other code of the process may still use curl when a fetcher dies).
@@ -38,6 +42,7 @@ struct Transfer {
   CURL* easy = nullptr;
   curl_slist* header_list = nullptr;
   FetchResponse response;
+  bool reserved = false;  ///< the body's capacity was set from Content-Length this attempt
   std::array<char, CURL_ERROR_SIZE> error_buffer{};
   Clock::time_point not_before;
   std::string last_failure;  ///< what went wrong with the latest attempt
@@ -45,7 +50,22 @@ struct Transfer {
 };
 
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
-  static_cast<Transfer*>(user)->response.body.append(data, size * count);
+  auto* transfer = static_cast<Transfer*>(user);
+  std::string& body = transfer->response.body;
+  if (!transfer->reserved) {
+    transfer->reserved = true;
+    // Reserve the announced size once (bounded: the header is the server's word), so a large
+    // download is not copied at every doubling of the string.
+    auto it = transfer->response.headers.find("content-length");
+    if (it != transfer->response.headers.end()) {
+      std::optional<std::uint64_t> length = parse_uint64(it->second);
+      try {
+        if (length) body.reserve(std::size_t(std::min<std::uint64_t>(*length, kMaxReserve)));
+      } catch (const std::bad_alloc&) {  // then the string grows as the bytes arrive
+      }
+    }
+  }
+  body.append(data, size * count);
   return size * count;
 }
 
@@ -248,6 +268,7 @@ struct CurlFetcher::Impl {
     curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
                      std::max(1L, long(options.stall_timeout.count() / 1000)));
     curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024);  // fewer callbacks on big wheels
     // TLS verification is always on, whatever the environment says.
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
@@ -395,6 +416,7 @@ struct CurlFetcher::Impl {
         Transfer& transfer = transfers[index];
         transfer.attempts += 1;
         transfer.response = FetchResponse{};
+        transfer.reserved = false;
         if (!prepare(transfer) || curl_multi_add_handle(multi, transfer.easy) != CURLM_OK) {
           release(transfer);
           results[index] =

@@ -29,8 +29,9 @@ struct CurlFetcherOptions {
   std::chrono::milliseconds initial_backoff{250};
   std::chrono::milliseconds max_backoff{8000};
   std::chrono::milliseconds connect_timeout{15000};
-  /// Bound on one attempt, from start to last byte.
-  std::chrono::milliseconds transfer_timeout{std::chrono::minutes(10)};
+  /// Bound on one attempt, from start to last byte (generous: a GPU wheel can be 1 GB; a dead
+  /// connection is caught sooner by `stall_timeout`).
+  std::chrono::milliseconds transfer_timeout{std::chrono::minutes(30)};
   /// An attempt that receives nothing for this long is abandoned (and retried).
   std::chrono::milliseconds stall_timeout{30000};
   /// Transfers of one fetch_all() that run at the same time.
