@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""A loopback simple-index server for the wv_index tests (standard library only).
+
+Serves the files under --root on 127.0.0.1 at an ephemeral port and prints `PORT <n>` on its
+first stdout line. Exits when its stdin closes (the test that started it died) or on SIGTERM.
+
+  * A folder URL (`/simple/foo/`) is a project page with content negotiation: `index.json`
+    (Content-Type application/vnd.pypi.simple.v1+json) when the Accept header names it,
+    else `index.html` (text/html).
+  * `Range: bytes=a-b | a- | -n` gives 206 with Content-Range (416 when unsatisfiable).
+
+Behaviours are chosen by a leading path segment, stripped before the file is looked up:
+  /norange/...   ignores Range (200 with the whole body), like many simple static hosts
+  /htmlonly/...  ignores Accept and always serves index.html
+  /strict/...    answers 406 unless the Accept header is exactly `text/html`
+  /no658/...     pages without PEP 658/714 metadata attributes and keys, `.metadata` 404s
+Several may be combined (`/norange/no658/simple/...`).
+
+GET /__stats answers a JSON object {"requests", "ranged", "bytes"}; GET /__reset zeroes it.
+"""
+
+import argparse
+import http.server
+import json
+import os
+import re
+import sys
+import threading
+
+STATS = {"requests": 0, "ranged": 0, "bytes": 0}
+LOCK = threading.Lock()
+MODES = ("norange", "htmlonly", "strict", "no658")
+JSON_TYPE = "application/vnd.pypi.simple.v1+json"
+
+
+def strip_658_html(text):
+    return re.sub(r'\s+data-(?:core|dist-info)-metadata="[^"]*"', "", text)
+
+
+def strip_658_json(text):
+    page = json.loads(text)
+    for entry in page.get("files", []):
+        for key in ("core-metadata", "dist-info-metadata", "data-dist-info-metadata"):
+            entry.pop(key, None)
+    return json.dumps(page)
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    root = "."
+
+    def log_message(self, *args):  # quiet
+        pass
+
+    def send_body(self, status, body, content_type="application/octet-stream", extra=None):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for key, value in (extra or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(body)
+        with LOCK:
+            STATS["bytes"] += len(body)
+
+    def do_GET(self):
+        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        if path == "/__stats":
+            with LOCK:
+                body = json.dumps(STATS).encode()
+            return self.send_body(200, body, "application/json")
+        if path == "/__reset":
+            with LOCK:
+                for key in STATS:
+                    STATS[key] = 0
+            return self.send_body(200, b"ok", "text/plain")
+        with LOCK:
+            STATS["requests"] += 1
+        modes = set()
+        parts = [p for p in path.split("/")]
+        while len(parts) > 1 and parts[1] in MODES:
+            modes.add(parts.pop(1))
+        relative = "/".join(parts).lstrip("/")
+        from urllib.parse import unquote
+        local = os.path.normpath(os.path.join(self.root, unquote(relative)))
+        if not local.startswith(os.path.abspath(self.root)):
+            return self.send_body(403, b"forbidden", "text/plain")
+        accept = self.headers.get("Accept", "")
+        if os.path.isdir(local):
+            if "strict" in modes and accept != "text/html":
+                return self.send_body(406, b"not acceptable", "text/plain")
+            want_json = JSON_TYPE in accept and "htmlonly" not in modes
+            page = os.path.join(local, "index.json" if want_json else "index.html")
+            if not os.path.isfile(page):
+                return self.send_body(404, b"not found", "text/plain")
+            with open(page, encoding="utf-8") as handle:
+                text = handle.read()
+            if "no658" in modes:
+                text = strip_658_json(text) if want_json else strip_658_html(text)
+            content_type = JSON_TYPE if want_json else "text/html; charset=utf-8"
+            return self.send_body(200, text.encode("utf-8"), content_type)
+        if "no658" in modes and local.endswith(".metadata"):
+            return self.send_body(404, b"not found", "text/plain")
+        if not os.path.isfile(local):
+            return self.send_body(404, b"not found", "text/plain")
+        with open(local, "rb") as handle:
+            data = handle.read()
+        header = self.headers.get("Range")
+        if header and "norange" not in modes:
+            match = re.fullmatch(r"bytes=(\d*)-(\d*)", header.strip())
+            if match:
+                first, last = match.groups()
+                size = len(data)
+                if first == "" and last != "":
+                    start, end = max(0, size - int(last)), size - 1
+                else:
+                    start = int(first or 0)
+                    end = min(int(last), size - 1) if last else size - 1
+                if start >= size or start > end:
+                    return self.send_body(416, b"", "text/plain",
+                                          {"Content-Range": "bytes */%d" % size})
+                with LOCK:
+                    STATS["ranged"] += 1
+                return self.send_body(206, data[start:end + 1], "application/octet-stream",
+                                      {"Content-Range": "bytes %d-%d/%d" % (start, end, size),
+                                       "Accept-Ranges": "bytes"})
+        return self.send_body(200, data)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", required=True)
+    args = parser.parse_args()
+    Handler.root = os.path.abspath(args.root)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print("PORT %d" % server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        sys.stdin.read()  # returns when the parent closes the pipe or dies
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,301 @@
+// IndexSource over the fixture ecosystem (fixtures/generate.py): a find-links folder, the
+// PEP 503/691 tree by path and by file://, precedence, PEP 658 with hashes, variants, limits.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "base/file_system.h"
+#include "base/sha256.h"
+#include "index/sources.h"
+#include "index/url.h"
+#include "index_test_support.h"
+#include "support/temp_dir.h"
+
+using namespace wv::index;
+using wv::pkg::CoreMetadataAvailability;
+using wv::pkg::Distribution;
+using wv::pkg::DistributionKind;
+namespace fs = std::filesystem;
+
+namespace {
+
+wv::pkg::PackageName name(std::string_view text) { return *wv::pkg::parse_package_name(text); }
+
+const Distribution* find_file(const std::vector<Distribution>& files, std::string_view filename) {
+  for (const Distribution& file : files) {
+    if (file.filename == filename) return &file;
+  }
+  return nullptr;
+}
+
+#define NEED_FIXTURES()                                                   \
+  auto ecosystem = wv::test::fixture_ecosystem();                         \
+  if (!ecosystem) {                                                       \
+    WARN("fixture ecosystem not generated (build wv_fixtures); skipped"); \
+    return;                                                               \
+  }
+
+}  // namespace
+
+TEST_CASE("sources: a find-links folder lists wheels, sdists and variants files", "[index][sources]") {
+  NEED_FIXTURES();
+  wv::RealFileSystem file_system;
+  std::string folder = *ecosystem + "/find-links";
+  IndexSource source({{LocationKind::kFlatFolder, folder}}, file_system, nullptr);
+  auto files = source.distributions(name("Flash_Attn"));
+  REQUIRE(files);
+  const Distribution* wheel = find_file(*files, "flash_attn-2.8.3-cp312-cp312-manylinux_2_28_x86_64-cu12_sm90.whl");
+  REQUIRE(wheel != nullptr);
+  CHECK(wheel->kind == DistributionKind::kWheel);
+  CHECK(wheel->variant_label == "cu12_sm90");
+  CHECK(wheel->version.to_string() == "2.8.3");
+  CHECK(wheel->url == folder + "/" + wheel->filename);
+  CHECK(wheel->index == folder);
+  CHECK(wheel->hashes.empty());
+  CHECK(wheel->size.value() == fs::file_size(wheel->url));
+  CHECK(wheel->core_metadata == CoreMetadataAvailability::kUnknown);
+  const Distribution* variants = find_file(*files, "flash_attn-2.8.3-variants.json");
+  REQUIRE(variants != nullptr);
+  CHECK(variants->kind == DistributionKind::kVariantsJson);
+
+  // No hash listed: computed from the file, and equal to what the simple index lists.
+  auto hash = source.file_sha256(*wheel);
+  REQUIRE(hash);
+  CHECK(*hash == *wv::sha256_file_hex(wheel->url));
+  IndexSource simple({{LocationKind::kSimpleIndex, *ecosystem + "/simple"}}, file_system, nullptr);
+  auto listed = simple.distributions(name("flash-attn"));
+  REQUIRE(listed);
+  const Distribution* same = find_file(*listed, wheel->filename);
+  REQUIRE(same != nullptr);
+  CHECK(same->sha256() == *hash);
+  CHECK(*simple.file_sha256(*same) == *hash);
+
+  // METADATA from the zip equals the PEP 658 file the index serves beside the wheel.
+  auto from_zip = source.wheel_metadata(*wheel);
+  REQUIRE(from_zip);
+  auto from_658 = simple.wheel_metadata(*same);
+  REQUIRE(from_658);
+  CHECK(*from_zip == *from_658);
+  CHECK(from_zip->find("Name: flash-attn") != std::string::npos);
+  CHECK(source.stats().metadata_local_zip == 1);
+  CHECK(simple.stats().metadata_pep658 == 1);
+
+  auto absent = source.distributions(name("no-such-project"));
+  REQUIRE_FALSE(absent);
+  CHECK(absent.error().code == wv::ErrorCode::kNotFound);
+  CHECK(absent.error().message.find("`no-such-project`") != std::string::npos);
+}
+
+TEST_CASE("sources: the simple index by path and by file:// URL", "[index][sources]") {
+  NEED_FIXTURES();
+  wv::RealFileSystem file_system;
+  std::string root = *ecosystem + "/simple";
+  std::string root_url = path_to_file_url(fs::absolute(root).lexically_normal().string());
+  for (const std::string& location : {root, root_url}) {
+    INFO(location);
+    IndexSource source({{LocationKind::kSimpleIndex, location}}, file_system, nullptr);
+    auto files = source.distributions(name("requests"));
+    REQUIRE(files);
+    const Distribution* yanked = find_file(*files, "requests-2.32.0-py3-none-any.whl");
+    REQUIRE(yanked != nullptr);
+    CHECK(yanked->yanked);
+    CHECK(yanked->yanked_reason == "Yanked due to conflicts with CVE-2024-35195 mitigation");
+    CHECK(yanked->requires_python == ">=3.8");
+    CHECK(yanked->sha256().size() == 64);
+    CHECK(yanked->size.has_value());  // JSON page (PEP 700)
+    CHECK(yanked->core_metadata == CoreMetadataAvailability::kAvailable);
+    CHECK(yanked->core_metadata_hashes.at("sha256").size() == 64);
+    const Distribution* sdist = find_file(*files, "requests-2.32.0.tar.gz");
+    REQUIRE(sdist != nullptr);
+    CHECK(sdist->kind == DistributionKind::kSdist);
+    if (location == root_url) {
+      CHECK(yanked->url.rfind("file:///", 0) == 0);
+    } else {
+      CHECK(yanked->url == root + "/requests/requests-2.32.0-py3-none-any.whl");
+    }
+    auto metadata = source.wheel_metadata(*yanked);
+    REQUIRE(metadata);
+    CHECK(metadata->find("Version: 2.32.0") != std::string::npos);
+    CHECK(source.stats().metadata_pep658 == 1);
+    CHECK(source.stats().pages == 1);
+    // Cached: no second page read.
+    REQUIRE(source.distributions(name("requests")));
+    CHECK(source.stats().pages == 1);
+    // Sdists have no METADATA to read without a build.
+    auto sdist_metadata = source.wheel_metadata(*sdist);
+    REQUIRE_FALSE(sdist_metadata);
+    CHECK(sdist_metadata.error().code == wv::ErrorCode::kUnsupported);
+  }
+}
+
+TEST_CASE("sources: variants files and in-wheel variant.json of the fixtures", "[index][sources]") {
+  NEED_FIXTURES();
+  wv::RealFileSystem file_system;
+  IndexSource source({{LocationKind::kSimpleIndex, *ecosystem + "/simple"}}, file_system, nullptr);
+  auto files = source.distributions(name("torch"));
+  REQUIRE(files);
+  int variant_wheels = 0, checked = 0;
+  for (const Distribution& file : *files) {
+    if (file.variant_label.empty()) continue;
+    ++variant_wheels;
+    auto metadata = source.variants_metadata(file.name, file.version);
+    REQUIRE(metadata);
+    // Every variant wheel's label is described by its version's variants file, and the
+    // wheel's own variant.json says the same about it.
+    const auto* properties = metadata->find_variant(file.variant_label);
+    REQUIRE(properties != nullptr);
+    if (checked < 6) {
+      auto in_wheel = source.wheel_variant_metadata(file);
+      REQUIRE(in_wheel);
+      CHECK(*in_wheel->find_variant(file.variant_label) == *properties);
+      ++checked;
+    }
+  }
+  CHECK(variant_wheels > 10);
+  CHECK(source.stats().variants_files >= 2);  // each version's file read once
+
+  auto none = source.variants_metadata(name("requests"), *wv::pkg::parse_version("2.32.3"));
+  REQUIRE_FALSE(none);
+  CHECK(none.error().code == wv::ErrorCode::kNotFound);
+  CHECK(none.error().message.find("requests-2.32.3-variants.json") != std::string::npos);
+}
+
+TEST_CASE("sources: the first location that knows a project answers alone", "[index][sources]") {
+  wv::test::TempDir dir;
+  wv::RealFileSystem file_system;
+  fs::create_directories(dir.file("a"));
+  fs::create_directories(dir.file("b/simple/demo"));
+  fs::create_directories(dir.file("b/simple/other"));
+  REQUIRE(file_system.write_file_atomic(dir.file("a/demo-1.0-py3-none-any.whl"), "x"));
+  REQUIRE(file_system.write_file_atomic(dir.file("a/readme.txt"), "not a distribution"));
+  REQUIRE(file_system.write_file_atomic(
+      dir.file("b/simple/demo/index.html"),
+      R"(<a href="demo-2.0-py3-none-any.whl#sha256=00">demo-2.0-py3-none-any.whl</a>)"));
+  REQUIRE(file_system.write_file_atomic(
+      dir.file("b/simple/other/index.html"),
+      R"(<a href="other-1.0.tar.gz">other-1.0.tar.gz</a><a href="demo-9.0.tar.gz">demo-9.0.tar.gz</a>)"
+      R"(<a href="other-1.0-py3-none-any.whl.metadata">other-1.0-py3-none-any.whl.metadata</a>)"));
+  IndexSource source({{LocationKind::kFlatFolder, dir.file("a")},
+                      {LocationKind::kSimpleIndex, dir.file("b/simple")}},
+                     file_system, nullptr);
+  auto demo = source.distributions(name("demo"));
+  REQUIRE(demo);
+  REQUIRE(demo->size() == 1);  // 2.0 from the index is not mixed in
+  CHECK(demo->front().version.to_string() == "1.0");
+  CHECK(demo->front().index == dir.file("a"));
+  auto other = source.distributions(name("other"));
+  REQUIRE(other);
+  REQUIRE(other->size() == 1);  // another project's file and a non-distribution are dropped
+  CHECK(other->front().filename == "other-1.0.tar.gz");
+  CHECK(other->front().index == dir.file("b/simple"));
+
+  // A broken location is an error, not a reason to ask the next one.
+  IndexSource broken({{LocationKind::kFlatFolder, dir.file("missing")},
+                      {LocationKind::kSimpleIndex, dir.file("b/simple")}},
+                     file_system, nullptr);
+  auto failed = broken.distributions(name("other"));
+  REQUIRE_FALSE(failed);
+  CHECK(failed.error().code == wv::ErrorCode::kIo);
+  // A remote index without a fetcher says so.
+  IndexSource offline({{LocationKind::kSimpleIndex, "https://pypi.org/simple"}}, file_system, nullptr);
+  auto remote = offline.distributions(name("demo"));
+  REQUIRE_FALSE(remote);
+  CHECK(remote.error().code == wv::ErrorCode::kUnsupported);
+}
+
+TEST_CASE("sources: PEP 658 hashes are checked and limits name themselves", "[index][sources]") {
+  NEED_FIXTURES();
+  wv::test::TempDir dir;
+  wv::RealFileSystem file_system;
+  fs::create_directories(dir.file("simple"));
+  fs::copy(*ecosystem + "/simple/requests", dir.file("simple/requests"), fs::copy_options::recursive);
+  // Tamper with one .metadata file: the listed sha256 no longer matches.
+  std::string metadata_path = dir.file("simple/requests/requests-2.32.4-py3-none-any.whl.metadata");
+  REQUIRE(fs::exists(metadata_path));
+  std::string text = *file_system.read_file(metadata_path);
+  REQUIRE(file_system.write_file_atomic(metadata_path, text + "Requires-Dist: evil\n"));
+  IndexSource source({{LocationKind::kSimpleIndex, dir.file("simple")}}, file_system, nullptr);
+  auto files = source.distributions(name("requests"));
+  REQUIRE(files);
+  const Distribution* wheel = find_file(*files, "requests-2.32.4-py3-none-any.whl");
+  REQUIRE(wheel != nullptr);
+  auto tampered = source.wheel_metadata(*wheel);
+  REQUIRE_FALSE(tampered);
+  CHECK(tampered.error().code == wv::ErrorCode::kIntegrity);
+  CHECK(tampered.error().message.find("requests-2.32.4-py3-none-any.whl.metadata") != std::string::npos);
+
+  // A missing .metadata despite the listing: read from the wheel instead.
+  fs::remove(metadata_path);
+  IndexSource fresh({{LocationKind::kSimpleIndex, dir.file("simple")}}, file_system, nullptr);
+  auto fallback = fresh.wheel_metadata(*wheel);
+  REQUIRE(fallback);
+  CHECK(fallback->find("Version: 2.32.4") != std::string::npos);
+  CHECK(fresh.stats().metadata_local_zip == 1);
+
+  SourceLimits limits;
+  limits.max_page_bytes = 100;
+  IndexSource limited({{LocationKind::kSimpleIndex, dir.file("simple")}}, file_system, nullptr, limits);
+  auto page = limited.distributions(name("requests"));
+  REQUIRE_FALSE(page);
+  CHECK(page.error().code == wv::ErrorCode::kLimit);
+  CHECK(page.error().message.find("max_page_bytes") != std::string::npos);
+}
+
+TEST_CASE("sources: invalid variants files make that version's variants unusable",
+          "[index][sources]") {
+  wv::test::TempDir dir;
+  wv::RealFileSystem file_system;
+  REQUIRE(file_system.write_file_atomic(dir.file("demo-1.0-cp312-cp312-linux_x86_64-gpu.whl"), "x"));
+  REQUIRE(file_system.write_file_atomic(dir.file("demo-1.0-variants.json"), R"({"variants": {}})"));
+  REQUIRE(file_system.write_file_atomic(dir.file("demo-2.0-variants.json"),
+      R"({"$schema": "https://variants-schema.wheelnext.dev/peps/825/v0.1.1.json",
+          "default-priorities": {"namespace": ["nvidia"]},
+          "variants": {"gpu": {"nvidia": {"sm_arch": ["90_real"]}}}})"));
+  REQUIRE(file_system.write_file_atomic(dir.file("Demo-2.0-variants.json"),
+      R"({"$schema": "https://variants-schema.wheelnext.dev/peps/825/v0.1.1.json",
+          "default-priorities": {"namespace": ["nvidia", "x86_64"]},
+          "variants": {"cpu": {"x86_64": {"level": ["v3"]}}}})"));
+  IndexSource source({{LocationKind::kFlatFolder, dir.path()}}, file_system, nullptr);
+  auto bad = source.variants_metadata(name("demo"), *wv::pkg::parse_version("1.0"));
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message.find("`demo-1.0-variants.json`") != std::string::npos);
+  CHECK(bad.error().message.find("default-priorities") != std::string::npos);
+  // Two files of one version are merged.
+  auto merged = source.variants_metadata(name("demo"), *wv::pkg::parse_version("2.0"));
+  REQUIRE(merged);
+  CHECK(merged->variants.size() == 2);
+  CHECK(merged->default_priorities.namespaces == std::vector<std::string>{"nvidia", "x86_64"});
+}
+
+TEST_CASE("sources: reading all metadata of the fixture ecosystem from local folders",
+          "[index][sources][figures]") {
+  NEED_FIXTURES();
+  wv::RealFileSystem file_system;
+  for (LocationKind kind : {LocationKind::kSimpleIndex, LocationKind::kFlatFolder}) {
+    std::string location = *ecosystem + (kind == LocationKind::kSimpleIndex ? "/simple" : "/find-links");
+    IndexSource source({{kind, location}}, file_system, nullptr);
+    auto start = std::chrono::steady_clock::now();
+    int wheels = 0, projects = 0;
+    for (const auto& entry : fs::directory_iterator(*ecosystem + "/simple")) {
+      if (!entry.is_directory()) continue;
+      auto files = source.distributions(name(entry.path().filename().string()));
+      if (!files) continue;  // find-links may lack a project the index has
+      ++projects;
+      std::vector<Distribution> batch;
+      for (const Distribution& file : *files) {
+        if (file.kind == DistributionKind::kWheel) batch.push_back(file);
+      }
+      for (auto& metadata : source.wheel_metadata_batch(batch)) {
+        REQUIRE(metadata);
+        CHECK(metadata->rfind("Metadata-Version:", 0) == 0);
+        ++wheels;
+      }
+    }
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "  figures: " << (kind == LocationKind::kSimpleIndex ? "simple index (PEP 658)" : "find-links (zip)")
+              << ": " << projects << " projects, " << wheels << " wheel METADATA in " << ms << " ms\n";
+    CHECK(wheels > 300);
+  }
+}
