@@ -42,7 +42,10 @@ class PartialSolution {
 
   /// Makes room for package ids below `count`.
   void reserve_packages(std::size_t count) {
-    if (packages_.size() < count) packages_.resize(count);
+    if (packages_.size() < count) {
+      packages_.resize(count);
+      potential_.resize(count, 0);
+    }
   }
 
   /// Number of decisions made so far (the current decision level).
@@ -66,10 +69,9 @@ class PartialSolution {
   std::uint32_t epoch(PackageId p) const { return packages_[p].epoch; }
 
   /// True when `p` has a positive derivation and no decision: a candidate for decision making.
-  bool is_potential(PackageId p) const {
-    const PackageAssignments& pa = packages_[p];
-    return !pa.decided && !pa.derivations.empty() && pa.derivations.back().accumulated.is_positive();
-  }
+  bool is_potential(PackageId p) const { return potential_[p] != 0; }
+  /// One flag per package (is_potential), for a fast scan.
+  const std::vector<unsigned char>& potential_flags() const { return potential_; }
 
   /// Adds the derivation `not cause[p]` for package `p`.
   void add_derivation(PackageId p, IncompatibilityId cause, const Term<VS>& cause_term) {
@@ -81,6 +83,7 @@ class PartialSolution {
         Derivation{static_cast<std::uint32_t>(log_.size()), current_level(), cause,
                    std::move(accumulated)});
     ++pa.epoch;
+    update_potential(p);
     log_.push_back(p);
   }
 
@@ -94,6 +97,7 @@ class PartialSolution {
     pa.decision_index = static_cast<std::uint32_t>(log_.size());
     pa.decision_level = current_level();
     ++pa.epoch;
+    potential_[p] = 0;
     log_.push_back(p);
   }
 
@@ -113,6 +117,7 @@ class PartialSolution {
         pa.derivations.pop_back();
       }
       ++pa.epoch;
+      update_potential(p);
       log_.pop_back();
       touched(p);
     }
@@ -178,6 +183,12 @@ class PartialSolution {
   }
 
  private:
+  void update_potential(PackageId p) {
+    const PackageAssignments& pa = packages_[p];
+    potential_[p] = !pa.decided && !pa.derivations.empty() &&
+                    pa.derivations.back().accumulated.is_positive();
+  }
+
   struct PackageAssignments {
     std::vector<Derivation> derivations;
     bool decided = false;
@@ -189,6 +200,7 @@ class PartialSolution {
   };
 
   std::vector<PackageAssignments> packages_;
+  std::vector<unsigned char> potential_;    // is_potential, per package
   std::vector<PackageId> log_;              // package of each assignment, by global index
   std::vector<std::uint32_t> decisions_;    // global index of each decision
   bool has_backtracked_ = false;

@@ -6,6 +6,7 @@
 // translation unit that instantiates solve() for a provider type.
 #pragma once
 
+#include <cstddef>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -41,9 +42,19 @@ struct ProviderFailure {
   E error;
 };
 
+/// Counters of one solve (for benchmarks and logs).
+struct SolveStatistics {
+  std::size_t decisions = 0;          ///< versions decided (including re-decisions)
+  std::size_t conflicts = 0;          ///< conflicts resolved
+  std::size_t incompatibilities = 0;  ///< incompatibilities added or learned
+  std::size_t dependency_queries = 0; ///< get_dependencies calls
+};
+
 /// Inputs of a solve besides the provider and root.
 template <class P, class V>
 struct SolveOptions {
+  /// When set, filled with the solve's counters.
+  SolveStatistics* statistics = nullptr;
   /// Versions to try first when they are in range and the provider has them (an earlier lock,
   /// an earlier target's choice): the solver asks the provider for exactly that version first.
   std::vector<std::pair<P, V>> preferred;

@@ -48,6 +48,8 @@ class State {
     struct Entry {
       std::uint32_t epoch = kNoId;
       std::uint32_t stats_generation = kNoId;
+      bool valid = false;
+      VS range{};  // the range the priority was computed for
       Priority priority{};
     };
     std::vector<Entry> entries;

@@ -285,11 +285,18 @@ template <class Priority, class F>
 PackageId State<P, VS, M>::pick_package(PriorityCache<Priority>& cache, F&& priority) {
   cache.entries.resize(packages_.size());
   PackageId best = kNoId;
-  for (PackageId p = 0; p < packages_.size(); ++p) {
-    if (!solution_.is_potential(p)) continue;
+  const std::vector<unsigned char>& potential = solution_.potential_flags();
+  for (PackageId p = 0; p < potential.size(); ++p) {
+    if (!potential[p]) continue;
     auto& entry = cache.entries[p];
     if (entry.epoch != solution_.epoch(p) || entry.stats_generation != stats_generation_[p]) {
-      entry.priority = priority(p, range(p), stats_[p]);
+      // A changed epoch often restores the same range (after a backjump): compare it first.
+      const VS& current = range(p);
+      if (!entry.valid || entry.stats_generation != stats_generation_[p] || !(entry.range == current)) {
+        entry.priority = priority(p, current, stats_[p]);
+        entry.range = current;
+        entry.valid = true;
+      }
       entry.epoch = solution_.epoch(p);
       entry.stats_generation = stats_generation_[p];
     }
@@ -421,24 +428,34 @@ SolveResult<D> solve(D& provider, const typename D::Package& root,
     return provider.prioritize(state.package(p), range, stats);
   };
 
+  SolveStatistics counters;
+  auto finish = [&](auto&& result) -> SolveResult<D> {
+    if (options.statistics) {
+      counters.conflicts = state.conflict_count();
+      counters.incompatibilities = state.incompatibility_count();
+      *options.statistics = counters;
+    }
+    return SolveResult<D>(std::forward<decltype(result)>(result));
+  };
+
   PackageId next = state.root();
   while (true) {
     IncompatibilityId terminal = state.unit_propagation(next);
-    if (terminal != kNoId) return NoSolution<P, VS, M>{state.derivation_tree(terminal)};
+    if (terminal != kNoId) return finish(NoSolution<P, VS, M>{state.derivation_tree(terminal)});
     next = state.pick_package(cache, priority);
-    if (next == kNoId) return Solution<P, V>{state.solution()};
+    if (next == kNoId) return finish(Solution<P, V>{state.solution()});
 
     const P package = state.package(next);  // a copy: interning may move the original
     const VS range = state.range(next);
     std::optional<V> version;
     if (auto it = preferred.find(package); it != preferred.end() && range.contains(it->second)) {
       auto chosen = provider.choose_version(package, VS::singleton(it->second));
-      if (!chosen) return ProviderFailure<typename D::Error>{std::move(chosen.error())};
+      if (!chosen) return finish(ProviderFailure<typename D::Error>{std::move(chosen.error())});
       version = std::move(chosen.value());
     }
     if (!version) {
       auto chosen = provider.choose_version(package, range);
-      if (!chosen) return ProviderFailure<typename D::Error>{std::move(chosen.error())};
+      if (!chosen) return finish(ProviderFailure<typename D::Error>{std::move(chosen.error())});
       version = std::move(chosen.value());
     }
     if (!version) {
@@ -448,10 +465,12 @@ SolveResult<D> solve(D& provider, const typename D::Package& root,
     if (!range.contains(*version)) detail::contract_violation("choose_version left the range");
     if (state.dependencies_known(next, *version)) {
       state.decide(next, *version);
+      ++counters.decisions;
       continue;
     }
+    ++counters.dependency_queries;
     auto dependencies = provider.get_dependencies(package, *version);
-    if (!dependencies) return ProviderFailure<typename D::Error>{std::move(dependencies.error())};
+    if (!dependencies) return finish(ProviderFailure<typename D::Error>{std::move(dependencies.error())});
     auto& answer = dependencies.value();
     VS applies_to = answer.applies_to ? std::move(*answer.applies_to) : VS::singleton(*version);
     if (!applies_to.contains(*version)) {
@@ -463,7 +482,7 @@ SolveResult<D> solve(D& provider, const typename D::Package& root,
     }
     state.set_dependencies_known(next, *version);
     auto [first, last] = state.add_dependencies(next, applies_to, answer.constraints);
-    state.try_decide(next, *version, first, last);
+    if (state.try_decide(next, *version, first, last)) ++counters.decisions;
   }
 }
 
