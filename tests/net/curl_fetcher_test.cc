@@ -80,6 +80,29 @@ TEST_CASE("curl fetcher: a plain GET returns the status, lower-cased headers and
   CHECK(server.count(fetcher, "/absent.txt", "hits") == 1);
 }
 
+TEST_CASE("curl fetcher: a multi-megabyte body arrives whole", "[net][curl]") {
+  wv::test::TempDir root;
+  std::string content;
+  content.reserve(6 << 20);
+  for (std::uint32_t i = 0; content.size() < (6u << 20); ++i)
+    content += wv::str_cat(i * 2654435761u, ",");
+  write(root, "big.whl", content);
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcher fetcher(test_options());
+  Result<FetchResponse> response = fetcher.fetch(get(server.url("/big.whl")));
+  REQUIRE(response);
+  CHECK(response->body.size() == content.size());
+  CHECK(response->body == content);
+  // A big body that stops short is caught too.
+  CurlFetcherOptions once = test_options();
+  once.max_attempts = 1;
+  CurlFetcher impatient(once);
+  Result<FetchResponse> cut = impatient.fetch(get(server.url("/big.whl?truncate=2")));
+  REQUIRE_FALSE(cut);
+  CHECK_THAT(cut.error().message, Catch::Contains("truncated"));
+}
+
 TEST_CASE("curl fetcher: fetch_all runs many transfers and keeps request order", "[net][curl]") {
   wv::test::TempDir root;
   constexpr int kCount = 120;
