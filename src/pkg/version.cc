@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/hash.h"
 #include "base/str.h"
 #include "pkg/version_text.h"
 
@@ -169,15 +170,6 @@ std::strong_ordering compare_text(std::string_view a, std::string_view b) {
                : (c > 0 ? std::strong_ordering::greater : std::strong_ordering::equal);
 }
 
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-  // splitmix64-style combining: cheap and good enough for hash tables.
-  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  h ^= h >> 31;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  h ^= h >> 27;
-  return h;
-}
-
 // Appends the decimal digits of `value` (std::to_string without the temporary).
 void append_number(std::string& out, std::uint64_t value) {
   char buffer[20];
@@ -189,13 +181,11 @@ void append_number(std::string& out, std::uint64_t value) {
   while (n > 0) out.push_back(buffer[--n]);
 }
 
-std::uint64_t hash_text(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
+// Appends the bytes of `value` (hash input only).
+void append_bytes(std::string& out, std::uint64_t value) {
+  char bytes[sizeof value];
+  std::memcpy(bytes, &value, sizeof value);
+  out.append(bytes, sizeof value);
 }
 
 // ---- the parser ------------------------------------------------------------------------------
@@ -710,20 +700,36 @@ std::strong_ordering Version::compare_slow(const Version& other) const {
 }
 
 std::size_t Version::hash() const {
-  if (exact_) return static_cast<std::size_t>(mix(0x51ed2701f3a5c7b9ULL, key_));
+  std::string bytes;
+  if (exact_) {
+    append_bytes(bytes, key_);
+    return static_cast<std::size_t>(hash64(bytes));
+  }
   // Hash what the ordering looks at: trailing zeros and spelling of local numbers ignored.
-  std::uint64_t h = mix(0, epoch());
+  bytes.push_back('!');
+  append_bytes(bytes, epoch());
   const std::span<const std::uint64_t> parts = release();
   const std::size_t n = significant_length(parts);
-  for (std::size_t i = 0; i < n; ++i) h = mix(h, parts[i]);
-  h = mix(h, 0xffffffffffffffffULL);
-  if (const auto p = pre()) h = mix(mix(h, 1 + static_cast<std::uint64_t>(p->first)), p->second);
-  if (const auto p = post()) h = mix(mix(h, 7), *p);
-  if (const auto d = dev()) h = mix(mix(h, 11), *d);
-  if (full_) {
-    for (const LocalPart& part : full_->local) h = mix(mix(h, part.numeric), hash_text(part.text));
+  for (std::size_t i = 0; i < n; ++i) append_bytes(bytes, parts[i]);
+  if (const auto p = pre()) {
+    bytes.push_back(static_cast<char>('a' + static_cast<int>(p->first)));
+    append_bytes(bytes, p->second);
   }
-  return static_cast<std::size_t>(h);
+  if (const auto p = post()) {
+    bytes.push_back('p');
+    append_bytes(bytes, *p);
+  }
+  if (const auto d = dev()) {
+    bytes.push_back('d');
+    append_bytes(bytes, *d);
+  }
+  if (full_) {
+    for (const LocalPart& part : full_->local) {
+      bytes.push_back(part.numeric ? '#' : '+');
+      bytes.append(part.text);
+    }
+  }
+  return static_cast<std::size_t>(hash64(bytes));
 }
 
 }  // namespace wv::pkg

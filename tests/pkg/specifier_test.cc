@@ -114,6 +114,12 @@ TEST_CASE("pep440: ~= means >= V and == V's prefix", "[pkg][pep440]") {
   CHECK_FALSE(in("~=1.4.5a4", "1.5"));
   CHECK(in("~=2.2.0", "2.2.0+local"));
   CHECK(in("~=1!2.2", "1!2.5"));
+  // packaging derives the prefix from the operand as written (case-sensitively): RC1 is not
+  // recognised as a suffix there, so ~=2.2.RC1 keeps 2.2 as its prefix.
+  CHECK(in_pre("~=2.2.rc1", "2.5"));
+  CHECK(in_pre("~=2.2.RC1", "2.2.5"));
+  CHECK_FALSE(in_pre("~=2.2.RC1", "2.5"));
+  CHECK(in("~=0.0", "1!2.0"));  // the epoch quirk of ==V.*, through ~=
   CHECK_FALSE(in("~=1!2.2", "2.5"));
 }
 
