@@ -23,9 +23,11 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv,
                                   bool merge_stderr) {
   if (argv.empty()) return make_error(ErrorCode::kInvalidInput, "no program to run");
   int pipe_fds[2];
-  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+  if (pipe(pipe_fds) != 0) {  // pipe2 is Linux-only; set close-on-exec by hand
     return make_error(ErrorCode::kIo, str_cat("cannot create a pipe: ", std::strerror(errno)));
   }
+  fcntl(pipe_fds[0], F_SETFD, FD_CLOEXEC);
+  fcntl(pipe_fds[1], F_SETFD, FD_CLOEXEC);
   // The child's environment: ours without `unset_variables` (e.g. CUDA_VISIBLE_DEVICES).
   std::vector<char*> child_env;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
