@@ -800,6 +800,18 @@ Result<bool> Marker::evaluate(const MarkerEnvironment& environment, std::string_
   return evaluate(context);
 }
 
+bool Marker::references(MarkerVariable variable) const {
+  if (tree_ == nullptr) return false;
+  for (const detail::MarkerExpression& expression : tree_->expressions) {
+    const bool looked_up = expression.plan != detail::MarkerPlan::kUndefinedName &&
+                           expression.variable == variable;
+    const bool named = (expression.lhs.is_variable && expression.lhs.variable == variable) ||
+                       (expression.rhs.is_variable && expression.rhs.variable == variable);
+    if (looked_up || named) return true;
+  }
+  return false;
+}
+
 Marker Marker::and_(const Marker& other) const {
   return detail::combine(*this, other, detail::Kind::kAnd);
 }

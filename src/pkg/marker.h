@@ -154,6 +154,10 @@ class Marker {
   /// versions on each call; prefer a PreparedEnvironment in loops.
   Result<bool> evaluate(const MarkerEnvironment& environment, std::string_view extra = "") const;
 
+  /// True when a comparison reads `variable` (kExtra: the marker depends on the extra being
+  /// installed, i.e. the dependency belongs to an extra).
+  bool references(MarkerVariable variable) const;
+
   /// `this and other`, for lockfile markers. An operand that is itself an `or` (or a mixed
   /// group) is parenthesised; chains of `and` stay flat. The empty marker is the identity.
   Marker and_(const Marker& other) const;

@@ -326,3 +326,15 @@ TEST_CASE("pep508: and_ / or_ build lockfile markers", "[pkg][pep508]") {
   // A combined marker parses back to the same normal form.
   CHECK(parse(both.to_string()) == both);
 }
+
+TEST_CASE("pep508: which variables a marker reads", "[pkg][pep508]") {
+  using wv::pkg::MarkerVariable;
+  const Marker m = parse("os_name == 'posix' and (extra == 'gpu' or 'cuda' in extras)");
+  CHECK(m.references(MarkerVariable::kOsName));
+  CHECK(m.references(MarkerVariable::kExtra));
+  CHECK(m.references(MarkerVariable::kExtras));
+  CHECK_FALSE(m.references(MarkerVariable::kSysPlatform));
+  CHECK_FALSE(m.references(MarkerVariable::kVariantLabel));
+  CHECK(parse("'posix' == 'os_name'").references(MarkerVariable::kOsName));  // looked up by name
+  CHECK_FALSE(Marker().references(MarkerVariable::kExtra));
+}
