@@ -1,11 +1,14 @@
 // Ranges<V>: a set of versions as a sorted union of disjoint, non-adjacent intervals over any
 // totally ordered version type (pubgrub-rs `version-ranges`, reference solver-and-formats.md §1.7).
-// Cheap to include: <vector>, <ostream>, <sstream>, <string>, <utility> only.
+// Cheap to include: standard headers only. A set of one interval (the common case) is stored
+// inline, without a heap allocation.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <ostream>
+#include <span>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -103,7 +106,7 @@ class Ranges {
     return nullptr;
   }
   /// The intervals, sorted.
-  const std::vector<Segment>& segments() const { return segments_; }
+  std::span<const Segment> segments() const { return {segments_.data(), segments_.size()}; }
 
   /// True when `v` lies in the set (binary search over the segments).
   bool contains(const V& v) const {
@@ -152,7 +155,6 @@ class Ranges {
     if (other.segments_.empty()) return *this;
     if (segments_.empty()) return other;
     Ranges out;
-    out.segments_.reserve(segments_.size() + other.segments_.size());
     std::size_t i = 0, j = 0;
     while (i < segments_.size() || j < other.segments_.size()) {
       const Segment* next;
@@ -293,7 +295,52 @@ class Ranges {
     return b.is_included() ? Bound<V>::excluded(b.value) : Bound<V>::included(b.value);
   }
 
-  std::vector<Segment> segments_;
+  // A vector with room for one segment inline: most version sets are a single interval, and
+  // they are copied often (terms, accumulated intersections).
+  class SegmentList {
+   public:
+    std::size_t size() const { return heap_.empty() ? count_ : heap_.size(); }
+    bool empty() const { return size() == 0; }
+    const Segment* data() const { return heap_.empty() ? &inline_ : heap_.data(); }
+    Segment* data() { return heap_.empty() ? &inline_ : heap_.data(); }
+    const Segment* begin() const { return data(); }
+    const Segment* end() const { return data() + size(); }
+    const Segment& operator[](std::size_t i) const { return data()[i]; }
+    Segment& back() { return data()[size() - 1]; }
+    const Segment& back() const { return data()[size() - 1]; }
+    void reserve(std::size_t n) {
+      if (n > 1 && heap_.empty()) {
+        heap_.reserve(n);
+        if (count_ == 1) heap_.push_back(std::move(inline_));
+        count_ = 0;
+      }
+    }
+    void push_back(Segment s) {
+      if (heap_.empty() && count_ == 0 && heap_.capacity() == 0) {
+        inline_ = std::move(s);
+        count_ = 1;
+        return;
+      }
+      if (heap_.empty() && count_ == 1) {
+        heap_.reserve(4);
+        heap_.push_back(std::move(inline_));
+        count_ = 0;
+      }
+      heap_.push_back(std::move(s));
+    }
+    friend bool operator==(const SegmentList& a, const SegmentList& b) {
+      return std::equal(a.begin(), a.end(), b.begin(), b.end());
+    }
+
+   private:
+    // Invariant: when heap_ is empty, count_ (0 or 1) segments live in inline_; otherwise all
+    // of them live in heap_ and count_ is 0. A reserved but empty heap_ takes pushes itself.
+    Segment inline_{};
+    std::uint8_t count_ = 0;
+    std::vector<Segment> heap_;
+  };
+
+  SegmentList segments_;
 };
 
 }  // namespace wv::solver
