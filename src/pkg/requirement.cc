@@ -136,14 +136,23 @@ Result<UrlParts> split_url(std::string_view original) {
 
 // urlunsplit for a `file` URL (`file` is in uses_netloc, not in uses_params).
 std::string unsplit_file_url(const UrlParts& parts) {
-  std::string url = parts.path;
-  if (!parts.netloc.empty() || url.substr(0, 2) != "//") {
-    if (!url.empty() && url.front() != '/') url.insert(0, "/");
-    url = "//" + parts.netloc + url;
+  std::string url = parts.scheme;
+  url += ':';
+  const std::string_view path = parts.path;
+  if (!parts.netloc.empty() || path.substr(0, 2) != "//") {
+    url += "//";
+    url += parts.netloc;
+    if (!path.empty() && path.front() != '/') url += '/';
   }
-  url = parts.scheme + ":" + url;
-  if (!parts.query.empty()) url += "?" + parts.query;
-  if (!parts.fragment.empty()) url += "#" + parts.fragment;
+  url += path;
+  if (!parts.query.empty()) {
+    url += '?';
+    url += parts.query;
+  }
+  if (!parts.fragment.empty()) {
+    url += '#';
+    url += parts.fragment;
+  }
   return url;
 }
 
