@@ -1,6 +1,8 @@
 // solve(): preferences, provider failures, unavailable versions and report wording hooks.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
@@ -147,4 +149,37 @@ TEST_CASE("solve: the formatter names packages and ranges", "[solver][solve][rep
         "Because no versions of `bar` match in {>=2.0.0 <3.0.0} and every version of `foo` "
         "depends on `bar` in {>=2.0.0 <3.0.0}, `foo` is forbidden.\n"
         "So, because `root` depends on `foo` in {>=1.0.0 <2.0.0}, version solving failed.");
+}
+
+TEST_CASE("solve: conflict statistics reach the provider's priority", "[solver][solve]") {
+  // Three chains that all have to walk down to version 2 (the benchmark's backtracking case).
+  struct Recording : Provider {
+    std::uint32_t most_conflicts = 0;
+    Priority prioritize(const std::string& p, const SemRanges& s, const PackageStatistics& stats) {
+      most_conflicts = std::max(most_conflicts, stats.conflict_count());
+      return Provider::prioritize(p, s, stats);
+    }
+  };
+  Recording p;
+  Deps root{{"limit", SemRanges::full()}};
+  for (int v_ = 1; v_ <= 10; ++v_) p.add_dependencies("shared", v(v_), {});
+  p.add_dependencies("limit", v(1), Deps{{"shared", SemRanges::strictly_lower_than(v(3))}});
+  for (int i = 0; i < 3; ++i) {
+    std::string chain = "p" + std::to_string(i), pin = "q" + std::to_string(i);
+    root.emplace_back(chain, SemRanges::full());
+    for (int v_ = 1; v_ <= 10; ++v_) {
+      p.add_dependencies(chain, v(v_), Deps{{pin, SemRanges::singleton(v(v_))}});
+      p.add_dependencies(pin, v(v_), Deps{{"shared", SemRanges::higher_than(v(v_))}});
+    }
+  }
+  p.add_dependencies("root", v(1), root);
+  SolveStatistics stats;
+  Options options;
+  options.statistics = &stats;
+  auto result = solve(p, std::string("root"), v(1), options);
+  auto& solution = std::get<Solution<std::string, SemVer>>(result);
+  for (int i = 0; i < 3; ++i) CHECK(*solution.find("p" + std::to_string(i)) == v(2));
+  CHECK(stats.conflicts > 0);
+  CHECK(stats.decisions >= solution.packages.size());
+  CHECK(p.most_conflicts > 0);
 }
