@@ -203,3 +203,23 @@ TEST_CASE("wheel zip: every truncation and random corruption fails cleanly", "[i
   }
   CHECK(read_back > 0);
 }
+
+TEST_CASE("wheel zip: ZIP64 archives (more than 65535 entries) over ranges", "[index][zip]") {
+  wv::test::TempDir dir;
+  std::vector<Member> members;
+  for (int i = 0; i < 70000; ++i) members.push_back({wv::str_cat("demo/m", i, ".py"), "", true});
+  members.push_back({"demo-1.0.dist-info/METADATA", kMetadata});
+  std::string bytes = make_zip(dir.file("big.whl"), members);
+  REQUIRE(bytes.find(std::string("PK\x06\x07", 4)) != std::string::npos);  // ZIP64 locator
+  wv::test::MemoryFetcher fetcher;
+  fetcher.files["https://h/big.whl"] = bytes;
+  RangeReadStats stats;
+  auto text = fetch_dist_info_file(fetcher, "https://h/big.whl", std::nullopt, metadata_entry(), {}, &stats);
+  REQUIRE(text);
+  CHECK(*text == kMetadata);
+  CHECK_FALSE(stats.whole_file);
+  CHECK(stats.requests >= 2);  // the central directory (several MiB) is fetched on its own
+  auto local = read_dist_info_file(dir.file("big.whl"), metadata_entry(), {});
+  REQUIRE(local);
+  CHECK(*local == kMetadata);
+}
