@@ -112,10 +112,12 @@ class Version {
   /// A hash consistent with ==.
   std::size_t hash() const;
 
-  /// Builds a version from parts the parser collected (internal to src/pkg).
+ private:
+  friend Result<Version> parse_version(std::string_view text);
+  // Builds a version from collected parts: inline when its key is exact and it has at most
+  // four release numbers, else with a shared Full block.
   static Version build(VersionParts&& parts);
 
- private:
   struct Full;
   std::strong_ordering compare_slow(const Version& other) const;
   std::strong_ordering compare_tie(const Version& other) const;  // equal keys, one inexact
