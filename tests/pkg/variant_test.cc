@@ -2,6 +2,7 @@
 #include "pkg/variant.h"
 
 #include <catch2/catch.hpp>
+#include <random>
 
 namespace wv::pkg {
 namespace {
@@ -103,6 +104,35 @@ TEST_CASE("variant: validation enforces null <=> empty and declared namespaces",
   aot.providers["priority"].install_time = false;
   CHECK(aot.is_static_namespace("priority"));
   CHECK_FALSE(aot.is_static_namespace("nvidia"));
+}
+
+TEST_CASE("variant: arbitrary bytes never crash the property parser; valid ones round-trip",
+          "[pkg][variant]") {
+  std::mt19937 random(42);
+  const std::string alphabet = "ab_0.: \t\xff-Z";
+  const std::vector<std::string> separators = {"::", " :: ", "\t::", ":", ":::", " "};
+  auto piece = [&] {
+    std::string out;
+    const std::size_t length = random() % 5;
+    for (std::size_t i = 0; i < length; ++i) out.push_back(alphabet[random() % alphabet.size()]);
+    return out;
+  };
+  int valid = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string text = piece() + separators[random() % separators.size()] + piece() +
+                       separators[random() % separators.size()] + piece();
+    Result<VariantProperty> property = parse_variant_property(text);
+    if (!property) continue;
+    ++valid;
+    Result<VariantProperty> again = parse_variant_property(property->to_string());
+    REQUIRE(again);
+    CHECK(*again == *property);
+  }
+  CHECK(valid > 0);
+  for (std::string_view url : {"", "v", ".json", "v.json", "v1.2.json", "/v0.0.3.json",
+                               "v99999999999999999999.0.0.json", "v0.0.3.jso"}) {
+    (void)classify_variants_schema(url);
+  }
 }
 
 }  // namespace
