@@ -1,0 +1,266 @@
+// The venv: creation, interpreter facts, installed distributions, the sync lock.
+#include "install/environment.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include "base/file_system.h"
+#include "base/str.h"
+#include "pkg/name.h"
+#include "targets/detect/process.h"
+
+namespace wv::install {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Printed one `key=value` per line; paths relative to sys.prefix so that a venv reached
+// through a symlink still maps inside the root.
+constexpr const char* kFactsScript = R"PY(
+import os, platform, sys, sysconfig
+p = sysconfig.get_paths()
+v = sys.version_info
+out = {
+  "version": "%d.%d.%d" % (v[0], v[1], v[2]),
+  "free_threaded": str(int(bool(sysconfig.get_config_var("Py_GIL_DISABLED")))),
+  "implementation_name": sys.implementation.name,
+  "implementation_version": "%d.%d.%d" % sys.implementation.version[:3],
+  "os_name": os.name,
+  "platform_machine": platform.machine(),
+  "platform_python_implementation": platform.python_implementation(),
+  "platform_release": platform.release(),
+  "platform_system": platform.system(),
+  "platform_version": platform.version(),
+  "python_full_version": platform.python_version(),
+  "python_version": "%d.%d" % (v[0], v[1]),
+  "sys_platform": sys.platform,
+  "headers": os.path.join("include", "site", "python%d.%d" % (v[0], v[1])),
+}
+for k in ("purelib", "platlib", "scripts", "data"):
+  out[k] = os.path.relpath(p[k], sys.prefix)
+for k, val in out.items():
+  print(k + "=" + str(val).replace("\n", " "))
+)PY";
+
+Result<std::string> absolute_path(const std::string& path) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec);
+  if (ec) {
+    return make_error(ErrorCode::kIo,
+                      str_cat("cannot resolve ", in_backticks(path), ": ", ec.message()));
+  }
+  std::string text = absolute.lexically_normal().string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
+Result<std::string> checked_scheme_path(std::string value, std::string_view key) {
+  if (value == ".") value.clear();
+  if (!value.empty() && (value.front() == '/' || !check_member_name(value).empty())) {
+    return make_error(ErrorCode::kUnsupported,
+                      str_cat("the interpreter's ", key, " folder ", in_backticks(value),
+                              " is not inside the environment"));
+  }
+  return value;
+}
+
+}  // namespace
+
+Result<bool> ensure_venv(const std::string& venv, const std::string& base_python) {
+  if (fs::exists(path_join(venv, "pyvenv.cfg"))) return false;
+  auto output = detect::run_process({base_python, "-m", "venv", "--without-pip", venv},
+                                    std::chrono::seconds(120), {}, true);
+  if (!output) {
+    return make_error(ErrorCode::kIo, str_cat("cannot run ", in_backticks(base_python), ": ",
+                                              output.error().message));
+  }
+  if (output->exit_code != 0) {
+    return make_error(ErrorCode::kIo,
+                      str_cat("`", base_python, " -m venv --without-pip ", venv, "` failed: ",
+                              trim(output->output)));
+  }
+  return true;
+}
+
+Result<InterpreterFacts> read_interpreter(const std::string& venv,
+                                         const std::string& python_override) {
+  WV_ASSIGN_OR_RETURN(std::string root, absolute_path(venv));
+  const std::string python =
+      python_override.empty() ? path_join(root, "bin/python") : python_override;
+  if (python_override.empty() && !fs::exists(python)) {
+    return make_error(ErrorCode::kNotFound,
+                      str_cat(in_backticks(root), " is not a virtual environment: no ",
+                              in_backticks("bin/python")));
+  }
+  auto output = detect::run_process({python, "-I", "-c", kFactsScript}, std::chrono::seconds(60),
+                                    {"PYTHONHOME", "PYTHONPATH"});
+  if (!output) return std::move(output).error();
+  if (output->exit_code != 0) {
+    return make_error(ErrorCode::kIo, str_cat("the environment's python ", in_backticks(python),
+                                              " failed (exit ", output->exit_code, ")"));
+  }
+  std::map<std::string, std::string> values;
+  for (std::string_view line : split(output->output, '\n')) {
+    std::size_t equals = line.find('=');
+    if (equals == std::string_view::npos) continue;
+    values[std::string(line.substr(0, equals))] = std::string(line.substr(equals + 1));
+  }
+  auto get = [&](const char* key) { return values.count(key) ? values[key] : std::string(); };
+  InterpreterFacts facts;
+  facts.full_version = get("version");
+  WV_ASSIGN_OR_RETURN(facts.version, targets::parse_major_minor(get("python_version"),
+                                                                "the interpreter's version"));
+  facts.free_threaded = get("free_threaded") == "1";
+  pkg::MarkerEnvironment& m = facts.markers;
+  m.implementation_name = get("implementation_name");
+  m.implementation_version = get("implementation_version");
+  m.os_name = get("os_name");
+  m.platform_machine = get("platform_machine");
+  m.platform_python_implementation = get("platform_python_implementation");
+  m.platform_release = get("platform_release");
+  m.platform_system = get("platform_system");
+  m.platform_version = get("platform_version");
+  m.python_full_version = get("python_full_version");
+  m.python_version = get("python_version");
+  m.sys_platform = get("sys_platform");
+  InstallScheme& scheme = facts.scheme;
+  scheme.root = root;
+  scheme.python = python;
+  WV_ASSIGN_OR_RETURN(scheme.purelib, checked_scheme_path(get("purelib"), "purelib"));
+  WV_ASSIGN_OR_RETURN(scheme.platlib, checked_scheme_path(get("platlib"), "platlib"));
+  WV_ASSIGN_OR_RETURN(scheme.scripts, checked_scheme_path(get("scripts"), "scripts"));
+  WV_ASSIGN_OR_RETURN(scheme.data, checked_scheme_path(get("data"), "data"));
+  WV_ASSIGN_OR_RETURN(scheme.headers, checked_scheme_path(get("headers"), "headers"));
+  if (scheme.purelib.empty() || scheme.scripts.empty()) {
+    return make_error(ErrorCode::kIo, str_cat("cannot read the install scheme of ",
+                                              in_backticks(python)));
+  }
+  return facts;
+}
+
+targets::HostProfile with_interpreter(targets::HostProfile host, const InterpreterFacts& facts) {
+  host.python_version.set(facts.version, targets::FactSource::kDeclared);
+  host.python_free_threaded.set(facts.free_threaded, targets::FactSource::kDeclared);
+  return host;
+}
+
+Result<std::vector<InstalledDistribution>> list_installed(const InstallScheme& scheme) {
+  std::vector<InstalledDistribution> result;
+  std::vector<std::string> sites = {scheme.purelib};
+  if (scheme.platlib != scheme.purelib) sites.push_back(scheme.platlib);
+  RealFileSystem file_system;
+  for (const std::string& site : sites) {
+    const std::string site_path = path_join(scheme.root, site);
+    if (!file_system.exists(site_path)) continue;
+    WV_ASSIGN_OR_RETURN(auto entries, file_system.list_directory(site_path));
+    for (const DirectoryEntry& entry : entries) {
+      if (entry.type != FileType::kDirectory || entry.name.size() <= 10 ||
+          entry.name.compare(entry.name.size() - 10, 10, ".dist-info") != 0) {
+        continue;
+      }
+      InstalledDistribution distribution;
+      distribution.dist_info = path_join(site, entry.name);
+      const std::string folder = path_join(site_path, entry.name);
+      // Name and version from METADATA; the folder name is the fallback.
+      std::string stem = entry.name.substr(0, entry.name.size() - 10);
+      std::size_t dash = stem.rfind('-');
+      distribution.name = pkg::normalize_name(stem.substr(0, dash));
+      if (dash != std::string::npos) distribution.version = stem.substr(dash + 1);
+      if (auto metadata = file_system.read_file(path_join(folder, "METADATA"))) {
+        for (std::string_view line : split(*metadata, '\n')) {
+          if (trim(line).empty()) break;  // the body starts
+          if (line.substr(0, 5) == "Name:") distribution.name = pkg::normalize_name(trim(line.substr(5)));
+          if (line.substr(0, 8) == "Version:") distribution.version = std::string(trim(line.substr(8)));
+        }
+      }
+      if (auto installer = file_system.read_file(path_join(folder, "INSTALLER"))) {
+        distribution.installer = std::string(trim(split(*installer, '\n').front()));
+      }
+      if (auto marker = file_system.read_file(path_join(folder, "WVLOCK"))) {
+        for (std::string_view line : split(*marker, '\n')) {
+          std::size_t equals = line.find('=');
+          if (equals == std::string_view::npos) continue;
+          std::string_view key = trim(line.substr(0, equals));
+          std::string_view value = trim(line.substr(equals + 1));
+          if (key == "wheel") distribution.wheel = std::string(value);
+          if (key == "sha256") distribution.wheel_sha256 = std::string(value);
+        }
+      }
+      result.push_back(std::move(distribution));
+    }
+  }
+  std::sort(result.begin(), result.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return result;
+}
+
+Result<std::vector<std::string>> installed_files(const InstallScheme& scheme,
+                                                 const InstalledDistribution& distribution) {
+  RealFileSystem file_system;
+  const std::string record_path = path_join(path_join(scheme.root, distribution.dist_info), "RECORD");
+  WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(record_path));
+  WV_ASSIGN_OR_RETURN(std::vector<RecordRow> rows, parse_record(text, record_path));
+  const fs::path site = fs::path(distribution.dist_info).parent_path();
+  std::vector<std::string> files;
+  for (const RecordRow& row : rows) {
+    if (row.path.empty()) continue;
+    fs::path relative = row.path.front() == '/'
+                            ? fs::path(row.path).lexically_relative(scheme.root)
+                            : (site / row.path).lexically_normal();
+    std::string text_path = relative.generic_string();
+    if (relative.empty() || text_path == "." || text_path.compare(0, 2, "..") == 0 ||
+        text_path.front() == '/') {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat(in_backticks(record_path), " lists ", in_backticks(row.path),
+                                ", which is outside the environment; refusing to remove it"));
+    }
+    files.push_back(std::move(text_path));
+  }
+  return files;
+}
+
+Result<SyncLock> SyncLock::acquire(const std::string& venv) {
+  const std::string path = path_join(venv, kLockName);
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) {
+    return make_error(ErrorCode::kIo,
+                      str_cat("cannot open the sync lock ", in_backticks(path), ": ",
+                              std::strerror(errno)));
+  }
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int saved = errno;
+    ::close(fd);
+    if (saved == EWOULDBLOCK) {
+      return make_error(ErrorCode::kUnavailable,
+                        str_cat("another `wvlock sync` is changing ", in_backticks(venv),
+                                " (it holds ", in_backticks(path), "); wait for it to finish"));
+    }
+    return make_error(ErrorCode::kIo,
+                      str_cat("cannot lock ", in_backticks(path), ": ", std::strerror(saved)));
+  }
+  SyncLock lock;
+  lock.fd_ = fd;
+  return lock;
+}
+
+SyncLock& SyncLock::operator=(SyncLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+SyncLock::~SyncLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+}
+
+}  // namespace wv::install

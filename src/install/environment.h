@@ -1,0 +1,77 @@
+// The target Python environment (a venv, PEP 405): creating it, reading its interpreter's
+// facts once (version, PEP 508 marker values, sysconfig install scheme), listing installed
+// distributions (PyPA "Recording installed projects": *.dist-info with RECORD), and the
+// per-environment sync lock (flock) that keeps two syncs apart. POSIX only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "install/wheel_unpack.h"
+#include "pkg/marker_environment.h"
+#include "targets/host_profile.h"
+
+namespace wv::install {
+
+/// What the environment's interpreter says about itself.
+struct InterpreterFacts {
+  targets::MajorMinor version;
+  std::string full_version;  ///< 3.12.4
+  bool free_threaded = false;
+  pkg::MarkerEnvironment markers;
+  InstallScheme scheme;  ///< paths relative to scheme.root
+};
+
+/// Creates `venv` with `base_python -m venv --without-pip` when it has no pyvenv.cfg.
+/// Returns true when it created it.
+Result<bool> ensure_venv(const std::string& venv, const std::string& base_python);
+
+/// Runs the environment's python once with a tiny script and reads its facts. The scheme's
+/// folders must lie inside the environment. `python` overrides `{venv}/bin/python` (a dry run
+/// on an environment that does not exist yet asks the base interpreter).
+Result<InterpreterFacts> read_interpreter(const std::string& venv, const std::string& python = "");
+
+/// The live host profile with the interpreter's Python facts (version, free-threading) in
+/// place of whatever detection said.
+targets::HostProfile with_interpreter(targets::HostProfile host, const InterpreterFacts& facts);
+
+/// One installed distribution.
+struct InstalledDistribution {
+  std::string name;       ///< normalised
+  std::string version;
+  std::string dist_info;  ///< relative to the root
+  std::string installer;  ///< INSTALLER's first line ("" when absent)
+  std::string wheel;      ///< the wheel wvlock installed it from ("" when not wvlock)
+  std::string wheel_sha256;
+};
+
+/// Every *.dist-info in purelib and platlib, sorted by name.
+Result<std::vector<InstalledDistribution>> list_installed(const InstallScheme& scheme);
+
+/// The files a distribution's RECORD lists, relative to the root, normalised; entries that
+/// would leave the environment are refused (error), missing RECORD is an error.
+Result<std::vector<std::string>> installed_files(const InstallScheme& scheme,
+                                                 const InstalledDistribution& distribution);
+
+/// An exclusive lock on `{venv}/.wvlock.lock` held while the object lives.
+class SyncLock {
+ public:
+  /// Fails at once (kUnavailable) when another process holds it.
+  static Result<SyncLock> acquire(const std::string& venv);
+  SyncLock() = default;
+  SyncLock(SyncLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  SyncLock& operator=(SyncLock&& other) noexcept;
+  ~SyncLock();
+
+ private:
+  int fd_ = -1;
+};
+
+/// The names wvlock keeps inside the environment root.
+inline constexpr std::string_view kLockName = ".wvlock.lock";
+inline constexpr std::string_view kJournalName = ".wvlock-journal";
+inline constexpr std::string_view kStagingPrefix = ".wvlock-staging";
+inline constexpr std::string_view kTrashName = ".wvlock-trash";
+
+}  // namespace wv::install

@@ -1,0 +1,446 @@
+// Target selection (DESIGN.md §1): platform checks, per-package live-best kept wheels, the
+// choice among fitting targets, and the `wvlock targets` table.
+#include "install/select.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+#include "base/str.h"
+#include "pkg/tags.h"
+#include "pkg/wheel_filename.h"
+#include "targets/target.h"
+#include "targets/variant_ranking.h"
+
+namespace wv::install {
+namespace {
+
+using targets::MajorMinor;
+
+/// What the live host needs once for every target.
+struct LiveContext {
+  const targets::HostProfile* host = nullptr;
+  std::optional<pkg::TagPriority> tags;  ///< nullopt when the host lacks a fact tags need
+  std::string tags_problem;
+  std::optional<targets::HostProviders> providers;
+  /// Provider answers per package version (computed once, shared by every target).
+  std::map<const lock::LockedPackage*, targets::SupportedVariants> supported;
+
+  const targets::SupportedVariants& supported_for(const lock::LockedPackage& package) {
+    auto it = supported.find(&package);
+    if (it == supported.end()) {
+      it = supported.emplace(&package, providers->supported(*package.variants)).first;
+    }
+    return it->second;
+  }
+};
+
+/// The rank of one installable wheel under the live ordering: variant score, then tag rank,
+/// then build tag (higher first), then the lock's own order.
+struct WheelRank {
+  targets::VariantScore variant;
+  std::uint32_t tag_rank = 0;
+  std::optional<pkg::BuildTag> build;
+  std::size_t kept_index = 0;
+};
+
+int compare_ranks(const WheelRank& a, const WheelRank& b, bool use_kept_index) {
+  if (int c = targets::compare_variant_scores(a.variant, b.variant); c != 0) return c;
+  if (a.tag_rank != b.tag_rank) return a.tag_rank < b.tag_rank ? -1 : 1;
+  if (a.build != b.build) {
+    if (!a.build) return 1;
+    if (!b.build) return -1;
+    return *a.build > *b.build ? -1 : 1;
+  }
+  if (use_kept_index && a.kept_index != b.kept_index) return a.kept_index < b.kept_index ? -1 : 1;
+  return 0;
+}
+
+/// The live fact a failed variant property is about, for the one-line reason.
+std::string live_fact(const targets::HostProfile& host, const pkg::VariantProperty& property) {
+  const std::string& ns = property.namespace_;
+  if (ns == "nvidia") {
+    if (!host.cuda_driver_version.known() && !host.highest_compute_capability()) {
+      return "no NVIDIA GPU";
+    }
+    if (property.feature == "sm_arch") {
+      auto capability = host.highest_compute_capability();
+      return capability ? str_cat("GPU compute capability ", capability->to_string())
+                        : std::string("no NVIDIA GPU compute capability");
+    }
+    return host.cuda_driver_version.known()
+               ? str_cat("CUDA driver ", host.cuda_driver_version.value->to_string())
+               : std::string("no CUDA driver");
+  }
+  if (ns == "amd") {
+    if (!host.rocm_version.known() && !host.gfx_archs.known()) return "no AMD GPU";
+    if (property.feature == "rocm_version") {
+      return host.rocm_version.known() ? str_cat("ROCm ", host.rocm_version.value->to_string())
+                                       : std::string("no ROCm");
+    }
+    if (!host.gfx_archs.known() || host.gfx_archs.value->empty()) return "no AMD GPU";
+    return str_cat("GPU ", join(*host.gfx_archs.value, ","));
+  }
+  if (ns == "intel") {
+    if (!host.intel_device_ips.known() || host.intel_device_ips.value->empty()) {
+      return "no Intel GPU";
+    }
+    return str_cat("Intel device IP ", join(*host.intel_device_ips.value, ","));
+  }
+  if (ns == "x86_64" && host.x86_64_level.known()) {
+    return str_cat("x86-64 level v", *host.x86_64_level.value);
+  }
+  if (ns == "aarch64" && host.aarch64_version.known()) {
+    return str_cat("aarch64 ", *host.aarch64_version.value);
+  }
+  return "";
+}
+
+/// Checks the platform facts of a target against the live host; "" when they fit.
+std::string platform_mismatch(const lock::LockedTarget& target, const targets::HostProfile& host) {
+  auto fact = [&](const char* key) -> std::string {
+    auto it = target.facts.find(key);
+    return it == target.facts.end() ? std::string() : it->second;
+  };
+  const std::string shorthand = fact("platform");
+  if (shorthand.empty()) return "the lock declares no platform for it";
+  Result<targets::Platform> platform = targets::parse_platform(shorthand);
+  if (!platform) return str_cat("unknown platform ", in_backticks(shorthand));
+  if (!host.os.known()) return "this host's operating system is unknown";
+  if (*host.os.value != platform->os) {
+    return str_cat("this host runs ", targets::to_string(*host.os.value), ", the target is for ",
+                   targets::to_string(platform->os));
+  }
+  if (!host.arch.known() || *host.arch.value != platform->arch) {
+    return str_cat("this host is ", host.arch.known() ? *host.arch.value : std::string("unknown"),
+                   ", the target is for ", platform->arch);
+  }
+  if (platform->os == targets::OsKind::kLinux) {
+    const std::string_view libc_name = targets::to_string(platform->libc);
+    if (!host.libc.known() || *host.libc.value != platform->libc) {
+      return str_cat("this host has no ", libc_name, ", the target needs it");
+    }
+    MajorMinor needed = targets::default_platform_version(*platform);
+    if (std::string declared = fact(platform->libc == targets::LibcKind::kMusl ? "musl" : "glibc");
+        !declared.empty()) {
+      if (auto parsed = targets::parse_major_minor(declared, "libc version")) needed = *parsed;
+    }
+    if (!host.libc_version.known()) {
+      return str_cat("this host's ", libc_name, " version is unknown, the target needs ",
+                     needed.to_string());
+    }
+    if (*host.libc_version.value < needed) {
+      return str_cat(libc_name, " ", host.libc_version.value->to_string(), ", the target needs ",
+                     libc_name, " ", needed.to_string(), " or newer");
+    }
+  }
+  if (platform->os == targets::OsKind::kMacos) {
+    MajorMinor needed = targets::default_platform_version(*platform);
+    if (std::string declared = fact("macos"); !declared.empty()) {
+      if (auto parsed = targets::parse_major_minor(declared, "macOS version", true)) needed = *parsed;
+    }
+    if (!host.macos_version.known() || *host.macos_version.value < needed) {
+      return str_cat("macOS ",
+                     host.macos_version.known() ? host.macos_version.value->to_string()
+                                                : std::string("unknown"),
+                     ", the target needs macOS ", needed.to_string(), " or newer");
+    }
+  }
+  if (std::string python = fact("python"); !python.empty()) {
+    auto declared = targets::parse_major_minor(python, "python version", false, true);
+    if (!host.python_version.known()) return "the environment's Python version is unknown";
+    if (declared && *declared != *host.python_version.value) {
+      return str_cat("the environment has Python ", host.python_version.value->to_string(),
+                     ", the target is for Python ", declared->to_string());
+    }
+  }
+  return "";
+}
+
+/// How one target fares on the live host.
+struct Evaluation {
+  bool fits = false;
+  std::string reason;
+  bool unchanged = true;
+  std::vector<ChosenWheel> wheels;
+  std::map<std::string, WheelRank> ranks;  ///< package name -> its chosen wheel's rank
+  int changed = 0;
+};
+
+Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& target,
+                    LiveContext& live, const SelectOptions& options, bool force) {
+  Evaluation result;
+  std::string mismatch = platform_mismatch(target, *live.host);
+  if (mismatch.empty() && !live.tags) mismatch = live.tags_problem;
+  if (!mismatch.empty()) {
+    result.reason = mismatch;
+    if (!force) return result;
+  }
+  for (const lock::LockedPackage* package :
+       lockfile.closure(target.name, options.extras, options.groups)) {
+    const lock::TargetUse& use = package->targets.at(target.name);
+    std::optional<WheelRank> best;
+    const lock::LockedFile* best_file = nullptr;
+    std::string best_label;
+    std::string first_reason;
+    for (std::size_t i = 0; i < use.wheels.size(); ++i) {
+      const lock::LockedFile* file = package->find_wheel(use.wheels[i]);
+      std::string why;
+      Result<pkg::WheelFilename> parsed = pkg::parse_wheel_filename(use.wheels[i]);
+      std::optional<WheelRank> rank;
+      if (file == nullptr) {
+        why = str_cat(in_backticks(use.wheels[i]), " is not listed");
+      } else if (!parsed) {
+        why = parsed.error().message;
+      } else if (!live.tags) {
+        why = live.tags_problem;
+      } else if (auto tag_rank = live.tags->best_rank(parsed->tags); !tag_rank) {
+        why = str_cat(package->name, " ", package->version, ": no tag of ",
+                      in_backticks(use.wheels[i]), " fits this host");
+      } else if (parsed->variant_label) {
+        if (!package->variants) {
+          why = str_cat(package->name, " ", package->version, ": ", in_backticks(use.wheels[i]),
+                        " has a variant label but the lock has no variant metadata for it");
+        } else {
+          targets::VariantMatch match = targets::match_variant(
+              *parsed->variant_label, *package->variants, live.supported_for(*package));
+          if (auto* score = std::get_if<targets::VariantScore>(&match)) {
+            rank = WheelRank{*score, *tag_rank, parsed->build, i};
+          } else {
+            const auto& bad = std::get<targets::IncompatibleVariant>(match);
+            if (bad.property.namespace_.empty()) {
+              why = str_cat(package->name, " ", package->version, ": ", bad.reason);
+            } else {
+              std::string fact = live_fact(*live.host, bad.property);
+              why = str_cat(fact.empty() ? "" : fact + ", ", package->name, " ",
+                            package->version, " needs ", bad.property.to_string());
+            }
+          }
+        }
+      } else {
+        rank = WheelRank{targets::non_variant_score(), *tag_rank, parsed->build, i};
+      }
+      if (!rank) {
+        if (first_reason.empty()) first_reason = why;
+        continue;
+      }
+      if (!best || compare_ranks(*rank, *best, true) < 0) {
+        best = rank;
+        best_file = file;
+        best_label = parsed->variant_label.value_or("");
+      }
+    }
+    if (!best) {
+      if (result.reason.empty()) {
+        result.reason = first_reason.empty()
+                            ? str_cat(package->name, " ", package->version,
+                                      " has no kept wheel for this target")
+                            : first_reason;
+      }
+      if (!force || use.wheels.empty()) return result;
+      // --no-verify: the lock-time choice, as the lock says.
+      const lock::LockedFile* file = package->find_wheel(use.wheels.front());
+      if (file == nullptr) return result;
+      auto parsed = pkg::parse_wheel_filename(file->name);
+      result.wheels.push_back(ChosenWheel{
+          package, file, parsed && parsed->variant_label ? *parsed->variant_label : "", true});
+      continue;
+    }
+    bool lock_time = best->kept_index == 0;
+    if (!lock_time) {
+      result.unchanged = false;
+      ++result.changed;
+    }
+    result.ranks[package->name] = *best;
+    result.wheels.push_back(ChosenWheel{package, best_file, best_label, lock_time});
+  }
+  result.fits = result.reason.empty();
+  if (!result.fits) result.unchanged = false;
+  return result;
+}
+
+/// Negative when target `a` is the better choice: more of the shared packages get a better
+/// live-best wheel under `a`.
+int compare_targets(const Evaluation& a, const Evaluation& b) {
+  int score = 0;
+  for (const auto& [name, rank] : a.ranks) {
+    auto other = b.ranks.find(name);
+    if (other == b.ranks.end()) continue;
+    int c = compare_ranks(rank, other->second, false);
+    score += c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+  if (score != 0) return score;
+  if (a.unchanged != b.unchanged) return a.unchanged ? -1 : 1;
+  return 0;
+}
+
+LiveContext make_live_context(const targets::HostProfile& live, const SelectOptions& options) {
+  LiveContext context;
+  context.host = &live;
+  Result<std::vector<pkg::Tag>> tags = targets::compatible_tags(live);
+  Result<pkg::MarkerEnvironment> markers = targets::marker_environment(live);
+  if (tags && markers) {
+    context.tags.emplace(std::move(*tags));
+    context.providers.emplace(live, std::move(*markers), options.providers);
+  } else {
+    context.tags_problem = str_cat("this host's tags are unknown: ",
+                                   tags ? markers.error().message : tags.error().message);
+  }
+  return context;
+}
+
+std::string fit_note(const Evaluation& evaluation) {
+  if (evaluation.unchanged) return "lock-time choices fit unchanged";
+  return str_cat(evaluation.changed, evaluation.changed == 1 ? " package gets" : " packages get",
+                 " another kept wheel than at lock time");
+}
+
+struct Outcome {
+  std::vector<TargetVerdict> verdicts;
+  std::vector<Evaluation> evaluations;
+  int selected = -1;
+};
+
+Outcome run(const lock::Lockfile& lockfile, const targets::HostProfile& live,
+            const SelectOptions& options) {
+  LiveContext context = make_live_context(live, options);
+  Outcome outcome;
+  for (const lock::LockedTarget& target : lockfile.targets) {
+    bool forced = !options.forced_target.empty() && target.name == options.forced_target;
+    outcome.evaluations.push_back(
+        evaluate(lockfile, target, context, options, forced && !options.verify));
+  }
+  for (std::size_t i = 0; i < lockfile.targets.size(); ++i) {
+    const Evaluation& evaluation = outcome.evaluations[i];
+    if (!options.forced_target.empty()) {
+      if (lockfile.targets[i].name == options.forced_target &&
+          (evaluation.fits || !options.verify)) {
+        outcome.selected = static_cast<int>(i);
+      }
+      continue;
+    }
+    if (!evaluation.fits) continue;
+    if (outcome.selected < 0 ||
+        compare_targets(evaluation, outcome.evaluations[outcome.selected]) < 0) {
+      outcome.selected = static_cast<int>(i);
+    }
+  }
+  for (std::size_t i = 0; i < lockfile.targets.size(); ++i) {
+    const Evaluation& evaluation = outcome.evaluations[i];
+    TargetVerdict verdict;
+    verdict.name = lockfile.targets[i].name;
+    verdict.unchanged = evaluation.fits && evaluation.unchanged;
+    if (static_cast<int>(i) == outcome.selected) {
+      verdict.status = TargetStatus::kSelected;
+      verdict.reason = evaluation.fits ? fit_note(evaluation)
+                                       : str_cat("forced with --no-verify: ", evaluation.reason);
+      if (!options.forced_target.empty() && evaluation.fits) {
+        verdict.reason = str_cat("forced; ", verdict.reason);
+      }
+    } else if (evaluation.fits) {
+      verdict.status = TargetStatus::kFits;
+      verdict.reason = fit_note(evaluation);
+    } else {
+      verdict.status = TargetStatus::kRuledOut;
+      verdict.reason = evaluation.reason;
+    }
+    outcome.verdicts.push_back(std::move(verdict));
+  }
+  return outcome;
+}
+
+}  // namespace
+
+std::vector<TargetVerdict> evaluate_targets(const lock::Lockfile& lockfile,
+                                            const targets::HostProfile& live,
+                                            const SelectOptions& options) {
+  return run(lockfile, live, options).verdicts;
+}
+
+Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::HostProfile& live,
+                                const SelectOptions& options) {
+  if (lockfile.targets.empty()) {
+    return make_error(ErrorCode::kInvalidLockfile, "the lockfile declares no targets");
+  }
+  for (const std::string& extra : options.extras) {
+    if (std::find(lockfile.extras.begin(), lockfile.extras.end(), extra) == lockfile.extras.end()) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat("unknown extra ", in_backticks(extra), ": the lock has ",
+                                lockfile.extras.empty() ? std::string("none")
+                                                        : join(lockfile.extras, ", ")));
+    }
+  }
+  for (const std::string& group : options.groups) {
+    if (std::find(lockfile.dependency_groups.begin(), lockfile.dependency_groups.end(), group) ==
+        lockfile.dependency_groups.end()) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat("unknown dependency group ", in_backticks(group)));
+    }
+  }
+  if (!options.forced_target.empty() && !lockfile.find_target(options.forced_target)) {
+    std::vector<std::string> names;
+    for (const auto& target : lockfile.targets) names.push_back(target.name);
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat("unknown target ", in_backticks(options.forced_target),
+                              ": the lock declares ", join(names, ", ")));
+  }
+  Outcome outcome = run(lockfile, live, options);
+  if (outcome.selected < 0) {
+    Error error = make_error(
+        ErrorCode::kUnavailable,
+        options.forced_target.empty()
+            ? std::string("no target of the lock fits this host")
+            : str_cat("target ", in_backticks(options.forced_target),
+                      " does not fit this host (use --no-verify to install it anyway)"));
+    error.notes.push_back(str_cat("host: ", targets::describe(live)));
+    for (const TargetVerdict& verdict : outcome.verdicts) {
+      error.notes.push_back(str_cat(verdict.name, ": ", verdict.reason));
+    }
+    return error;
+  }
+  Selection selection;
+  selection.target = lockfile.targets[outcome.selected].name;
+  selection.wheels = std::move(outcome.evaluations[outcome.selected].wheels);
+  selection.verdicts = std::move(outcome.verdicts);
+  selection.host_summary = targets::describe(live);
+  return selection;
+}
+
+std::string render_targets_table(const lock::Lockfile& lockfile,
+                                 const std::vector<TargetVerdict>& verdicts,
+                                 const targets::HostProfile& live) {
+  std::vector<std::array<std::string, 4>> rows;
+  rows.push_back({"TARGET", "PLATFORM", "STATUS", "WHY"});
+  for (const TargetVerdict& verdict : verdicts) {
+    std::string platform;
+    if (const lock::LockedTarget* target = lockfile.find_target(verdict.name)) {
+      auto it = target->facts.find("platform");
+      if (it != target->facts.end()) platform = it->second;
+    }
+    const char* status = verdict.status == TargetStatus::kSelected ? "selected"
+                         : verdict.status == TargetStatus::kFits   ? "fits"
+                                                                    : "no";
+    rows.push_back({verdict.name, platform, status, verdict.reason});
+  }
+  std::size_t widths[3] = {0, 0, 0};
+  for (const auto& row : rows) {
+    for (int i = 0; i < 3; ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  std::string out = str_cat("host: ", targets::describe(live), "\n");
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    bool selected = r > 0 && verdicts[r - 1].status == TargetStatus::kSelected;
+    out += selected ? "* " : "  ";
+    for (int i = 0; i < 3; ++i) {
+      out += row[i];
+      out.append(widths[i] - row[i].size() + 2, ' ');
+    }
+    out += row[3];
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace wv::install

@@ -1,0 +1,483 @@
+// The sync: plan, fetch, stage, then a journaled commit that can be rolled back.
+#include "install/sync.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "base/file_system.h"
+#include "base/str.h"
+
+namespace wv::install {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string under(const std::string& root, std::string_view rel) {
+  return str_cat(root, "/", rel);
+}
+
+/// What the commit moves: T = an existing file moved to the trash, D = a folder created,
+/// P = a staged file moved into place. Written before the first move.
+struct Journal {
+  std::string staging;  ///< folder name under the root
+  std::vector<std::string> trashed;
+  std::vector<std::string> created_dirs;
+  std::vector<std::string> placed;
+
+  std::string serialize() const {
+    std::string out = str_cat("wvlock-journal 1\nS ", staging, "\n");
+    for (const auto& rel : trashed) out += str_cat("T ", rel, "\n");
+    for (const auto& rel : created_dirs) out += str_cat("D ", rel, "\n");
+    for (const auto& rel : placed) out += str_cat("P ", rel, "\n");
+    return out;
+  }
+  static Result<Journal> parse(std::string_view text, std::string_view path) {
+    Journal journal;
+    std::vector<std::string_view> lines = split(text, '\n');
+    if (lines.empty() || lines.front() != "wvlock-journal 1") {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat(in_backticks(path), " is not a wvlock journal; remove it by hand "
+                                                    "after checking the environment"));
+    }
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      std::string_view line = lines[i];
+      if (line.empty()) continue;
+      if (line.size() < 3 || line[1] != ' ' || !check_member_name(line.substr(2)).empty()) {
+        return make_error(ErrorCode::kInvalidInput,
+                          str_cat(path, ":", i + 1, ": expected `T|D|P|S <relative path>`"));
+      }
+      std::string rel(line.substr(2));
+      switch (line[0]) {
+        case 'S': journal.staging = rel; break;
+        case 'T': journal.trashed.push_back(rel); break;
+        case 'D': journal.created_dirs.push_back(rel); break;
+        case 'P': journal.placed.push_back(rel); break;
+        default:
+          return make_error(ErrorCode::kInvalidInput,
+                            str_cat(path, ":", i + 1, ": unknown journal entry"));
+      }
+    }
+    return journal;
+  }
+};
+
+bool exists_no_follow(const std::string& path) {
+  struct stat info;
+  return ::lstat(path.c_str(), &info) == 0;
+}
+
+Result<void> move_file(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  fs::create_directories(fs::path(to).parent_path(), ec);
+  fs::rename(from, to, ec);
+  if (ec) {
+    return make_error(ErrorCode::kIo, str_cat("cannot move ", in_backticks(from), " to ",
+                                              in_backticks(to), ": ", ec.message()));
+  }
+  return {};
+}
+
+/// Undoes a journal: placed files whose staged copy is gone are removed, trashed files come
+/// back, created folders go (deepest first, only when empty).
+Result<void> roll_back(const std::string& root, const Journal& journal) {
+  const std::string staging = under(root, journal.staging);
+  const std::string trash = under(root, kTrashName);
+  std::error_code ec;
+  for (const std::string& rel : journal.placed) {
+    if (!exists_no_follow(under(staging, rel)) && exists_no_follow(under(root, rel))) {
+      fs::remove(under(root, rel), ec);
+      if (ec) {
+        return make_error(ErrorCode::kIo, str_cat("cannot remove ", in_backticks(under(root, rel)),
+                                                  ": ", ec.message()));
+      }
+    }
+  }
+  for (const std::string& rel : journal.trashed) {
+    if (exists_no_follow(under(trash, rel))) WV_TRY(move_file(under(trash, rel), under(root, rel)));
+  }
+  for (auto it = journal.created_dirs.rbegin(); it != journal.created_dirs.rend(); ++it) {
+    fs::remove(under(root, *it), ec);  // fails (kept) when not empty
+  }
+  return {};
+}
+
+void remove_quietly(const std::string& path) {
+  std::error_code ec;
+  fs::remove_all(path, ec);
+}
+
+/// True when every existing component of `rel` below the root resolves inside the root
+/// (a symlinked folder in the environment must not carry a write or a removal outside it).
+Result<void> check_inside(const std::string& root, const std::string& real_root,
+                          const std::string& rel) {
+  fs::path current(root);
+  std::vector<std::string_view> parts = split(rel, '/');
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    current /= std::string(parts[i]);
+    struct stat info;
+    if (::lstat(current.c_str(), &info) != 0) return {};  // does not exist yet: created by us
+    if (S_ISLNK(info.st_mode)) {
+      std::error_code ec;
+      fs::path target = fs::canonical(current, ec);
+      std::string text = target.string();
+      if (ec || (text != real_root && text.compare(0, real_root.size() + 1, real_root + "/") != 0)) {
+        return make_error(ErrorCode::kInvalidInput,
+                          str_cat(in_backticks(current.string()), " is a symlink leading outside "
+                                  "the environment; refusing to write ", in_backticks(rel),
+                                  " through it"));
+      }
+    }
+  }
+  return {};
+}
+
+/// Python's byte-code caches of a removed module (`__pycache__/mod.*.pyc`), which RECORD
+/// does not list.
+std::vector<std::string> pycache_of(const std::string& root, const std::string& rel) {
+  std::vector<std::string> result;
+  if (rel.size() < 3 || rel.compare(rel.size() - 3, 3, ".py") != 0) return result;
+  fs::path path(rel);
+  const std::string stem = path.stem().string() + ".";
+  const fs::path cache = path.parent_path() / "__pycache__";
+  std::error_code ec;
+  for (fs::directory_iterator it(under(root, cache.string()), ec), end; !ec && it != end;
+       it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.compare(0, stem.size(), stem) == 0 && name.size() > 4 &&
+        name.compare(name.size() - 4, 4, ".pyc") == 0) {
+      result.push_back((cache / name).generic_string());
+    }
+  }
+  return result;
+}
+
+std::string direct_url_json(const std::string& path, const std::string& sha256) {
+  std::string escaped;
+  for (char c : path) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  return str_cat("{\"archive_info\": {\"hash\": \"sha256=", sha256, "\", \"hashes\": {\"sha256\": \"",
+                 sha256, "\"}}, \"url\": \"file://", escaped, "\"}\n");
+}
+
+}  // namespace
+
+int Plan::count(PlanAction action) const {
+  return static_cast<int>(std::count_if(items.begin(), items.end(),
+                                        [&](const PlanItem& item) { return item.action == action; }));
+}
+
+Plan make_plan(const Selection& selection, const std::vector<InstalledDistribution>& installed,
+               bool reinstall) {
+  Plan plan;
+  plan.target = selection.target;
+  std::map<std::string, const InstalledDistribution*> by_name;
+  for (const InstalledDistribution& distribution : installed) by_name[distribution.name] = &distribution;
+  std::set<std::string> wanted;
+  for (const ChosenWheel& chosen : selection.wheels) {
+    const lock::LockedPackage& package = *chosen.package;
+    wanted.insert(package.name);
+    PlanItem item;
+    item.name = package.name;
+    item.version = package.version;
+    item.wheel = chosen.file->name;
+    item.file = chosen.file;
+    item.download = chosen.file->path.empty() && chosen.file->url.compare(0, 7, "file://") != 0;
+    auto it = by_name.find(package.name);
+    if (it == by_name.end()) {
+      item.action = PlanAction::kInstall;
+    } else {
+      const InstalledDistribution& current = *it->second;
+      item.old_version = current.version;
+      // Another installer's copy of the same version is kept (its build cannot be told);
+      // wvlock's own records name the wheel, so a changed build is replaced.
+      bool same = current.version == package.version &&
+                  (current.wheel.empty() || (current.wheel == chosen.file->name &&
+                                             current.wheel_sha256 == chosen.file->sha256));
+      item.action = same && !reinstall ? PlanAction::kKeep : PlanAction::kUpgrade;
+    }
+    if (item.action == PlanAction::kKeep) {
+      item.wheel.clear();
+      item.download = false;
+    }
+    plan.items.push_back(std::move(item));
+  }
+  for (const InstalledDistribution& distribution : installed) {
+    if (wanted.count(distribution.name)) continue;
+    PlanItem item;
+    item.action = PlanAction::kRemove;
+    item.name = distribution.name;
+    item.old_version = distribution.version;
+    plan.items.push_back(std::move(item));
+  }
+  std::sort(plan.items.begin(), plan.items.end(),
+            [](const PlanItem& a, const PlanItem& b) { return a.name < b.name; });
+  return plan;
+}
+
+std::string render_plan(const Plan& plan, bool dry_run, bool verbose) {
+  std::string out = str_cat(dry_run ? "would sync " : "synced ", in_backticks(plan.environment),
+                            " to target ", plan.target, "\n");
+  for (const PlanItem& item : plan.items) {
+    switch (item.action) {
+      case PlanAction::kInstall:
+        out += str_cat("  + ", item.name, " ", item.version, " (", item.wheel,
+                       item.download ? ", download" : "", ")\n");
+        break;
+      case PlanAction::kUpgrade:
+        out += str_cat("  ~ ", item.name, " ", item.old_version, " -> ", item.version, " (",
+                       item.wheel, item.download ? ", download" : "", ")\n");
+        break;
+      case PlanAction::kRemove:
+        out += str_cat("  - ", item.name, " ", item.old_version, "\n");
+        break;
+      case PlanAction::kKeep:
+        if (verbose) out += str_cat("  = ", item.name, " ", item.version, "\n");
+        break;
+    }
+  }
+  out += str_cat(dry_run ? "would install " : "installed ", plan.count(PlanAction::kInstall),
+                 ", upgrade ", plan.count(PlanAction::kUpgrade), ", remove ",
+                 plan.count(PlanAction::kRemove), ", keep ", plan.count(PlanAction::kKeep), "\n");
+  return out;
+}
+
+Result<std::string> repair_environment(const std::string& root) {
+  RealFileSystem file_system;
+  const std::string journal_path = under(root, kJournalName);
+  std::string note;
+  if (file_system.exists(journal_path)) {
+    WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(journal_path));
+    WV_ASSIGN_OR_RETURN(Journal journal, Journal::parse(text, journal_path));
+    WV_TRY(roll_back(root, journal));
+    note = str_cat("an interrupted sync left ", in_backticks(journal_path),
+                   "; its changes were rolled back (", journal.placed.size(),
+                   " files removed, ", journal.trashed.size(), " restored)");
+    WV_TRY(file_system.remove(journal_path));
+  }
+  // Leftover staging and trash folders of a killed sync.
+  std::error_code ec;
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.compare(0, kStagingPrefix.size(), kStagingPrefix) == 0 || name == kTrashName) {
+      remove_quietly(it->path().string());
+    }
+  }
+  return note;
+}
+
+Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfile,
+                        const targets::HostProfile& live, WheelStore& store) {
+  SyncReport report;
+  report.dry_run = options.dry_run;
+  const bool exists = fs::exists(path_join(options.venv, "pyvenv.cfg"));
+  if (!options.dry_run) {
+    WV_ASSIGN_OR_RETURN(report.created_environment, ensure_venv(options.venv, options.python));
+  }
+  std::optional<SyncLock> lock;
+  if (!options.dry_run) {
+    WV_ASSIGN_OR_RETURN(SyncLock acquired, SyncLock::acquire(options.venv));
+    lock.emplace(std::move(acquired));
+  }
+  WV_ASSIGN_OR_RETURN(InterpreterFacts facts,
+                      read_interpreter(options.venv, exists || !options.dry_run ? "" : options.python));
+  const std::string root = facts.scheme.root;
+  if (!options.dry_run) {
+    WV_ASSIGN_OR_RETURN(std::string note, repair_environment(root));
+    if (!note.empty()) report.notes.push_back(std::move(note));
+  }
+  WV_ASSIGN_OR_RETURN(report.selection,
+                      select_target(lockfile, with_interpreter(live, facts), options.select));
+  std::vector<InstalledDistribution> installed;
+  if (exists) {
+    WV_ASSIGN_OR_RETURN(installed, list_installed(facts.scheme));
+  }
+  report.plan = make_plan(report.selection, installed, options.reinstall);
+  report.plan.environment = root;
+  for (const InstalledDistribution& distribution : installed) {
+    if (!distribution.installer.empty() && distribution.installer != "wvlock" &&
+        distribution.wheel.empty()) {
+      for (const PlanItem& item : report.plan.items) {
+        if (item.name == distribution.name && item.action == PlanAction::kKeep) {
+          report.notes.push_back(str_cat(distribution.name, " ", distribution.version,
+                                         " was installed by ", distribution.installer,
+                                         "; kept as is (its build is not recorded)"));
+        }
+      }
+    }
+  }
+  if (options.dry_run) return report;
+
+  // 1. Every file, verified against the lock, before anything changes.
+  std::vector<std::pair<const PlanItem*, std::string>> fetched;
+  for (const PlanItem& item : report.plan.items) {
+    if (item.action != PlanAction::kInstall && item.action != PlanAction::kUpgrade) continue;
+    WV_ASSIGN_OR_RETURN(std::string path, store.get(*item.file));
+    fetched.emplace_back(&item, std::move(path));
+  }
+  std::map<std::string, const InstalledDistribution*> installed_by_name;
+  for (const InstalledDistribution& distribution : installed) {
+    installed_by_name[distribution.name] = &distribution;
+  }
+  bool changes = !fetched.empty() || report.plan.count(PlanAction::kRemove) > 0;
+  if (!changes) return report;
+
+  // 2. Stage and verify every wheel.
+  const std::string staging_name = str_cat(kStagingPrefix, "-", ::getpid());
+  const std::string staging = under(root, staging_name);
+  remove_quietly(staging);
+  std::error_code ec;
+  fs::create_directories(staging, ec);
+  if (ec) {
+    return make_error(ErrorCode::kIo, str_cat("cannot create ", in_backticks(staging), ": ",
+                                              ec.message()));
+  }
+  struct StagingGuard {
+    std::string path;
+    ~StagingGuard() { remove_quietly(path); }
+  } staging_guard{staging};
+  std::set<std::string> new_files;
+  std::vector<std::string> placed;
+  for (const auto& [item, path] : fetched) {
+    UnpackOptions unpack;
+    unpack.scheme = facts.scheme;
+    unpack.staging = staging;
+    unpack.limits = options.limits;
+    unpack.wheel_name = item->file->name;
+    unpack.wheel_sha256 = item->file->sha256;
+    if (!item->download) unpack.direct_url_json = direct_url_json(path, item->file->sha256);
+    auto unpacked = unpack_wheel(path, unpack);
+    if (!unpacked) {
+      return std::move(unpacked).error().with_note(
+          str_cat("nothing was changed in ", in_backticks(root)));
+    }
+    if (unpacked->name != item->name) {
+      return make_error(ErrorCode::kIntegrity,
+                        str_cat(in_backticks(item->file->name), " installs ",
+                                in_backticks(unpacked->name), ", the lock expects ",
+                                in_backticks(item->name)));
+    }
+    for (std::string& rel : unpacked->files) {
+      if (new_files.insert(rel).second) placed.push_back(std::move(rel));
+    }
+  }
+
+  // 3. What leaves: the files of removed and replaced distributions.
+  Journal journal;
+  journal.staging = staging_name;
+  std::set<std::string> trashed;
+  for (const PlanItem& item : report.plan.items) {
+    if (item.action != PlanAction::kRemove && item.action != PlanAction::kUpgrade) continue;
+    auto it = installed_by_name.find(item.name);
+    if (it == installed_by_name.end()) continue;
+    WV_ASSIGN_OR_RETURN(std::vector<std::string> files, installed_files(facts.scheme, *it->second));
+    for (const std::string& rel : files) {
+      if (check_member_name(rel).empty() && exists_no_follow(under(root, rel)) &&
+          trashed.insert(rel).second) {
+        journal.trashed.push_back(rel);
+      }
+      for (std::string& cache : pycache_of(root, rel)) {
+        if (trashed.insert(cache).second) journal.trashed.push_back(std::move(cache));
+      }
+    }
+  }
+  for (const std::string& rel : placed) {
+    if (exists_no_follow(under(root, rel)) && trashed.insert(rel).second) {
+      journal.trashed.push_back(rel);
+    }
+  }
+  std::string real_root = fs::canonical(root, ec).string();
+  if (ec) real_root = root;
+  for (const std::string& rel : journal.trashed) WV_TRY(check_inside(root, real_root, rel));
+  std::set<std::string> new_dirs;
+  for (const std::string& rel : placed) {
+    WV_TRY(check_inside(root, real_root, rel));
+    fs::path parent = fs::path(rel).parent_path();
+    std::vector<std::string> chain;
+    while (!parent.empty() && !exists_no_follow(under(root, parent.string()))) {
+      chain.push_back(parent.generic_string());
+      parent = parent.parent_path();
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      if (new_dirs.insert(*it).second) journal.created_dirs.push_back(*it);
+    }
+  }
+  journal.placed = placed;
+
+  // 4. Commit under the journal.
+  RealFileSystem file_system;
+  const std::string journal_path = under(root, kJournalName);
+  WV_TRY(file_system.write_file_atomic(journal_path, journal.serialize()));
+  const std::string trash = under(root, kTrashName);
+  int moves = 0;
+  auto commit = [&]() -> Result<void> {
+    auto tick = [&]() -> Result<void> {
+      if (options.fail_after_moves >= 0 && moves++ >= options.fail_after_moves) {
+        return make_error(ErrorCode::kIo, str_cat("simulated failure after ",
+                                                  options.fail_after_moves, " moves"));
+      }
+      return {};
+    };
+    for (const std::string& rel : journal.trashed) {
+      WV_TRY(tick());
+      WV_TRY(move_file(under(root, rel), under(trash, rel)));
+    }
+    for (const std::string& rel : journal.created_dirs) {
+      std::error_code dir_error;
+      fs::create_directory(under(root, rel), dir_error);
+      if (dir_error) {
+        return make_error(ErrorCode::kIo, str_cat("cannot create ", in_backticks(under(root, rel)),
+                                                  ": ", dir_error.message()));
+      }
+    }
+    for (const std::string& rel : journal.placed) {
+      WV_TRY(tick());
+      WV_TRY(move_file(under(staging, rel), under(root, rel)));
+    }
+    return {};
+  };
+  if (Result<void> done = commit(); !done) {
+    Error error = std::move(done).error();
+    if (options.leave_journal_on_failure) {
+      staging_guard.path.clear();  // a killed process leaves everything behind
+      return std::move(error).with_note(
+          str_cat("the journal ", in_backticks(journal_path), " was left for the next sync"));
+    }
+    if (Result<void> undone = roll_back(root, journal); !undone) {
+      return std::move(error).with_note(
+          str_cat("rolling back failed too (", undone.error().message, "); the journal ",
+                  in_backticks(journal_path), " is kept and the next sync will retry"));
+    }
+    (void)file_system.remove(journal_path);
+    remove_quietly(trash);
+    return std::move(error).with_note(str_cat("the environment ", in_backticks(root),
+                                              " was restored to its state before the sync"));
+  }
+  // The commit point: without the journal the new state stands.
+  WV_TRY(file_system.remove(journal_path));
+  remove_quietly(trash);
+  // Folders the removed distributions leave empty.
+  std::set<std::string, std::greater<>> parents;
+  for (const std::string& rel : journal.trashed) {
+    for (fs::path parent = fs::path(rel).parent_path(); !parent.empty();
+         parent = parent.parent_path()) {
+      parents.insert(parent.generic_string());
+    }
+  }
+  const std::set<std::string> keep = {facts.scheme.purelib, facts.scheme.platlib,
+                                      facts.scheme.scripts, facts.scheme.headers};
+  for (const std::string& rel : parents) {
+    if (keep.count(rel)) continue;
+    const std::string path = under(root, rel);
+    if (fs::is_directory(path, ec) && fs::is_empty(path, ec)) fs::remove(path, ec);
+  }
+  return report;
+}
+
+}  // namespace wv::install

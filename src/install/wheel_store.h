@@ -1,0 +1,45 @@
+// Where sync gets the wheel files the lock names (DESIGN.md §6 "Safe"): a WheelStore returns
+// the local path of a file whose sha256 and size were checked against the lock. The CLI
+// implements it over src/net's verified cache (install/ never includes net/); local `path`
+// and file:// wheels are served by LocalWheelStore, which checks them itself.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "base/result.h"
+#include "lock/lockfile.h"
+
+namespace wv::install {
+
+/// A source of verified wheel files.
+class WheelStore {
+ public:
+  virtual ~WheelStore() = default;
+  /// The local path of `file`'s content, checked against `file.sha256` and `file.size`.
+  /// kIntegrity when the content does not match; kNetwork/kIo/kNotFound when unavailable.
+  virtual Result<std::string> get(const lock::LockedFile& file) = 0;
+};
+
+/// Checks a local file against the lock's sha256 (and size when given). The error names the
+/// file, the expected and the actual digest.
+Result<void> verify_file(const std::string& path, std::string_view sha256,
+                         std::optional<std::uint64_t> size, std::string_view what);
+
+/// Serves wheels with a `path` (relative to the lockfile's folder) or a file:// url, checking
+/// each; other urls go to `fallback` (the CLI's network store), or fail when there is none.
+class LocalWheelStore final : public WheelStore {
+ public:
+  explicit LocalWheelStore(std::string lock_dir, WheelStore* fallback = nullptr)
+      : lock_dir_(std::move(lock_dir)), fallback_(fallback) {}
+  Result<std::string> get(const lock::LockedFile& file) override;
+  /// The local path `file` names, "" when it needs a download.
+  std::string local_path(const lock::LockedFile& file) const;
+
+ private:
+  std::string lock_dir_;
+  WheelStore* fallback_;
+};
+
+}  // namespace wv::install

@@ -1,0 +1,338 @@
+// Target selection against hand-built lockfiles and live host profiles (DESIGN.md §1).
+#include <catch2/catch.hpp>
+
+#include "install/select.h"
+#include "lock/lockfile.h"
+#include "targets/host_profile.h"
+
+namespace wv::install {
+namespace {
+
+using targets::FactSource;
+using targets::HostProfile;
+using targets::MajorMinor;
+
+std::string sha(char c) { return std::string(64, c); }
+
+lock::LockedFile wheel(const std::string& name) {
+  lock::LockedFile file;
+  file.name = name;
+  file.url = "https://example.org/files/" + name;
+  file.sha256 = sha('a');
+  file.size = 1;
+  return file;
+}
+
+pkg::VariantProperty property(const char* ns, const char* feature, const char* value) {
+  return pkg::VariantProperty{ns, feature, value};
+}
+
+pkg::VariantsMetadata gpu_metadata(std::map<std::string, std::vector<pkg::VariantProperty>> variants) {
+  pkg::VariantsMetadata metadata;
+  metadata.schema = pkg::VariantsSchema::kV0_0_3;
+  metadata.default_priorities.namespaces = {"nvidia", "amd"};
+  metadata.providers["nvidia"].requirements = {"nvidia-variant-provider>=0.0.1,<1.0.0"};
+  metadata.providers["amd"].requirements = {"amd-variant-provider>=0.0.1,<1.0.0"};
+  metadata.variants = std::move(variants);
+  return metadata;
+}
+
+const char* kTorchCu128 = "torch-2.9.0-cp312-cp312-manylinux_2_28_x86_64-cu128.whl";
+const char* kTorchCu126 = "torch-2.9.0-cp312-cp312-manylinux_2_28_x86_64-cu126.whl";
+const char* kTorchRocm = "torch-2.9.0-cp312-cp312-manylinux_2_28_x86_64-rocm64.whl";
+const char* kTorchNull = "torch-2.9.0-cp312-cp312-manylinux_2_28_x86_64-null.whl";
+const char* kFlash90 = "flash_attn-2.8.3-cp312-cp312-manylinux_2_28_x86_64-sm90.whl";
+const char* kFlash80 = "flash_attn-2.8.3-cp312-cp312-manylinux_2_28_x86_64-sm80.whl";
+const char* kNumpy = "numpy-2.1.0-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl";
+
+lock::LockedTarget target(const char* name, std::map<std::string, std::string> extra_facts,
+                          std::vector<std::string> roots) {
+  lock::LockedTarget result;
+  result.name = name;
+  result.facts = {{"platform", "linux-x86_64"}, {"python", "3.12"}, {"glibc", "2.28"}};
+  for (auto& [key, value] : extra_facts) result.facts[key] = value;
+  result.roots = std::move(roots);
+  return result;
+}
+
+/// cpu (null torch), a100 (CUDA 12.6, sm 8.0), h100 (CUDA 12.8, sm 9.0), mi300 (ROCm 6.4).
+lock::Lockfile gpu_lock() {
+  lock::Lockfile lockfile;
+  lock::LockedPackage torch;
+  torch.name = "torch";
+  torch.version = "2.9.0";
+  for (const char* name : {kTorchCu126, kTorchCu128, kTorchNull, kTorchRocm}) {
+    torch.wheels.push_back(wheel(name));
+  }
+  torch.variants = gpu_metadata({
+      {"cu128", {property("nvidia", "cuda_version_lower_bound", "12.8")}},
+      {"cu126", {property("nvidia", "cuda_version_lower_bound", "12.6")}},
+      {"rocm64", {property("amd", "gfx_arch", "gfx942"), property("amd", "rocm_version", "6.4")}},
+      {"null", {}},
+  });
+  torch.targets["cpu"].wheels = {kTorchNull};
+  torch.targets["a100"].wheels = {kTorchCu126};
+  torch.targets["h100"].wheels = {kTorchCu128, kTorchCu126};
+  torch.targets["mi300"].wheels = {kTorchRocm};
+  for (const char* t : {"cpu", "a100", "h100", "mi300"}) {
+    torch.targets[t].dependencies = {"numpy==2.1.0"};
+  }
+  lock::LockedPackage flash;
+  flash.name = "flash-attn";
+  flash.version = "2.8.3";
+  flash.wheels = {wheel(kFlash80), wheel(kFlash90)};
+  flash.variants = gpu_metadata({
+      {"sm90", {property("nvidia", "sm_arch", "90_real")}},
+      {"sm80", {property("nvidia", "sm_arch", "80_real")}},
+  });
+  flash.variants->default_priorities.namespaces = {"nvidia"};
+  flash.variants->providers.erase("amd");
+  flash.targets["a100"].wheels = {kFlash80};
+  flash.targets["h100"].wheels = {kFlash90};
+  lock::LockedPackage numpy;
+  numpy.name = "numpy";
+  numpy.version = "2.1.0";
+  numpy.wheels = {wheel(kNumpy)};
+  for (const char* t : {"cpu", "a100", "h100", "mi300"}) numpy.targets[t].wheels = {kNumpy};
+  lockfile.packages = {flash, numpy, torch};
+  lockfile.targets = {
+      target("cpu", {}, {"torch==2.9.0"}),
+      target("a100", {{"cuda-driver", "12.6"}, {"compute-capability", "8.0"}},
+             {"flash-attn==2.8.3", "torch==2.9.0"}),
+      target("h100", {{"cuda-driver", "12.8"}, {"compute-capability", "9.0"}},
+             {"flash-attn==2.8.3", "torch==2.9.0"}),
+      target("mi300", {{"rocm", "6.4"}, {"gfx", "gfx942"}}, {"torch==2.9.0"}),
+  };
+  REQUIRE(lock::validate(lockfile, "test.toml").has_value());
+  return lockfile;
+}
+
+HostProfile linux_host() {
+  HostProfile host;
+  host.os.set(targets::OsKind::kLinux, FactSource::kUname);
+  host.arch.set("x86_64", FactSource::kUname);
+  host.libc.set(targets::LibcKind::kGlibc, FactSource::kLibc);
+  host.libc_version.set({2, 35}, FactSource::kLibc);
+  host.python_version.set({3, 12}, FactSource::kDeclared);
+  host.x86_64_level.set(3, FactSource::kCpuid);
+  return host;
+}
+
+HostProfile nvidia_host(MajorMinor driver, MajorMinor capability) {
+  HostProfile host = linux_host();
+  host.cuda_driver_version.set(driver, FactSource::kNvml);
+  host.compute_capabilities.set({capability}, FactSource::kNvml);
+  return host;
+}
+
+HostProfile amd_host(MajorMinor rocm) {
+  HostProfile host = linux_host();
+  host.rocm_version.set(rocm, FactSource::kFile);
+  host.gfx_archs.set({"gfx942"}, FactSource::kSysfs);
+  return host;
+}
+
+const TargetVerdict& verdict(const Selection& selection, const std::string& name) {
+  for (const TargetVerdict& v : selection.verdicts) {
+    if (v.name == name) return v;
+  }
+  FAIL("no verdict for " << name);
+  return selection.verdicts.front();
+}
+
+std::string chosen(const Selection& selection, const std::string& package) {
+  for (const ChosenWheel& w : selection.wheels) {
+    if (w.package->name == package) return w.file->name;
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("select: an H100 with CUDA 12.8 picks h100 and its sm_90 build", "[install][select]") {
+  lock::Lockfile lockfile = gpu_lock();
+  auto selection = select_target(lockfile, nvidia_host({12, 8}, {9, 0}));
+  REQUIRE(selection.has_value());
+  CHECK(selection->target == "h100");
+  CHECK(chosen(*selection, "torch") == kTorchCu128);
+  CHECK(chosen(*selection, "flash-attn") == kFlash90);
+  CHECK(chosen(*selection, "numpy") == kNumpy);
+  CHECK(verdict(*selection, "h100").status == TargetStatus::kSelected);
+  CHECK(verdict(*selection, "h100").unchanged);
+  CHECK(verdict(*selection, "cpu").status == TargetStatus::kFits);
+  // sm_80 binaries do not run on a 9.0 GPU: a100 is out, with the fact that rules it out.
+  CHECK(verdict(*selection, "a100").status == TargetStatus::kRuledOut);
+  CHECK(verdict(*selection, "a100").reason ==
+        "GPU compute capability 9.0, flash-attn 2.8.3 needs nvidia :: sm_arch :: 80_real");
+  CHECK(verdict(*selection, "mi300").reason ==
+        "no AMD GPU, torch 2.9.0 needs amd :: gfx_arch :: gfx942");
+}
+
+TEST_CASE("select: an SM 8.6 GPU picks a100", "[install][select]") {
+  lock::Lockfile lockfile = gpu_lock();
+  auto selection = select_target(lockfile, nvidia_host({12, 8}, {8, 6}));
+  REQUIRE(selection.has_value());
+  CHECK(selection->target == "a100");
+  CHECK(chosen(*selection, "flash-attn") == kFlash80);
+  CHECK(chosen(*selection, "torch") == kTorchCu126);
+  CHECK(verdict(*selection, "h100").reason ==
+        "GPU compute capability 8.6, flash-attn 2.8.3 needs nvidia :: sm_arch :: 90_real");
+}
+
+TEST_CASE("select: an SM 8.9 GPU gets the best kept CUDA builds that run on it",
+          "[install][select]") {
+  lock::Lockfile lockfile = gpu_lock();
+  auto selection = select_target(lockfile, nvidia_host({12, 8}, {8, 9}));
+  REQUIRE(selection.has_value());
+  CHECK(selection->target == "a100");
+  CHECK(chosen(*selection, "flash-attn") == kFlash80);
+  CHECK(verdict(*selection, "h100").status == TargetStatus::kRuledOut);
+}
+
+TEST_CASE("select: an older driver picks the next kept wheel of the same target",
+          "[install][select]") {
+  // CUDA 12.6 on an H100: h100 keeps cu128 then cu126; the live host can only run cu126.
+  lock::Lockfile lockfile = gpu_lock();
+  auto selection = select_target(lockfile, nvidia_host({12, 6}, {9, 0}));
+  REQUIRE(selection.has_value());
+  CHECK(selection->target == "h100");
+  CHECK(chosen(*selection, "torch") == kTorchCu126);
+  CHECK_FALSE(verdict(*selection, "h100").unchanged);
+  CHECK(verdict(*selection, "h100").reason == "1 package gets another kept wheel than at lock time");
+}
+
+TEST_CASE("select: MI300 with ROCm 6.4 picks mi300", "[install][select]") {
+  lock::Lockfile lockfile = gpu_lock();
+  auto selection = select_target(lockfile, amd_host({6, 4}));
+  REQUIRE(selection.has_value());
+  CHECK(selection->target == "mi300");
+  CHECK(chosen(*selection, "torch") == kTorchRocm);
+  CHECK(verdict(*selection, "h100").reason ==
+        "no NVIDIA GPU, flash-attn 2.8.3 needs nvidia :: sm_arch :: 90_real");
+  CHECK(verdict(*selection, "cpu").status == TargetStatus::kFits);
+}
+
+TEST_CASE("select: ROCm 6.2 falls back to cpu and says why mi300 does not fit",
+          "[install][select]") {
+  lock::Lockfile lockfile = gpu_lock();
+  auto selection = select_target(lockfile, amd_host({6, 2}));
+  REQUIRE(selection.has_value());
+  CHECK(selection->target == "cpu");
+  CHECK(chosen(*selection, "torch") == kTorchNull);
+  CHECK(verdict(*selection, "mi300").status == TargetStatus::kRuledOut);
+  CHECK(verdict(*selection, "mi300").reason ==
+        "ROCm 6.2, torch 2.9.0 needs amd :: rocm_version :: 6.4");
+}
+
+TEST_CASE("select: no GPU picks cpu", "[install][select]") {
+  lock::Lockfile lockfile = gpu_lock();
+  auto selection = select_target(lockfile, linux_host());
+  REQUIRE(selection.has_value());
+  CHECK(selection->target == "cpu");
+  CHECK(chosen(*selection, "torch") == kTorchNull);
+  CHECK(selection->wheels.size() == 2);  // torch and numpy; flash-attn is not in cpu's closure
+}
+
+TEST_CASE("select: platform facts rule targets out before wheels", "[install][select]") {
+  lock::Lockfile lockfile = gpu_lock();
+  SECTION("another Python") {
+    HostProfile host = linux_host();
+    host.python_version.set({3, 11}, FactSource::kDeclared);
+    auto selection = select_target(lockfile, host);
+    REQUIRE_FALSE(selection.has_value());
+    CHECK(selection.error().code == ErrorCode::kUnavailable);
+    CHECK(selection.error().message == "no target of the lock fits this host");
+    REQUIRE(selection.error().notes.size() == 5);
+    CHECK(selection.error().notes[1] ==
+          "cpu: the environment has Python 3.11, the target is for Python 3.12");
+  }
+  SECTION("an old glibc") {
+    HostProfile host = linux_host();
+    host.libc_version.set({2, 17}, FactSource::kLibc);
+    auto verdicts = evaluate_targets(lockfile, host);
+    REQUIRE(verdicts.size() == 4);
+    CHECK(verdicts[0].reason == "glibc 2.17, the target needs glibc 2.28 or newer");
+  }
+  SECTION("another architecture") {
+    HostProfile host = linux_host();
+    host.arch.set("aarch64", FactSource::kUname);
+    auto verdicts = evaluate_targets(lockfile, host);
+    CHECK(verdicts[0].reason == "this host is aarch64, the target is for x86_64");
+  }
+  SECTION("macOS") {
+    HostProfile host = linux_host();
+    host.os.set(targets::OsKind::kMacos, FactSource::kUname);
+    auto verdicts = evaluate_targets(lockfile, host);
+    CHECK(verdicts[0].reason == "this host runs macos, the target is for linux");
+  }
+}
+
+TEST_CASE("select: --target forces a target, still verified unless --no-verify",
+          "[install][select]") {
+  lock::Lockfile lockfile = gpu_lock();
+  SelectOptions options;
+  options.forced_target = "cpu";
+  auto forced = select_target(lockfile, nvidia_host({12, 8}, {9, 0}), options);
+  REQUIRE(forced.has_value());
+  CHECK(forced->target == "cpu");
+  CHECK(verdict(*forced, "h100").status == TargetStatus::kFits);
+
+  options.forced_target = "h100";
+  auto refused = select_target(lockfile, linux_host(), options);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().message ==
+        "target `h100` does not fit this host (use --no-verify to install it anyway)");
+
+  options.verify = false;
+  auto unverified = select_target(lockfile, linux_host(), options);
+  REQUIRE(unverified.has_value());
+  CHECK(unverified->target == "h100");
+  CHECK(chosen(*unverified, "torch") == kTorchCu128);  // the lock-time choice
+  CHECK(chosen(*unverified, "flash-attn") == kFlash90);
+
+  options.forced_target = "tpu";
+  auto unknown = select_target(lockfile, linux_host(), options);
+  REQUIRE_FALSE(unknown.has_value());
+  CHECK(unknown.error().message == "unknown target `tpu`: the lock declares cpu, a100, h100, mi300");
+}
+
+TEST_CASE("select: a tie goes to the target whose lock-time choices fit, then declared order",
+          "[install][select]") {
+  lock::Lockfile lockfile = gpu_lock();
+  // Two CPU-only targets with the same wheels: the first declared wins.
+  lock::LockedTarget second = lockfile.targets[0];
+  second.name = "cpu2";
+  lockfile.targets.push_back(second);
+  for (auto& package : lockfile.packages) {
+    if (package.targets.count("cpu")) package.targets["cpu2"] = package.targets["cpu"];
+  }
+  auto selection = select_target(lockfile, linux_host());
+  REQUIRE(selection.has_value());
+  CHECK(selection->target == "cpu");
+  CHECK(verdict(*selection, "cpu2").status == TargetStatus::kFits);
+}
+
+TEST_CASE("select: the targets table marks the selected row and gives every reason",
+          "[install][select]") {
+  lock::Lockfile lockfile = gpu_lock();
+  HostProfile host = amd_host({6, 2});
+  std::string table = render_targets_table(lockfile, evaluate_targets(lockfile, host), host);
+  INFO(table);
+  CHECK(table.find("host: ") == 0);
+  CHECK(table.find("* cpu     linux-x86_64  selected  lock-time choices fit unchanged\n") !=
+        std::string::npos);
+  CHECK(table.find("  mi300   linux-x86_64  no        ROCm 6.2, torch 2.9.0 needs amd :: "
+                   "rocm_version :: 6.4\n") != std::string::npos);
+  CHECK(table.find("  TARGET ") != std::string::npos);
+}
+
+TEST_CASE("select: extras and groups must exist in the lock", "[install][select]") {
+  SelectOptions options;
+  options.extras = {"serve"};
+  lock::Lockfile lockfile = gpu_lock();
+  auto selection = select_target(lockfile, linux_host(), options);
+  REQUIRE_FALSE(selection.has_value());
+  CHECK(selection.error().message == "unknown extra `serve`: the lock has none");
+}
+
+}  // namespace wv::install

@@ -1,0 +1,93 @@
+// Test helper: wheel files written with libzip.
+#include "wheel_builder.h"
+
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <zip.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "base/file_system.h"
+#include "base/sha256.h"
+#include "base/str.h"
+
+namespace wv::test {
+namespace {
+
+void add_entry(zip_t* archive, const std::string& name, const std::string& content,
+               std::uint32_t mode) {
+  // libzip copies the buffer when freep is 0 only at close time, so keep a heap copy alive.
+  char* data = static_cast<char*>(std::malloc(content.size() + 1));
+  std::memcpy(data, content.data(), content.size());
+  zip_source_t* source = zip_source_buffer(archive, data, content.size(), 1);
+  REQUIRE(source != nullptr);
+  zip_int64_t index = zip_file_add(archive, name.c_str(), source, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE);
+  if (index < 0) zip_source_free(source);
+  REQUIRE(index >= 0);
+  zip_file_set_external_attributes(archive, static_cast<zip_uint64_t>(index), 0, ZIP_OPSYS_UNIX,
+                                   mode << 16);
+}
+
+}  // namespace
+
+std::string wheel_filename(const WheelSpec& spec) {
+  return str_cat(spec.name, "-", spec.version, "-", spec.tags,
+                 spec.label.empty() ? "" : "-" + spec.label, ".whl");
+}
+
+std::string build_wheel(const WheelSpec& spec, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/" + wheel_filename(spec);
+  std::filesystem::remove(path);
+  int error = 0;
+  zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
+  REQUIRE(archive != nullptr);
+  const std::string dist_info = str_cat(spec.name, "-", spec.version, ".dist-info");
+  std::vector<WheelEntry> files = spec.files;
+  files.push_back({dist_info + "/METADATA",
+                   str_cat("Metadata-Version: 2.1\nName: ", spec.name, "\nVersion: ", spec.version,
+                           "\n\n")});
+  files.push_back({dist_info + "/WHEEL",
+                   str_cat("Wheel-Version: 1.0\nGenerator: wvlock-tests\nRoot-Is-Purelib: ",
+                           spec.root_is_purelib ? "true" : "false", "\nTag: ", spec.tags, "\n")});
+  if (!spec.entry_points.empty()) files.push_back({dist_info + "/entry_points.txt", spec.entry_points});
+  std::string record;
+  for (const WheelEntry& entry : files) {
+    std::uint32_t mode = entry.symlink ? (S_IFLNK | 0777) : (S_IFREG | (entry.executable ? 0755 : 0644));
+    add_entry(archive, entry.name, entry.content, mode);
+    if (!entry.in_record) continue;
+    std::string hash = entry.record_hash.empty() ? sha256_record_digest(entry.content) : entry.record_hash;
+    record += str_cat(entry.name, ",", hash, ",", entry.content.size(), "\n");
+  }
+  record += dist_info + "/RECORD,,\n";
+  add_entry(archive, dist_info + "/RECORD", record, S_IFREG | 0644);
+  REQUIRE(zip_close(archive) == 0);
+  return path;
+}
+
+lock::LockedFile locked_file(const std::string& path) {
+  lock::LockedFile file;
+  file.name = std::string(path_filename(path));
+  file.path = path;
+  file.sha256 = sha256_file_hex(path).value();
+  file.size = std::filesystem::file_size(path);
+  return file;
+}
+
+int run_command(const std::string& command, std::string* output) {
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return -1;
+  std::string text;
+  char buffer[4096];
+  while (std::size_t got = std::fread(buffer, 1, sizeof buffer, pipe)) text.append(buffer, got);
+  int status = ::pclose(pipe);
+  if (output != nullptr) *output = text;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace wv::test

@@ -1,0 +1,40 @@
+// Test helper: writes real wheel files (zip) with libzip, including deliberately broken ones
+// (lying RECORD, `..` names, symlink entries), and the LockedFile entries that describe them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lock/lockfile.h"
+
+namespace wv::test {
+
+struct WheelEntry {
+  std::string name;
+  std::string content;
+  bool executable = false;
+  bool symlink = false;       ///< stored with the unix symlink mode (content = link target)
+  bool in_record = true;      ///< listed in RECORD
+  std::string record_hash;    ///< overrides the RECORD hash when not empty
+};
+
+struct WheelSpec {
+  std::string name;     ///< distribution name as written in the filename (`my_pkg`)
+  std::string version;
+  std::string tags = "py3-none-any";
+  std::string label;    ///< variant label, "" for none
+  bool root_is_purelib = true;
+  std::string entry_points;  ///< entry_points.txt content, "" for none
+  std::vector<WheelEntry> files;
+};
+
+/// `{name}-{version}-{tags}[-{label}].whl`
+std::string wheel_filename(const WheelSpec& spec);
+/// Writes the wheel into `dir` (METADATA, WHEEL and RECORD added) and returns its path.
+std::string build_wheel(const WheelSpec& spec, const std::string& dir);
+/// A LockedFile for a wheel on disk: `path` absolute, sha256 and size of the file.
+lock::LockedFile locked_file(const std::string& path);
+/// Runs a shell command; returns its exit code and fills `output` with stdout+stderr.
+int run_command(const std::string& command, std::string* output = nullptr);
+
+}  // namespace wv::test
