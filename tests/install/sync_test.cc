@@ -1,0 +1,431 @@
+// Installing real wheels into real venvs (`python3 -m venv --without-pip`): imports, console
+// scripts, RECORD, upgrades, removals, bad input leaving the environment unchanged, the
+// journal, the sync lock.
+#include <sys/utsname.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "base/sha256.h"
+#include "base/str.h"
+#include "install/sync.h"
+#include "pkg/wheel_filename.h"
+#include "support/temp_dir.h"
+#include "wheel_builder.h"
+
+namespace wv::install {
+namespace {
+
+namespace fs = std::filesystem;
+using test::WheelEntry;
+using test::WheelSpec;
+
+std::string machine() {
+  struct utsname name;
+  ::uname(&name);
+  return name.machine;
+}
+
+targets::HostProfile live_host() {
+  targets::HostProfile host;
+  host.os.set(targets::OsKind::kLinux, targets::FactSource::kUname);
+  host.arch.set(machine(), targets::FactSource::kUname);
+  host.libc.set(targets::LibcKind::kGlibc, targets::FactSource::kLibc);
+  host.libc_version.set({2, 35}, targets::FactSource::kLibc);
+  return host;
+}
+
+/// One target `cpu` whose closure is every given wheel (each its own package).
+lock::Lockfile lock_of(const std::vector<lock::LockedFile>& files) {
+  lock::Lockfile lockfile;
+  lock::LockedTarget target;
+  target.name = "cpu";
+  target.facts = {{"platform", "linux-" + machine()}};
+  for (const lock::LockedFile& file : files) {
+    auto parsed = pkg::parse_wheel_filename(file.name);
+    REQUIRE(parsed.has_value());
+    lock::LockedPackage package;
+    package.name = parsed->name.str();
+    package.version = parsed->version.to_string();
+    package.wheels = {file};
+    package.targets["cpu"].wheels = {file.name};
+    target.roots.push_back(package.name + "==" + package.version);
+    lockfile.packages.push_back(std::move(package));
+  }
+  lockfile.targets = {target};
+  lock::canonicalize(lockfile);
+  REQUIRE(lock::validate(lockfile, "test.toml").has_value());
+  return lockfile;
+}
+
+/// Every path under `root` with its type and content hash, sorted: equal strings mean an
+/// unchanged environment.
+std::string tree_digest(const std::string& root) {
+  std::map<std::string, std::string> entries;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const fs::path& path = it->path();
+    std::string rel = path.lexically_relative(root).generic_string();
+    if (it->is_symlink()) {
+      entries[rel] = "link " + fs::read_symlink(path).string();
+    } else if (it->is_directory()) {
+      entries[rel] = "dir";
+    } else {
+      entries[rel] = "file " + sha256_file_hex(path.string()).value_or("?") +
+                     (access(path.c_str(), X_OK) == 0 ? " x" : "");
+    }
+  }
+  std::string out;
+  for (const auto& [rel, what] : entries) out += rel + " " + what + "\n";
+  return out;
+}
+
+std::string run(const std::string& command, int expected_exit = 0) {
+  std::string output;
+  int code = test::run_command(command, &output);
+  INFO(command << "\n" << output);
+  CHECK(code == expected_exit);
+  return output;
+}
+
+WheelSpec alpha(const std::string& version, bool with_old_module) {
+  WheelSpec spec;
+  spec.name = "alpha";
+  spec.version = version;
+  const std::string data = "alpha-" + version + ".data/";
+  spec.files = {
+      {"alpha/__init__.py",
+       "VALUE = '" + version + "'\ndef main():\n    print('alpha-cli ran', VALUE)\n    return 0\n"},
+      {data + "scripts/alpha-tool", "#!python\nimport alpha\nprint('tool', alpha.VALUE)\n", true},
+      {data + "data/share/alpha/readme.txt", "read me\n"},
+      {data + "headers/alpha.h", "#define ALPHA 1\n"},
+  };
+  if (with_old_module) spec.files.push_back({"alpha/old.py", "OLD = True\n"});
+  else spec.files.push_back({"alpha/new.py", "NEW = True\n"});
+  spec.entry_points = "[console_scripts]\nalpha-cli = alpha:main\n\n[other]\nx = y:z\n";
+  return spec;
+}
+
+WheelSpec beta() {
+  WheelSpec spec;
+  spec.name = "beta";
+  spec.version = "2.0";
+  spec.root_is_purelib = false;  // goes to platlib
+  spec.files = {{"beta/__init__.py", "from beta.core import answer\n"},
+                {"beta/core.py", "def answer():\n    return 7\n"}};
+  return spec;
+}
+
+/// A fixture: a temp folder with wheels/ and venv/, and a sync with a LocalWheelStore.
+struct Env {
+  test::TempDir dir;
+  std::string venv = dir.file("venv");
+  std::string wheels = dir.file("wheels");
+  LocalWheelStore store{""};
+
+  lock::LockedFile wheel(const WheelSpec& spec) {
+    return test::locked_file(test::build_wheel(spec, wheels));
+  }
+  Result<SyncReport> sync_lock(const lock::Lockfile& lockfile, SyncOptions options = {}) {
+    options.venv = venv;
+    return sync(options, lockfile, live_host(), store);
+  }
+  std::string site() {
+    auto facts = read_interpreter(venv);
+    REQUIRE(facts.has_value());
+    return venv + "/" + facts->scheme.purelib;
+  }
+};
+
+// Checks every installed RECORD with Python's own csv/hashlib: each listed file exists inside
+// the venv with the recorded sha256 and size; RECORD lists itself without a hash.
+constexpr const char* kRecordCheck = R"PY(
+import base64, csv, hashlib, os, sys, sysconfig
+site = sysconfig.get_paths()["purelib"]
+checked = 0
+for d in sorted(os.listdir(site)):
+    if not d.endswith(".dist-info"): continue
+    with open(os.path.join(site, d, "RECORD"), newline="") as f:
+        rows = list(csv.reader(f))
+    assert [r for r in rows if r[0] == d + "/RECORD"] == [[d + "/RECORD", "", ""]], d
+    for path, digest, size in rows:
+        full = os.path.normpath(os.path.join(site, path))
+        assert full.startswith(sys.prefix + os.sep), full
+        assert os.path.isfile(full), full
+        if not digest: continue
+        data = open(full, "rb").read()
+        algo, value = digest.split("=", 1)
+        assert algo == "sha256", digest
+        assert base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode() == value, path
+        assert int(size) == len(data), path
+        checked += 1
+    assert open(os.path.join(site, d, "INSTALLER")).read() == "wvlock\n"
+print("checked", checked)
+)PY";
+
+}  // namespace
+
+TEST_CASE("sync: installs wheels natively into a fresh venv", "[install][sync]") {
+  Env env;
+  lock::Lockfile lockfile = lock_of({env.wheel(alpha("1.0", true)), env.wheel(beta())});
+  auto report = env.sync_lock(lockfile);
+  REQUIRE(report.has_value());
+  CHECK(report->created_environment);
+  CHECK(report->plan.count(PlanAction::kInstall) == 2);
+  CHECK(report->selection.target == "cpu");
+  const std::string py = env.venv + "/bin/python";
+
+  CHECK(run(py + " -c 'import alpha, beta; print(alpha.VALUE, beta.answer())'") == "1.0 7\n");
+  CHECK(run(env.venv + "/bin/alpha-cli") == "alpha-cli ran 1.0\n");
+  CHECK(run(env.venv + "/bin/alpha-tool") == "tool 1.0\n");
+  CHECK_FALSE(fs::exists(env.venv + "/bin/x"));  // only console_scripts/gui_scripts
+  CHECK(fs::exists(env.venv + "/share/alpha/readme.txt"));
+  bool header = false;
+  for (const auto& entry : fs::recursive_directory_iterator(env.venv + "/include")) {
+    if (entry.path().filename() == "alpha.h") {
+      header = entry.path().parent_path().filename() == "alpha";
+    }
+  }
+  CHECK(header);
+  std::ifstream tool(env.venv + "/bin/alpha-tool");
+  std::string first_line;
+  std::getline(tool, first_line);
+  CHECK(first_line == "#!" + env.venv + "/bin/python");
+
+  std::ofstream(env.dir.file("check.py")) << kRecordCheck;
+  CHECK(run(py + " " + env.dir.file("check.py")) == "checked 19\n");
+  // direct_url.json for a local wheel (PEP 610).
+  std::ifstream direct(env.site() + "/alpha-1.0.dist-info/direct_url.json");
+  std::string direct_text((std::istreambuf_iterator<char>(direct)), {});
+  CHECK(direct_text.find("\"url\": \"file://" + env.wheels + "/alpha-1.0-py3-none-any.whl\"") !=
+        std::string::npos);
+
+  // A second sync changes nothing.
+  std::string before = tree_digest(env.venv);
+  auto again = env.sync_lock(lockfile);
+  REQUIRE(again.has_value());
+  CHECK(again->plan.count(PlanAction::kKeep) == 2);
+  CHECK(again->plan.count(PlanAction::kInstall) == 0);
+  CHECK(tree_digest(env.venv) == before);
+}
+
+TEST_CASE("sync: an upgrade replaces files and a removal deletes by RECORD", "[install][sync]") {
+  Env env;
+  REQUIRE(env.sync_lock(lock_of({env.wheel(alpha("1.0", true)), env.wheel(beta())})).has_value());
+  const std::string py = env.venv + "/bin/python";
+  run(py + " -c 'import alpha.old, beta.core'");  // leaves byte-code caches behind
+  const std::string site = env.site();
+  REQUIRE(fs::exists(site + "/alpha/old.py"));
+
+  auto report = env.sync_lock(lock_of({env.wheel(alpha("2.0", false))}));
+  REQUIRE(report.has_value());
+  CHECK(report->plan.count(PlanAction::kUpgrade) == 1);
+  CHECK(report->plan.count(PlanAction::kRemove) == 1);
+  std::string rendered = render_plan(report->plan, false);
+  CHECK(rendered.find("  ~ alpha 1.0 -> 2.0 (alpha-2.0-py3-none-any.whl)\n") != std::string::npos);
+  CHECK(rendered.find("  - beta 2.0\n") != std::string::npos);
+  CHECK(rendered.find("installed 0, upgrade 1, remove 1, keep 0\n") != std::string::npos);
+
+  CHECK_FALSE(fs::exists(site + "/alpha/old.py"));
+  CHECK(fs::exists(site + "/alpha/new.py"));
+  CHECK_FALSE(fs::exists(site + "/alpha-1.0.dist-info"));
+  CHECK(fs::exists(site + "/alpha-2.0.dist-info/RECORD"));
+  CHECK_FALSE(fs::exists(site + "/beta"));  // files, caches and the emptied folder
+  CHECK_FALSE(fs::exists(site + "/beta-2.0.dist-info"));
+  bool stale_cache = false;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(site + "/alpha/__pycache__", ec)) {
+    stale_cache |= entry.path().filename().string().rfind("old.", 0) == 0;
+  }
+  CHECK_FALSE(stale_cache);
+  CHECK(run(py + " -c 'import alpha.new; print(alpha.VALUE)'") == "2.0\n");
+  CHECK(run(env.venv + "/bin/alpha-cli") == "alpha-cli ran 2.0\n");
+}
+
+TEST_CASE("sync: bad input is a clear error and leaves the environment unchanged",
+          "[install][sync][safety]") {
+  Env env;
+  lock::LockedFile good = env.wheel(alpha("1.0", true));
+  REQUIRE(env.sync_lock(lock_of({good})).has_value());
+  const std::string before = tree_digest(env.venv);
+  WheelSpec gamma;
+  gamma.name = "gamma";
+  gamma.version = "1.0";
+  gamma.files = {{"gamma/__init__.py", "G = 1\n"}};
+  SyncOptions options;
+  std::string expected;
+  ErrorCode code = ErrorCode::kIntegrity;
+  std::optional<lock::LockedFile> bad;
+
+  SECTION("a wheel whose hash does not match the lock") {
+    bad = env.wheel(gamma);
+    bad->sha256 = std::string(64, '0');
+    expected = "hash mismatch for `gamma-1.0-py3-none-any.whl`: the lock expects sha256 0000";
+  }
+  SECTION("a truncated download") {
+    bad = env.wheel(gamma);
+    fs::resize_file(bad->path, *bad->size / 2);
+    expected = "bytes, the lock says";
+  }
+  SECTION("a truncated zip the lock agrees with") {
+    std::string path = test::build_wheel(gamma, env.wheels);
+    fs::resize_file(path, fs::file_size(path) - 30);
+    bad = test::locked_file(path);
+    expected = "wheel `gamma-1.0-py3-none-any.whl` is not a valid zip";
+  }
+  SECTION("an entry with `..`") {
+    gamma.files.push_back({"../evil.py", "x"});
+    bad = env.wheel(gamma);
+    code = ErrorCode::kInvalidInput;
+    expected = "has an entry `../evil.py` with a `..` component";
+  }
+  SECTION("an absolute entry") {
+    gamma.files.push_back({"/tmp/evil.py", "x"});
+    bad = env.wheel(gamma);
+    code = ErrorCode::kInvalidInput;
+    expected = "has an entry `/tmp/evil.py` with an absolute path";
+  }
+  SECTION("a RECORD that lies about a hash") {
+    gamma.files.push_back(
+        {"gamma/data.py", "D = 2\n", false, false, true, sha256_record_digest("something else")});
+    bad = env.wheel(gamma);
+    expected = "hash mismatch for `gamma/data.py` in `gamma-1.0-py3-none-any.whl`: RECORD says";
+  }
+  SECTION("a file RECORD does not list") {
+    gamma.files.push_back({"gamma/hidden.py", "H = 3\n", false, false, false});
+    bad = env.wheel(gamma);
+    expected = "`gamma/hidden.py` in `gamma-1.0-py3-none-any.whl` is not listed in RECORD";
+  }
+  SECTION("a symlink entry") {
+    gamma.files.push_back({"gamma/link", "/etc/passwd", false, true});
+    bad = env.wheel(gamma);
+    code = ErrorCode::kInvalidInput;
+    expected = "has a symlink entry `gamma/link`";
+  }
+  SECTION("a symlinked folder in the environment pointing outside") {
+    std::string outside = env.dir.file("outside");
+    fs::create_directories(outside);
+    fs::create_symlink(outside, env.site() + "/gamma");
+    const std::string with_link = tree_digest(env.venv);
+    bad = env.wheel(gamma);
+    auto report = env.sync_lock(lock_of({good, *bad}), options);
+    REQUIRE_FALSE(report.has_value());
+    CHECK(report.error().message.find("is a symlink leading outside the environment") !=
+          std::string::npos);
+    CHECK(fs::is_empty(outside));
+    CHECK(tree_digest(env.venv) == with_link);
+    return;
+  }
+  SECTION("more than the uncompressed size limit") {
+    gamma.files.push_back({"gamma/big.bin", std::string(5000, 'z')});
+    bad = env.wheel(gamma);
+    options.limits.max_total_size = 4096;
+    code = ErrorCode::kLimit;
+    expected = "expands to more than 4096 bytes (the uncompressed size limit)";
+  }
+  SECTION("more than the entry count limit") {
+    bad = env.wheel(gamma);
+    options.limits.max_entries = 2;
+    code = ErrorCode::kLimit;
+    expected = "has 4 entries, over the entry count limit of 2";
+  }
+  REQUIRE(bad.has_value());
+  auto report = env.sync_lock(lock_of({good, *bad}), options);
+  REQUIRE_FALSE(report.has_value());
+  INFO(report.error().to_string());
+  CHECK(report.error().code == code);
+  CHECK(report.error().message.find(expected) != std::string::npos);
+  CHECK(tree_digest(env.venv) == before);
+}
+
+TEST_CASE("sync: a failure midway through the commit restores the environment",
+          "[install][sync][safety]") {
+  Env env;
+  REQUIRE(env.sync_lock(lock_of({env.wheel(alpha("1.0", true)), env.wheel(beta())})).has_value());
+  const std::string before = tree_digest(env.venv);
+  lock::Lockfile upgrade = lock_of({env.wheel(alpha("2.0", false))});
+  SyncOptions options;
+  options.fail_after_moves = 5;
+
+  SECTION("rolled back at once") {
+    auto report = env.sync_lock(upgrade, options);
+    REQUIRE_FALSE(report.has_value());
+    CHECK(report.error().message == "simulated failure after 5 moves");
+    REQUIRE(report.error().notes.size() == 1);
+    CHECK(report.error().notes[0].find("was restored to its state before the sync") !=
+          std::string::npos);
+    CHECK(tree_digest(env.venv) == before);
+  }
+  SECTION("left for the next sync, which rolls it back and says so") {
+    options.leave_journal_on_failure = true;
+    REQUIRE_FALSE(env.sync_lock(upgrade, options).has_value());
+    CHECK(fs::exists(env.venv + "/.wvlock-journal"));
+    CHECK(tree_digest(env.venv) != before);
+    auto repaired = repair_environment(env.venv);
+    REQUIRE(repaired.has_value());
+    CHECK(repaired->find("an interrupted sync left") == 0);
+    CHECK(tree_digest(env.venv) == before);
+    // And a sync after a killed one repairs, then syncs.
+    REQUIRE_FALSE(env.sync_lock(upgrade, options).has_value());
+    auto report = env.sync_lock(upgrade);
+    REQUIRE(report.has_value());
+    REQUIRE(report->notes.size() == 1);
+    CHECK(report->notes[0].find("its changes were rolled back") != std::string::npos);
+    CHECK(run(env.venv + "/bin/python -c 'import alpha.new; print(alpha.VALUE)'") == "2.0\n");
+  }
+}
+
+TEST_CASE("sync: a second sync on the same environment is refused", "[install][sync][safety]") {
+  Env env;
+  lock::Lockfile lockfile = lock_of({env.wheel(alpha("1.0", true))});
+  REQUIRE(env.sync_lock(lockfile).has_value());
+  const std::string before = tree_digest(env.venv);
+  auto held = SyncLock::acquire(env.venv);  // as another process's sync would
+  REQUIRE(held.has_value());
+  auto report = env.sync_lock(lock_of({env.wheel(beta())}));
+  REQUIRE_FALSE(report.has_value());
+  CHECK(report.error().code == ErrorCode::kUnavailable);
+  CHECK(report.error().message.find("another `wvlock sync` is changing") == 0);
+  CHECK(tree_digest(env.venv) == before);
+}
+
+TEST_CASE("sync: --dry-run plans without creating or changing anything", "[install][sync]") {
+  Env env;
+  lock::Lockfile lockfile = lock_of({env.wheel(alpha("1.0", true)), env.wheel(beta())});
+  SyncOptions options;
+  options.dry_run = true;
+  auto report = env.sync_lock(lockfile, options);
+  REQUIRE(report.has_value());
+  CHECK_FALSE(fs::exists(env.venv));
+  std::string text = render_plan(report->plan, true);
+  CHECK(text.find("would sync ") == 0);
+  CHECK(text.find("  + alpha 1.0 (alpha-1.0-py3-none-any.whl)\n") != std::string::npos);
+  CHECK(text.find("would install 2, upgrade 0, remove 0, keep 0\n") != std::string::npos);
+}
+
+TEST_CASE("unpack: RECORD parsing and member names", "[install][unpack]") {
+  auto rows = parse_record("a.py,sha256=x,1\n\"b,c.py\",sha256=y,2\r\nd/RECORD,,\n", "RECORD");
+  REQUIRE(rows.has_value());
+  REQUIRE(rows->size() == 3);
+  CHECK((*rows)[1].path == "b,c.py");
+  CHECK((*rows)[2].hash.empty());
+  auto bad = parse_record("a.py,sha256=x\n", "x/RECORD");
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error().message == "x/RECORD:1: expected 3 fields (path, hash, size), found 2");
+  CHECK_FALSE(parse_record("\"a.py,sha256=x,1\n", "RECORD").has_value());
+
+  CHECK(check_member_name("pkg/mod.py").empty());
+  CHECK(check_member_name("pkg/").empty());
+  CHECK(check_member_name("../x") == "a `..` component");
+  CHECK(check_member_name("a/../../x") == "a `..` component");
+  CHECK(check_member_name("/etc/passwd") == "an absolute path");
+  CHECK(check_member_name("C:/x") == "a drive letter");
+  CHECK(check_member_name("a\\..\\x") == "a backslash");
+  CHECK(check_member_name(std::string("a\0b", 3)) == "a control character");
+  CHECK(check_member_name("a//b") == "an empty or `.` component");
+}
+
+}  // namespace wv::install
