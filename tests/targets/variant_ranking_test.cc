@@ -356,10 +356,11 @@ TEST_CASE("ranking: every conformance variants.json ranks on several hosts",
 namespace wv::targets {
 namespace {
 
-std::optional<pkg::VariantsMetadata> load_conformance(const std::string& relative) {
+std::optional<pkg::VariantsMetadata> load_conformance(const std::string& relative,
+                                                     const std::string& folder = "variants-index") {
   const std::optional<std::string> root = test::conformance_dir();
   if (!root) return std::nullopt;
-  std::ifstream in(std::filesystem::path(*root) / "variants-index" / relative);
+  std::ifstream in(std::filesystem::path(*root) / folder / relative);
   if (!in) return std::nullopt;
   std::stringstream buffer;
   buffer << in.rdbuf();
@@ -404,6 +405,47 @@ TEST_CASE("ranking: published torch 2.9.0 and numpy 2.3.3 pick the expected buil
   arm.arch.set("aarch64", FactSource::kDeclared);
   const Labels on_arm = compatible_labels(*numpy, arm, markers("Linux", "aarch64"));
   CHECK(std::find(on_arm.begin(), on_arm.end(), "x8664v4_mkl") == on_arm.end());
+}
+
+TEST_CASE("ranking: variantlib's test package with user-supplied provider values",
+          "[targets][ranking][conformance]") {
+  const std::optional<pkg::VariantsMetadata> package = load_conformance(
+      "tests/artifacts/test-package/dist/test_package-0-variants.json", "variantlib");
+  const std::optional<pkg::VariantsMetadata> dummy = load_conformance(
+      "tests/artifacts/variant_json_files/dummy_project-1.0.0-variants.json", "variantlib");
+  if (!package || !dummy) {
+    WARN("conformance variantlib files not found; skipping");
+    return;
+  }
+  HostProfile host;
+  host.os.set(OsKind::kLinux, FactSource::kDeclared);
+  host.arch.set("x86_64", FactSource::kDeclared);
+  host.properties["installable_plugin"]["feat1"] = {"val1a", "val1c"};
+  host.properties["installable_plugin"]["feat2"] = {"val2b"};
+  // Two matched features beat one; equal keys fall to the label; null last.
+  CHECK(compatible_labels(*package, host, markers("Linux", "x86_64")) ==
+        Labels{"5d8be4b9", "60567bd9", "foo", "bar", "fbe82642", "null"});
+  // Without values for feat2, the labels needing it are out, with a reason.
+  host.properties["installable_plugin"].erase("feat2");
+  const SupportedVariants supported =
+      HostProviders(host, markers("Linux", "x86_64")).supported(*package);
+  const VariantMatch bar = match_variant("bar", *package, supported);
+  REQUIRE(std::holds_alternative<IncompatibleVariant>(bar));
+  CHECK(std::get<IncompatibleVariant>(bar).property ==
+        pkg::VariantProperty{"installable_plugin", "feat2", "val2b"});
+  CHECK(compatible_labels(*package, host, markers("Linux", "x86_64")) ==
+        Labels{"60567bd9", "foo", "null"});
+
+  // dummy_project: fictional_hw is enabled only where python_version >= '3.12'.
+  HostProfile fictional;
+  fictional.properties["fictional_hw"]["compute_capability"] = {"8", "5", "4"};
+  pkg::MarkerEnvironment py311 = markers("Linux", "x86_64");
+  py311.python_version = "3.11";
+  py311.python_full_version = "3.11.0";
+  const Labels on_311 = compatible_labels(*dummy, fictional, py311);
+  const Labels on_312 = compatible_labels(*dummy, fictional, markers("Linux", "x86_64"));
+  CHECK(on_311 == Labels{"null"});
+  CHECK(std::find(on_312.begin(), on_312.end(), "3351fc6a") != on_312.end());
 }
 
 }  // namespace
