@@ -1,7 +1,7 @@
 // OfflineProvider<P, V>: an in-memory registry implementing DependencyProvider over Ranges<V>,
 // for tests, examples and benchmarks (pubgrub-rs `OfflineDependencyProvider`, reference §1.7).
-// Candidates are tried newest first; the default priority decides packages that conflict often
-// first, then the package with the fewest versions left in range.
+// Candidates are tried newest first; the default priority decides packages that keep conflicting
+// (5 conflicts or more, as uv) first, then the package with the fewest versions left in range.
 #pragma once
 
 #include <algorithm>
@@ -30,6 +30,8 @@ class OfflineProvider {
   struct Error {};
   /// (conflict count, minus the number of versions in range): higher is decided first.
   using Priority = std::tuple<std::uint32_t, std::int64_t>;
+  /// Conflicts after which a package is decided before the others (uv's CONFLICT_THRESHOLD).
+  static constexpr std::uint32_t kConflictThreshold = 5;
 
   /// Records that version `v` of `p` depends on each (package, set) of `constraints`.
   void add_dependencies(const P& p, const V& v, std::vector<std::pair<P, Set>> constraints) {
@@ -80,7 +82,9 @@ class OfflineProvider {
     }
     // No version left: decide at once so the conflict surfaces (pubgrub-rs does the same).
     if (count == 0) return {std::numeric_limits<std::uint32_t>::max(), 0};
-    return {stats.conflict_count(), -count};
+    // Like uv, a package moves up only once it keeps conflicting (kConflictThreshold times).
+    std::uint32_t conflicts = stats.conflict_count();
+    return {conflicts >= kConflictThreshold ? conflicts : 0, -count};
   }
 
   ProviderResult<std::optional<V>, Error> choose_version(const P& p, const Set& range) const {
