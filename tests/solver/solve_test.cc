@@ -183,3 +183,26 @@ TEST_CASE("solve: conflict statistics reach the provider's priority", "[solver][
   CHECK(stats.decisions >= solution.packages.size());
   CHECK(p.most_conflicts > 0);
 }
+
+TEST_CASE("solve: a version that depends on its own package", "[solver][solve]") {
+  Provider p;
+  p.add_dependencies("root", v(1), Deps{{"foo", SemRanges::full()}});
+  p.add_dependencies("foo", v(2), Deps{{"foo", SemRanges::strictly_lower_than(v(2))}});  // never
+  p.add_dependencies("foo", v(1), Deps{{"foo", SemRanges::singleton(v(1))}});           // harmless
+  auto result = solve(p, std::string("root"), v(1));
+  auto& solution = std::get<Solution<std::string, SemVer>>(result);
+  CHECK(*solution.find("foo") == v(1));
+
+  p.add_dependencies("root", v(1), Deps{{"foo", SemRanges::higher_than(v(2))}});
+  auto failed = solve(p, std::string("root"), v(1));
+  CHECK(std::holds_alternative<NoSolution<std::string, SemRanges, std::string>>(failed));
+}
+
+TEST_CASE("solve: several constraints on one package are intersected", "[solver][solve]") {
+  Provider p;
+  p.add_dependencies("root", v(1), Deps{{"foo", SemRanges::higher_than(v(1))},
+                                        {"foo", SemRanges::strictly_lower_than(v(3))}});
+  for (int major = 1; major <= 4; ++major) p.add_dependencies("foo", v(major), {});
+  auto result = solve(p, std::string("root"), v(1));
+  CHECK(*std::get<Solution<std::string, SemVer>>(result).find("foo") == v(2));
+}
