@@ -92,8 +92,9 @@ class Version {
   /// A final release from its numbers (an empty list means "0").
   static Version from_release(std::vector<std::uint64_t> parts);
 
-  /// A version from parts already validated (used by the parser and by derived versions).
-  /// `local_parts` are the dot-separated local segments, already lower case.
+  /// A version from its parts (for bridges and tests; the parser builds versions directly).
+  /// An empty `release` means "0". `local_parts` are the local label's segments, ASCII
+  /// letters and digits; case and leading zeros are normalised here, nothing is validated.
   static Version from_parts(std::uint64_t epoch, std::vector<std::uint64_t> release,
                             std::optional<std::pair<PreKind, std::uint64_t>> pre,
                             std::optional<std::uint64_t> post, std::optional<std::uint64_t> dev,
