@@ -62,7 +62,6 @@ struct LockedPackage {
   int line = 0;
 
   const LockedFile* find_wheel(std::string_view filename) const;
-  friend bool operator==(const LockedPackage&, const LockedPackage&) = default;
 };
 
 /// One declared target as resolved: its facts and its providers' output.
@@ -110,8 +109,6 @@ struct Lockfile {
   std::vector<const LockedPackage*> closure(std::string_view target,
                                             const std::vector<std::string>& extras,
                                             const std::vector<std::string>& groups) const;
-
-  friend bool operator==(const Lockfile&, const Lockfile&) = default;
 };
 
 /// Puts packages, wheels and lists in the canonical order the writer relies on.

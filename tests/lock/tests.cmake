@@ -1,1 +1,2 @@
 wv_add_tests(lock wv_lock)
+target_link_libraries(lock_tests PRIVATE tomlplusplus::tomlplusplus)

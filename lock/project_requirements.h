@@ -1,0 +1,40 @@
+// What resolution reads from the project: its requirements, extras, dependency groups and
+// the pre-release policy — parsed, normalised, and fingerprinted for the lockfile's input-hash.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "pkg/requirement.h"
+
+namespace wv::lock {
+
+/// uv's pre-release modes (DESIGN.md §2 `prerelease`).
+enum class PrereleaseMode { kDisallow, kAllow, kIfNecessary, kExplicit, kIfNecessaryOrExplicit };
+
+Result<PrereleaseMode> parse_prerelease_mode(std::string_view text);
+std::string_view to_string(PrereleaseMode mode);
+
+struct ProjectRequirements {
+  std::string name;
+  std::string requires_python;
+  std::vector<pkg::Requirement> dependencies;
+  /// `[project.optional-dependencies]`: extra (PEP 685 normalised) -> requirements.
+  std::map<std::string, std::vector<pkg::Requirement>> optional_dependencies;
+  /// `[dependency-groups]` (PEP 735, normalised names) with `include-group` already expanded.
+  std::map<std::string, std::vector<pkg::Requirement>> dependency_groups;
+  PrereleaseMode prerelease = PrereleaseMode::kIfNecessaryOrExplicit;
+};
+
+/// Parses requirement strings as pyproject.toml lists them; errors name `where` and the item.
+Result<std::vector<pkg::Requirement>> parse_requirements(const std::vector<std::string>& items,
+                                                         std::string_view where);
+
+/// Expands PEP 735 groups: each entry is a requirement string or `{include-group = "name"}`
+/// (given here as "include-group:NAME"). Cycles and unknown groups are errors.
+Result<std::map<std::string, std::vector<pkg::Requirement>>> expand_dependency_groups(
+    const std::map<std::string, std::vector<std::string>>& groups);
+
+}  // namespace wv::lock

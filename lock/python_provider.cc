@@ -1,0 +1,431 @@
+#include "lock/python_provider.h"
+
+#include <algorithm>
+
+#include "base/log.h"
+#include "base/str.h"
+#include "pkg/name.h"
+
+namespace wv::lock {
+namespace {
+
+using Set = PythonProvider::Set;
+
+// Inclusive index bounds of one segment, clamped to [0, count).
+std::pair<int, int> segment_bounds(const Set::Segment& segment, int count) {
+  int low = 0, high = count - 1;
+  if (!segment.lower.is_unbounded()) {
+    low = segment.lower.is_included() ? segment.lower.value : segment.lower.value + 1;
+  }
+  if (!segment.upper.is_unbounded()) {
+    high = segment.upper.is_included() ? segment.upper.value : segment.upper.value - 1;
+  }
+  return {std::max(low, 0), std::min(high, count - 1)};
+}
+
+}  // namespace
+
+PythonProvider::PythonProvider(const ProjectRequirements& project, const TargetContext& target,
+                               Catalog& catalog)
+    : project_(project), target_(target), catalog_(catalog) {
+  intern(NodeKind::kRoot, project.name, "");
+  auto note = [&](const std::vector<pkg::Requirement>& requirements) {
+    for (const pkg::Requirement& requirement : requirements) {
+      std::string name = requirement.normalized_name();
+      direct_.insert(name);
+      if (requirement.specifier.prereleases().value_or(false)) explicit_prereleases_.insert(name);
+    }
+  };
+  note(project.dependencies);
+  for (const auto& [extra, requirements] : project.optional_dependencies) note(requirements);
+  for (const auto& [group, requirements] : project.dependency_groups) note(requirements);
+}
+
+PythonProvider::Package PythonProvider::intern(NodeKind kind, std::string name, std::string extra) {
+  auto key = std::make_tuple(kind, name, extra);
+  if (auto it = ids_.find(key); it != ids_.end()) return it->second;
+  Package id = Package(nodes_.size());
+  nodes_.push_back(Node{kind, std::move(name), std::move(extra)});
+  listings_.push_back(nullptr);
+  ids_.emplace(std::move(key), id);
+  return id;
+}
+
+Result<PythonProvider::Package> PythonProvider::package_node(std::string_view name) {
+  WV_ASSIGN_OR_RETURN(pkg::PackageName parsed, pkg::parse_package_name(name));
+  return intern(NodeKind::kPackage, parsed.str(), "");
+}
+
+const ProjectListing* PythonProvider::listing(Package package) const {
+  return package < listings_.size() ? listings_[package] : nullptr;
+}
+
+const VersionDecision* PythonProvider::decision(Package package, int version) const {
+  auto it = decisions_.find({package, version});
+  return it == decisions_.end() ? nullptr : &it->second;
+}
+
+Result<const ProjectListing*> PythonProvider::listing_for(Package package) {
+  if (listings_[package]) return listings_[package];
+  const Node& n = nodes_[package];
+  if (n.kind != NodeKind::kPackage && n.kind != NodeKind::kPackageExtra) {
+    return make_error(ErrorCode::kInvalidInput, "project nodes have no listing");
+  }
+  WV_ASSIGN_OR_RETURN(pkg::PackageName name, pkg::parse_package_name(n.name));
+  WV_ASSIGN_OR_RETURN(const ProjectListing* found, catalog_.listing(name));
+  listings_[package] = found;
+  return found;
+}
+
+Set PythonProvider::set_for(const ProjectListing& listing,
+                            const pkg::SpecifierSet& specifier) const {
+  bool pinned = false;
+  for (const pkg::Specifier& clause : specifier.specifiers()) {
+    if (clause.op() == pkg::Operator::kEqual || clause.op() == pkg::Operator::kArbitraryEqual) {
+      pinned = true;
+    }
+  }
+  int count = int(listing.versions.size());
+  Set set;
+  int run_start = -1;
+  bool everything = true;
+  for (int i = 0; i <= count; ++i) {
+    bool in = i < count && (!listing.versions[i].yanked || pinned) &&
+              specifier.contains(listing.versions[i].version, true);
+    if (i < count && !in) everything = false;
+    if (in && run_start < 0) run_start = i;
+    if (!in && run_start >= 0) {
+      set = set.union_with(Set::between(run_start, i));
+      run_start = -1;
+    }
+  }
+  if (everything && specifier.empty()) return Set::full();
+  return set;
+}
+
+bool PythonProvider::prerelease_allowed(Package package) const {
+  switch (project_.prerelease) {
+    case PrereleaseMode::kAllow: return true;
+    case PrereleaseMode::kDisallow:
+    case PrereleaseMode::kIfNecessary: return false;
+    case PrereleaseMode::kExplicit:
+    case PrereleaseMode::kIfNecessaryOrExplicit:
+      return explicit_prereleases_.count(nodes_[package].name) > 0;
+  }
+  return false;
+}
+
+PythonProvider::Priority PythonProvider::prioritize(Package package, const Set& range,
+                                                    const solver::PackageStatistics& stats) {
+  const Node& n = nodes_[package];
+  std::int64_t in_range = 0;
+  if (const ProjectListing* found = listing(package)) {
+    int count = int(found->versions.size());
+    for (const Set::Segment& segment : range.segments()) {
+      auto [low, high] = segment_bounds(segment, count);
+      if (high >= low) in_range += high - low + 1;
+    }
+  }
+  bool direct = n.kind != NodeKind::kPackage || direct_.count(n.name) > 0;
+  return {stats.conflict_count(), direct, -in_range, -std::int64_t(package)};
+}
+
+solver::ProviderResult<std::optional<int>, Error> PythonProvider::choose_version(
+    Package package, const Set& range) {
+  const Node& n = nodes_[package];
+  if (n.kind == NodeKind::kRoot || n.kind == NodeKind::kProjectExtra ||
+      n.kind == NodeKind::kProjectGroup) {
+    return range.contains(0) ? std::optional<int>(0) : std::nullopt;
+  }
+  auto found = listing_for(package);
+  if (!found) return solver::Failure<Error>{found.error()};
+  const ProjectListing& listing = **found;
+  // An exact pin (or a preferred version) names its version: a pre-release is then requested.
+  bool allow_pre = prerelease_allowed(package) || range.as_singleton() != nullptr;
+  std::optional<int> newest_prerelease;
+  for (int i = int(listing.versions.size()) - 1; i >= 0; --i) {
+    if (!range.contains(i)) continue;
+    if (listing.versions[i].version.is_prerelease() && !allow_pre) {
+      if (!newest_prerelease) newest_prerelease = i;
+      continue;
+    }
+    return std::optional<int>(i);
+  }
+  // PEP 440: a pre-release may be used when it is the only thing that satisfies the range.
+  bool if_necessary = project_.prerelease == PrereleaseMode::kIfNecessary ||
+                      project_.prerelease == PrereleaseMode::kIfNecessaryOrExplicit;
+  if (if_necessary && newest_prerelease) return newest_prerelease;
+  return std::optional<int>();
+}
+
+Result<bool> PythonProvider::applies(const pkg::Requirement& requirement,
+                                     std::span<const std::string> extras,
+                                     const pkg::VariantFacts* variant) const {
+  if (requirement.marker.is_empty()) return true;
+  pkg::MarkerContext context;
+  context.environment = &target_.environment;
+  context.extras = extras;
+  context.variant = variant;
+  return requirement.marker.evaluate(context);
+}
+
+Result<std::vector<DependencyEdge>> PythonProvider::edges_for(
+    const std::vector<const pkg::Requirement*>& requirements) {
+  std::vector<DependencyEdge> edges;
+  auto add = [&](Package node, const Set& set) {
+    for (DependencyEdge& edge : edges) {
+      if (edge.node == node) {
+        edge.set = edge.set.intersection(set);
+        return;
+      }
+    }
+    edges.push_back({node, set});
+  };
+  for (const pkg::Requirement* requirement : requirements) {
+    if (requirement->url) {
+      return make_error(ErrorCode::kUnsupported,
+                        str_cat("direct URL requirement ", in_backticks(requirement->to_string()),
+                                " is not supported: wvlock locks packages from indexes and "
+                                "find-links folders"));
+    }
+    WV_ASSIGN_OR_RETURN(Package node, package_node(requirement->name));
+    WV_ASSIGN_OR_RETURN(const ProjectListing* found, listing_for(node));
+    Set set = set_for(*found, requirement->specifier);
+    add(node, set);
+    for (const std::string& extra : requirement->extras) {
+      Package extra_node = intern(NodeKind::kPackageExtra, nodes_[node].name,
+                                  pkg::normalize_name(extra));
+      listings_[extra_node] = found;
+      add(extra_node, set);
+    }
+  }
+  return edges;
+}
+
+namespace {
+
+pkg::VariantFacts variant_facts(const RankedWheel& wheel,
+                                const Result<pkg::VariantsMetadata>* variants) {
+  pkg::VariantFacts facts;
+  if (!wheel.filename.variant_label) return facts;
+  facts.label = *wheel.filename.variant_label;
+  if (!variants || !*variants) return facts;
+  const auto* properties = (*variants)->find_variant(facts.label);
+  if (!properties) return facts;
+  std::set<std::string> features, namespaces;
+  for (const pkg::VariantProperty& property : *properties) {
+    facts.properties.push_back(property.to_string());
+    features.insert(property.feature_key());
+    namespaces.insert(property.namespace_);
+  }
+  std::sort(facts.properties.begin(), facts.properties.end());
+  facts.features.assign(features.begin(), features.end());
+  facts.namespaces.assign(namespaces.begin(), namespaces.end());
+  return facts;
+}
+
+}  // namespace
+
+solver::ProviderResult<solver::Dependencies<PythonProvider::Package, Set, std::string>, Error>
+PythonProvider::get_dependencies(Package package, int version) {
+  using Answer = solver::Dependencies<Package, Set, std::string>;
+  auto to_answer = [](const std::vector<DependencyEdge>& edges) {
+    std::vector<std::pair<Package, Set>> constraints;
+    for (const DependencyEdge& edge : edges) constraints.emplace_back(edge.node, edge.set);
+    return Answer::of(std::move(constraints));
+  };
+  const Node n = nodes_[package];
+  std::vector<const pkg::Requirement*> selected;
+  auto select = [&](const std::vector<pkg::Requirement>& requirements,
+                    std::span<const std::string> extras) -> Result<void> {
+    for (const pkg::Requirement& requirement : requirements) {
+      auto yes = applies(requirement, extras, nullptr);
+      if (!yes) return std::move(yes).error().with_context(
+                    str_cat("the marker of ", in_backticks(requirement.to_string())));
+      if (*yes) selected.push_back(&requirement);
+    }
+    return {};
+  };
+
+  if (n.kind == NodeKind::kRoot || n.kind == NodeKind::kProjectExtra ||
+      n.kind == NodeKind::kProjectGroup) {
+    Result<void> picked;
+    if (n.kind == NodeKind::kRoot) {
+      picked = select(project_.dependencies, {});
+    } else if (n.kind == NodeKind::kProjectExtra) {
+      std::string extra = n.name;
+      picked = select(project_.optional_dependencies.at(n.name), std::span(&extra, 1));
+    } else {
+      picked = select(project_.dependency_groups.at(n.name), {});
+    }
+    if (!picked) return solver::Failure<Error>{picked.error()};
+    auto edges = edges_for(selected);
+    if (!edges) return solver::Failure<Error>{edges.error()};
+    if (n.kind == NodeKind::kRoot) {
+      // The target's extras and every dependency group are locked: each is a node the root
+      // needs, so `wvlock sync --group dev` installs from the same resolution.
+      for (const std::string& extra : target_.extras) {
+        if (!project_.optional_dependencies.count(extra)) {
+          return solver::Failure<Error>{make_error(
+              ErrorCode::kInvalidInput,
+              str_cat("target ", in_backticks(target_.name), " asks for extra ",
+                      in_backticks(extra),
+                      ", which [project.optional-dependencies] does not declare"))};
+        }
+        edges->push_back({intern(NodeKind::kProjectExtra, extra, ""), Set::singleton(0)});
+      }
+      for (const auto& [group, requirements] : project_.dependency_groups) {
+        edges->push_back({intern(NodeKind::kProjectGroup, group, ""), Set::singleton(0)});
+      }
+    }
+    decisions_[{package, version}].edges = *edges;
+    return to_answer(*edges);
+  }
+
+  // A package or package extra: judge the version by the wheel this target would install.
+  Package base = package;
+  if (n.kind == NodeKind::kPackageExtra) base = intern(NodeKind::kPackage, n.name, "");
+  auto found = listing_for(base);
+  if (!found) return solver::Failure<Error>{found.error()};
+  const ProjectListing& listing = **found;
+  const VersionFiles& files = listing.versions[std::size_t(version)];
+  std::string version_text = files.version.to_string();
+
+  auto ranked = wheel_choice(base, version);
+  if (!ranked) return solver::Failure<Error>{ranked.error()};
+  const WheelChoice& choice = **ranked;
+  const RankedWheel* best = choice.best();
+  if (!best) return Answer::unavailable(choice.unavailable_reason);
+
+  auto python_fits = [&](std::string_view requires_python) -> std::optional<std::string> {
+    if (requires_python.empty()) return std::nullopt;
+    auto specifier = pkg::parse_specifier_set(requires_python);
+    if (!specifier) return str_cat("its Requires-Python ", in_backticks(requires_python),
+                                   " does not parse");
+    if (specifier->contains(target_.python_version, true)) return std::nullopt;
+    return str_cat("it requires Python ", requires_python, " and target ", target_.name,
+                   " has Python ", target_.python_version.to_string());
+  };
+  if (auto why = python_fits(best->file->requires_python)) return Answer::unavailable(*why);
+
+  auto metadata = catalog_.metadata(*best->file);
+  if (!metadata) {
+    if (metadata.error().code == ErrorCode::kParse) {
+      return Answer::unavailable(metadata.error().message);
+    }
+    return solver::Failure<Error>{metadata.error()};
+  }
+  if (auto why = python_fits((*metadata)->requires_python_raw)) return Answer::unavailable(*why);
+
+  const Result<pkg::VariantsMetadata>* variants =
+      files.has_variant_wheels ? &catalog_.variants(listing.name, files.version) : nullptr;
+  pkg::VariantFacts facts = variant_facts(*best, variants);
+  const pkg::VariantFacts* variant = best->filename.variant_label ? &facts : nullptr;
+
+  std::vector<std::string> active_extras;
+  if (n.kind == NodeKind::kPackageExtra) active_extras.push_back(n.extra);
+  for (const pkg::RequiresDist& entry : (*metadata)->requires_dist) {
+    auto with = applies(entry.requirement, active_extras, variant);
+    if (!with) {
+      log_warning(str_cat(listing.name.str(), " ", version_text, ": ignoring ",
+                          in_backticks(entry.raw), ": ", with.error().message));
+      continue;
+    }
+    if (!*with) continue;
+    if (n.kind == NodeKind::kPackageExtra) {
+      // The extra adds only what the base does not already need.
+      auto without = applies(entry.requirement, {}, variant);
+      if (without && *without) continue;
+    }
+    selected.push_back(&entry.requirement);
+  }
+  auto edges = edges_for(selected);
+  if (!edges) return solver::Failure<Error>{edges.error()};
+  if (n.kind == NodeKind::kPackageExtra) {
+    // A package extra is its base at the same version plus the extra's requirements.
+    edges->insert(edges->begin(), DependencyEdge{base, Set::singleton(version)});
+  }
+  decisions_[{package, version}].edges = *edges;
+  return to_answer(*edges);
+}
+
+Result<const WheelChoice*> PythonProvider::wheel_choice(Package base, int version) {
+  WV_ASSIGN_OR_RETURN(const ProjectListing* found, listing_for(base));
+  auto existing = decisions_.find({base, version});
+  if (existing != decisions_.end()) return &existing->second.wheels;
+  const VersionFiles& files = found->versions[std::size_t(version)];
+  const Result<pkg::VariantsMetadata>* variants =
+      files.has_variant_wheels ? &catalog_.variants(found->name, files.version) : nullptr;
+  VersionDecision fresh;
+  fresh.wheels = choose_wheels(target_, found->name.str(), files.version.to_string(),
+                               files.wheels, variants);
+  auto inserted = decisions_.emplace(std::make_pair(base, version), std::move(fresh)).first;
+  return &inserted->second.wheels;
+}
+
+Result<std::optional<int>> PythonProvider::find_version(Package base, std::string_view version) {
+  WV_ASSIGN_OR_RETURN(const ProjectListing* found, listing_for(base));
+  auto parsed = pkg::parse_version(version);
+  if (!parsed) return std::optional<int>();
+  int index = found->find(*parsed);
+  return index < 0 ? std::optional<int>() : std::optional<int>(index);
+}
+
+Result<std::vector<std::string>> PythonProvider::wheel_requirements(Package base, int version,
+                                                                    const RankedWheel& wheel) {
+  WV_ASSIGN_OR_RETURN(const ProjectListing* found, listing_for(base));
+  const VersionFiles& files = found->versions[std::size_t(version)];
+  WV_ASSIGN_OR_RETURN(const pkg::CoreMetadata* metadata, catalog_.metadata(*wheel.file));
+  const Result<pkg::VariantsMetadata>* variants =
+      files.has_variant_wheels ? &catalog_.variants(found->name, files.version) : nullptr;
+  pkg::VariantFacts facts = variant_facts(wheel, variants);
+  const pkg::VariantFacts* variant = wheel.filename.variant_label ? &facts : nullptr;
+  std::vector<std::string> applicable;
+  for (const pkg::RequiresDist& entry : metadata->requires_dist) {
+    auto yes = applies(entry.requirement, {}, variant);
+    if (yes && *yes) applicable.push_back(entry.requirement.to_string());
+  }
+  std::sort(applicable.begin(), applicable.end());
+  return applicable;
+}
+
+std::string PythonProvider::package_text(Package package) const {
+  const Node& n = nodes_[package];
+  switch (n.kind) {
+    case NodeKind::kRoot: return n.name.empty() ? "the project" : n.name;
+    case NodeKind::kProjectExtra: return str_cat("the project's extra ", in_backticks(n.name));
+    case NodeKind::kProjectGroup: return str_cat("the dependency group ", in_backticks(n.name));
+    case NodeKind::kPackage: return n.name;
+    case NodeKind::kPackageExtra: return str_cat(n.name, "[", n.extra, "]");
+  }
+  return n.name;
+}
+
+std::string PythonProvider::set_text(Package package, const Set& set) const {
+  const ProjectListing* found = listing(package);
+  if (!found) return "";
+  if (set.is_full()) return "";
+  int count = int(found->versions.size());
+  std::vector<std::string> parts;
+  for (const Set::Segment& segment : set.segments()) {
+    auto [low, high] = segment_bounds(segment, count);
+    if (high < low) continue;
+    const std::string low_text = found->versions[std::size_t(low)].version.to_string();
+    const std::string high_text = found->versions[std::size_t(high)].version.to_string();
+    if (low == high) {
+      parts.push_back("==" + low_text);
+    } else if (low == 0 && high == count - 1) {
+      parts.push_back(str_cat(">=", low_text, ",<=", high_text));
+    } else if (low == 0) {
+      parts.push_back("<=" + high_text);
+    } else if (high == count - 1) {
+      parts.push_back(">=" + low_text);
+    } else {
+      parts.push_back(str_cat(">=", low_text, ",<=", high_text));
+    }
+  }
+  if (parts.empty()) return " (no published version)";
+  return join(parts, " | ");
+}
+
+}  // namespace wv::lock

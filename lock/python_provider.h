@@ -1,0 +1,114 @@
+// The bridge between the Python world and the generic solver, for one target. A solver package
+// is a small id naming the project root, a project extra or dependency group, a package, or a
+// package extra (a proxy pinned to its base's version); a solver version is an index into the
+// package's versions (ascending), so a version set is a union of index intervals computed by
+// evaluating PEP 440 specifiers on real versions — exact, with no range translation to get
+// wrong. Each version is judged by the one wheel the target would install (lock/wheel_choice.h)
+// and its dependencies come from that wheel's METADATA.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "base/result.h"
+#include "lock/catalog.h"
+#include "lock/project_requirements.h"
+#include "lock/target_context.h"
+#include "lock/wheel_choice.h"
+#include "solver/provider.h"
+#include "solver/ranges.h"
+
+namespace wv::lock {
+
+enum class NodeKind : std::uint8_t { kRoot, kProjectExtra, kProjectGroup, kPackage, kPackageExtra };
+
+/// What a solver package id stands for.
+struct Node {
+  NodeKind kind = NodeKind::kRoot;
+  std::string name;   ///< package name (normalised), or the project extra / group name
+  std::string extra;  ///< kPackageExtra: the extra
+};
+
+/// One dependency of a decided version, as the lockfile records it.
+struct DependencyEdge {
+  std::uint32_t node = 0;
+  solver::Ranges<int> set;
+};
+
+/// What the provider learnt about one (package, version) it was asked about.
+struct VersionDecision {
+  WheelChoice wheels;                ///< kPackage only
+  std::vector<DependencyEdge> edges; ///< constraints handed to the solver
+};
+
+class PythonProvider {
+ public:
+  using Package = std::uint32_t;
+  using Set = solver::Ranges<int>;
+  using Reason = std::string;
+  using Error = wv::Error;
+  /// (conflict count, direct dependency of the project, fewer versions in range, earlier seen)
+  using Priority = std::tuple<std::uint32_t, bool, std::int64_t, std::int64_t>;
+
+  PythonProvider(const ProjectRequirements& project, const TargetContext& target,
+                 Catalog& catalog);
+
+  Priority prioritize(Package package, const Set& range, const solver::PackageStatistics& stats);
+  solver::ProviderResult<std::optional<int>, Error> choose_version(Package package,
+                                                                   const Set& range);
+  solver::ProviderResult<solver::Dependencies<Package, Set, Reason>, Error> get_dependencies(
+      Package package, int version);
+
+  static constexpr Package kRoot = 0;
+  const Node& node(Package package) const { return nodes_[package]; }
+  std::size_t node_count() const { return nodes_.size(); }
+  /// The listing behind a package or package-extra node (nullptr for project nodes).
+  const ProjectListing* listing(Package package) const;
+  const VersionDecision* decision(Package package, int version) const;
+  /// The node of package `name` (kPackage), creating it; an error when `name` is invalid.
+  Result<Package> package_node(std::string_view name);
+  /// A version set rendered as the user would write it ("==2.9.0", ">=2.8.0,<2.9.0").
+  std::string set_text(Package package, const Set& set) const;
+  std::string package_text(Package package) const;
+
+  /// The wheels of version index `version` of package node `base` ranked for this target
+  /// (computed once). An error when the package's listing cannot be read.
+  Result<const WheelChoice*> wheel_choice(Package base, int version);
+  /// The index of `version` in the listing of `base`, or nullopt when it is not listed.
+  Result<std::optional<int>> find_version(Package base, std::string_view version);
+  /// The requirements (normalised text, sorted) that apply to `wheel` of `base` at `version`
+  /// for this target with no extra active: two wheels with equal lists have the same
+  /// dependencies here.
+  Result<std::vector<std::string>> wheel_requirements(Package base, int version,
+                                                      const RankedWheel& wheel);
+
+ private:
+  Package intern(NodeKind kind, std::string name, std::string extra);
+  Result<const ProjectListing*> listing_for(Package package);
+  /// The index set of `listing` that `specifier` admits (yanked versions only when pinned).
+  Set set_for(const ProjectListing& listing, const pkg::SpecifierSet& specifier) const;
+  /// Turns requirements (markers evaluated for this target) into constraints.
+  Result<std::vector<DependencyEdge>> edges_for(const std::vector<const pkg::Requirement*>& reqs);
+  Result<bool> applies(const pkg::Requirement& requirement, std::span<const std::string> extras,
+                       const pkg::VariantFacts* variant) const;
+  bool prerelease_allowed(Package package) const;
+
+  const ProjectRequirements& project_;
+  const TargetContext& target_;
+  Catalog& catalog_;
+  std::vector<Node> nodes_;
+  std::map<std::tuple<NodeKind, std::string, std::string>, Package> ids_;
+  std::vector<const ProjectListing*> listings_;  // by node; nullptr until read
+  std::set<std::string> explicit_prereleases_;    // packages a project requirement names a pre for
+  std::set<std::string> direct_;                  // packages the project names directly
+  std::map<std::pair<Package, int>, VersionDecision> decisions_;
+};
+
+}  // namespace wv::lock

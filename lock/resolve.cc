@@ -1,0 +1,289 @@
+#include "lock/resolve.h"
+
+#include <algorithm>
+#include <map>
+
+#include "base/hash.h"
+#include "base/str.h"
+#include "lock/python_provider.h"
+#include "lock/solve_target.h"
+#include "pkg/name.h"
+
+namespace wv::lock {
+namespace {
+
+using Package = PythonProvider::Package;
+
+bool is_url(std::string_view location) {
+  return location.rfind("http://", 0) == 0 || location.rfind("https://", 0) == 0 ||
+         location.rfind("file://", 0) == 0;
+}
+
+LockedFile default_locate(const pkg::Distribution& file) {
+  LockedFile locked;
+  locked.name = file.filename;
+  (is_url(file.url) ? locked.url : locked.path) = file.url;
+  locked.size = file.size;
+  return locked;
+}
+
+// What one target's resolution contributes to the lockfile.
+struct TargetResult {
+  struct PackageUse {
+    const ProjectListing* listing = nullptr;
+    int version = 0;
+    std::vector<const RankedWheel*> wheels;  // kept, best first
+    TargetUse use;
+  };
+  std::map<std::string, PackageUse> packages;  // by name
+  std::vector<std::string> roots;
+  std::map<std::string, std::vector<std::string>> extra_roots, group_roots;
+};
+
+std::string edge_text(const PythonProvider& provider, const PythonSolution& solution,
+                      const DependencyEdge& edge) {
+  const Node& node = provider.node(edge.node);
+  const int* version = solution.find(edge.node);
+  const ProjectListing* listing = provider.listing(edge.node);
+  if (!version || !listing) return "";
+  std::string text = node.name;
+  if (node.kind == NodeKind::kPackageExtra) text += "[" + node.extra + "]";
+  return text + "==" + listing->versions[std::size_t(*version)].version.to_string();
+}
+
+bool is_package(const Node& node) {
+  return node.kind == NodeKind::kPackage || node.kind == NodeKind::kPackageExtra;
+}
+
+// The preferences of one target: the existing lockfile's choice for this target, else the
+// version an earlier target chose, else the existing lockfile's choice for any target — each
+// kept only when it does not give this target a lower wheel class than its best version.
+Result<std::vector<std::pair<Package, int>>> preferences(
+    PythonProvider& provider, const TargetContext& target,
+    const std::map<std::string, std::string>& earlier, const ResolveOptions& options) {
+  std::map<std::string, std::string> wanted;
+  if (options.previous && !options.upgrade_all) {
+    for (const LockedPackage& package : options.previous->packages) {
+      if (options.upgrade_packages.count(package.name)) continue;
+      if (package.targets.count(target.name)) {
+        wanted[package.name] = package.version;
+      }
+    }
+  }
+  for (const auto& [name, version] : earlier) wanted.emplace(name, version);
+  if (options.previous && !options.upgrade_all) {
+    for (const LockedPackage& package : options.previous->packages) {
+      if (!options.upgrade_packages.count(package.name)) wanted.emplace(package.name, package.version);
+    }
+  }
+  std::vector<std::pair<Package, int>> preferred;
+  for (const auto& [name, version] : wanted) {
+    auto node = provider.package_node(name);
+    if (!node) continue;
+    WV_ASSIGN_OR_RETURN(std::optional<int> index, provider.find_version(*node, version));
+    if (!index) continue;
+    WV_ASSIGN_OR_RETURN(const WheelChoice* choice, provider.wheel_choice(*node, *index));
+    auto preferred_class = choice->best_class();
+    if (!preferred_class) continue;
+    // The best class any stable version offers this target: a preference of a lower class
+    // (a CPU build where a GPU build exists) would cost the target its hardware.
+    const ProjectListing* listing = provider.listing(*node);
+    bool lower = false;
+    for (int i = int(listing->versions.size()) - 1; i >= 0 && !lower; --i) {
+      if (listing->versions[std::size_t(i)].version.is_prerelease() ||
+          listing->versions[std::size_t(i)].yanked) {
+        continue;
+      }
+      if (!listing->versions[std::size_t(i)].has_variant_wheels &&
+          *preferred_class == targets::VariantClass::kNonVariant) {
+        continue;  // both non-variant: same class, nothing to compare
+      }
+      WV_ASSIGN_OR_RETURN(const WheelChoice* other, provider.wheel_choice(*node, i));
+      auto other_class = other->best_class();
+      if (other_class && int(*other_class) < int(*preferred_class)) lower = true;
+    }
+    if (!lower) preferred.emplace_back(*node, *index);
+  }
+  return preferred;
+}
+
+Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& solution) {
+  TargetResult result;
+  for (const auto& [package, version] : solution.packages) {
+    const Node& node = provider.node(package);
+    const VersionDecision* decision = provider.decision(package, version);
+    std::vector<std::string> edges;
+    if (decision) {
+      for (const DependencyEdge& edge : decision->edges) {
+        if (!is_package(provider.node(edge.node))) continue;
+        if (node.kind == NodeKind::kPackageExtra && provider.node(edge.node).name == node.name &&
+            provider.node(edge.node).kind == NodeKind::kPackage) {
+          continue;  // the extra's own base
+        }
+        std::string text = edge_text(provider, solution, edge);
+        if (!text.empty()) edges.push_back(std::move(text));
+      }
+    }
+    switch (node.kind) {
+      case NodeKind::kRoot: result.roots = edges; break;
+      case NodeKind::kProjectExtra: result.extra_roots[node.name] = edges; break;
+      case NodeKind::kProjectGroup: result.group_roots[node.name] = edges; break;
+      case NodeKind::kPackageExtra:
+        result.packages[node.name].use.extra_dependencies[node.extra] = edges;
+        break;
+      case NodeKind::kPackage: {
+        TargetResult::PackageUse& use = result.packages[node.name];
+        use.listing = provider.listing(package);
+        use.version = version;
+        use.use.dependencies = edges;
+        WV_ASSIGN_OR_RETURN(const WheelChoice* choice, provider.wheel_choice(package, version));
+        const RankedWheel* best = choice->best();
+        WV_ASSIGN_OR_RETURN(std::vector<std::string> best_requirements,
+                            provider.wheel_requirements(package, version, *best));
+        use.wheels.push_back(best);
+        // Keep every other wheel of the version that fits the target's platform and has the
+        // same dependencies: the installing host picks among them with its live providers.
+        auto keep_if_same = [&](const RankedWheel& wheel) -> Result<void> {
+          if (&wheel == best) return {};
+          auto requirements = provider.wheel_requirements(package, version, wheel);
+          if (requirements && *requirements == best_requirements) use.wheels.push_back(&wheel);
+          return {};
+        };
+        for (const RankedWheel& wheel : choice->compatible) WV_TRY(keep_if_same(wheel));
+        for (const RankedWheel& wheel : choice->other_variants) WV_TRY(keep_if_same(wheel));
+        break;
+      }
+    }
+  }
+  // A package extra of a package that is itself not decided cannot happen (the extra depends
+  // on its base), but guard the map against half entries.
+  for (auto it = result.packages.begin(); it != result.packages.end();) {
+    it = it->second.listing ? std::next(it) : result.packages.erase(it);
+  }
+  return result;
+}
+
+}  // namespace
+
+std::string input_hash(const ProjectRequirements& project,
+                       const std::vector<TargetContext>& targets,
+                       const std::vector<std::string>& extra_inputs) {
+  Fingerprint fingerprint;
+  fingerprint.add("wvlock-input-1").add(project.name).add(project.requires_python);
+  fingerprint.add(to_string(project.prerelease));
+  auto add_requirements = [&](std::string_view label, const std::vector<pkg::Requirement>& list) {
+    fingerprint.add(label);
+    for (const pkg::Requirement& requirement : list) fingerprint.add(requirement.to_string());
+  };
+  add_requirements("dependencies", project.dependencies);
+  for (const auto& [extra, list] : project.optional_dependencies) add_requirements("extra:" + extra, list);
+  for (const auto& [group, list] : project.dependency_groups) add_requirements("group:" + group, list);
+  for (const TargetContext& target : targets) {
+    fingerprint.add("target").add(target.name).add(target.platform_marker);
+    for (const auto& [key, value] : target.facts) fingerprint.add(key).add(value);
+    for (const std::string& extra : target.extras) fingerprint.add("extra").add(extra);
+  }
+  for (const std::string& input : extra_inputs) fingerprint.add(input);
+  return "xxh3-128:" + fingerprint.finish().to_hex();
+}
+
+Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
+                                       const std::vector<TargetContext>& targets,
+                                       Catalog& catalog, const ResolveOptions& options) {
+  ResolveOutcome outcome;
+  std::map<std::string, std::string> earlier;  // name -> version chosen by an earlier target
+  // Providers outlive the loop: the kept RankedWheel pointers refer into their decisions.
+  std::vector<std::unique_ptr<PythonProvider>> providers;
+  std::vector<TargetResult> results;
+  for (const TargetContext& target : targets) {
+    providers.push_back(std::make_unique<PythonProvider>(project, target, catalog));
+    PythonProvider& provider = *providers.back();
+    WV_ASSIGN_OR_RETURN(auto preferred, preferences(provider, target, earlier, options));
+    WV_ASSIGN_OR_RETURN(auto solved, solve_target(provider, preferred));
+    if (auto* explanation = std::get_if<std::string>(&solved)) {
+      outcome.failures.push_back({target.name, std::move(*explanation)});
+      results.emplace_back();
+      continue;
+    }
+    WV_ASSIGN_OR_RETURN(TargetResult result, collect(provider, std::get<PythonSolution>(solved)));
+    for (const auto& [name, use] : result.packages) {
+      earlier.emplace(name, use.listing->versions[std::size_t(use.version)].version.to_string());
+    }
+    results.push_back(std::move(result));
+  }
+  if (!outcome.failures.empty()) return outcome;
+
+  auto locate = options.locate ? options.locate : default_locate;
+  Lockfile lockfile;
+  lockfile.requires_python = project.requires_python;
+  for (const auto& [extra, list] : project.optional_dependencies) lockfile.extras.push_back(extra);
+  for (const auto& [group, list] : project.dependency_groups) {
+    lockfile.dependency_groups.push_back(group);
+  }
+  lockfile.input_hash = input_hash(project, targets, options.extra_inputs);
+  std::map<std::pair<std::string, std::string>, LockedPackage> packages;
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> package_markers;
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    const TargetContext& target = targets[t];
+    TargetResult& result = results[t];
+    LockedTarget locked_target;
+    locked_target.name = target.name;
+    locked_target.facts = target.facts;
+    locked_target.marker = target.platform_marker;
+    locked_target.roots = result.roots;
+    locked_target.extra_roots = result.extra_roots;
+    locked_target.group_roots = result.group_roots;
+    for (const auto& [name, features] : target.providers.outputs()) {
+      for (const targets::SupportedFeature& feature : features) {
+        locked_target.provider_output[name][feature.name] = feature.values;
+      }
+    }
+    lockfile.targets.push_back(std::move(locked_target));
+    if (std::find(lockfile.environments.begin(), lockfile.environments.end(),
+                  target.platform_marker) == lockfile.environments.end()) {
+      lockfile.environments.push_back(target.platform_marker);
+    }
+
+    for (auto& [name, use] : result.packages) {
+      const VersionFiles& files = use.listing->versions[std::size_t(use.version)];
+      std::string version = files.version.to_string();
+      LockedPackage& package = packages[{name, version}];
+      package.name = name;
+      package.version = version;
+      package.index = use.listing->index;
+      if (package.requires_python.empty()) {
+        package.requires_python = use.wheels.front()->file->requires_python;
+      }
+      for (const RankedWheel* wheel : use.wheels) {
+        use.use.wheels.push_back(wheel->file->filename);
+        if (package.find_wheel(wheel->file->filename)) continue;
+        LockedFile locked = locate(*wheel->file);
+        WV_ASSIGN_OR_RETURN(locked.sha256, catalog.file_sha256(*wheel->file));
+        package.wheels.push_back(std::move(locked));
+      }
+      if (files.has_variant_wheels && !package.variants) {
+        const auto& variants = catalog.variants(use.listing->name, files.version);
+        if (variants) package.variants = *variants;
+      }
+      package.targets[target.name] = std::move(use.use);
+      package_markers[{name, version}].push_back(target.platform_marker);
+    }
+  }
+  std::set<std::string> all_markers(lockfile.environments.begin(), lockfile.environments.end());
+  for (auto& [key, package] : packages) {
+    std::set<std::string> markers(package_markers[key].begin(), package_markers[key].end());
+    // Used on every platform of the lock: no marker. Otherwise where its targets are.
+    if (markers != all_markers) {
+      std::vector<std::string> parts;
+      for (const std::string& marker : markers) parts.push_back("(" + marker + ")");
+      package.marker = join(parts, " or ");
+    }
+    lockfile.packages.push_back(std::move(package));
+  }
+  canonicalize(lockfile);
+  WV_TRY(validate(lockfile, "pylock.toml"));
+  outcome.lockfile = std::move(lockfile);
+  return outcome;
+}
+
+}  // namespace wv::lock

@@ -1,0 +1,54 @@
+// Universal locking (DESIGN.md §1): one solve per declared target, in declared order, each
+// preferring the versions earlier targets chose and the versions of the existing lockfile
+// (never at the cost of the target's hardware), merged into one Lockfile.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "lock/catalog.h"
+#include "lock/lockfile.h"
+#include "lock/project_requirements.h"
+#include "lock/target_context.h"
+
+namespace wv::lock {
+
+struct ResolveOptions {
+  /// The lockfile being replaced: its versions are preferred unless upgraded.
+  const Lockfile* previous = nullptr;
+  bool upgrade_all = false;
+  std::set<std::string> upgrade_packages;  ///< normalised names
+  /// Turns a listed file's location into the lockfile's `url` or `path` (relative to the
+  /// lockfile's folder); the default keeps http(s)/file URLs as `url` and anything else as
+  /// `path`.
+  std::function<LockedFile(const pkg::Distribution&)> locate;
+  /// More inputs for `input-hash` (index URLs, find-links): whatever else resolution read.
+  std::vector<std::string> extra_inputs;
+};
+
+struct TargetFailure {
+  std::string target;
+  std::string explanation;  ///< the PubGrub derivation in Python words
+};
+
+struct ResolveOutcome {
+  std::optional<Lockfile> lockfile;     ///< set when every target resolved
+  std::vector<TargetFailure> failures;  ///< one per target that did not
+};
+
+/// The fingerprint of everything resolution reads from the project and its targets.
+std::string input_hash(const ProjectRequirements& project,
+                       const std::vector<TargetContext>& targets,
+                       const std::vector<std::string>& extra_inputs);
+
+/// Resolves every target. Provider failures (network, I/O) are errors; unsatisfiable targets
+/// are failures with explanations in the outcome.
+Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
+                                       const std::vector<TargetContext>& targets,
+                                       Catalog& catalog, const ResolveOptions& options);
+
+}  // namespace wv::lock

@@ -1,0 +1,22 @@
+// One target's solve: the PubGrub solver instantiated for PythonProvider (the only translation
+// unit that includes solver/state_impl.h), and its failure explained in Python words.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "lock/python_provider.h"
+#include "solver/solve.h"
+
+namespace wv::lock {
+
+using PythonSolution = solver::Solution<PythonProvider::Package, int>;
+
+/// Solves from the project root; `preferred` versions are tried first. A no-solution outcome
+/// comes back as its English explanation; a provider failure as its Error.
+Result<std::variant<PythonSolution, std::string>> solve_target(
+    PythonProvider& provider, const std::vector<std::pair<PythonProvider::Package, int>>& preferred);
+
+}  // namespace wv::lock

@@ -1,0 +1,44 @@
+// Everything one target's resolution needs, computed once: its marker environment (prepared
+// for fast evaluation), its ordered tag list, its providers' output, and the marker that names
+// its platform in the lockfile's `environments`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pkg/marker.h"
+#include "pkg/tags.h"
+#include "pkg/version.h"
+#include "targets/host_profile.h"
+#include "targets/providers.h"
+#include "targets/target.h"
+
+namespace wv::lock {
+
+struct TargetContext {
+  TargetContext(std::string name, targets::HostProfile host, pkg::MarkerEnvironment markers,
+                std::vector<pkg::Tag> tags, targets::ProviderOptions provider_options = {});
+
+  std::string name;
+  targets::HostProfile host;
+  pkg::PreparedEnvironment environment;
+  pkg::TagPriority tags;
+  targets::HostProviders providers;
+  /// python_full_version as a Version, for Requires-Python.
+  pkg::Version python_version;
+  /// `platform_machine == "x86_64" and python_version == "3.12" and sys_platform == "linux"`.
+  std::string platform_marker;
+  /// The declared facts in pyproject spelling, recorded in the lockfile.
+  std::map<std::string, std::string> facts;
+  /// The project extras this target locks and installs (the target's `extras` key, PEP 685
+  /// normalised). An extra such as `cuda = ["flash-attn"]` belongs to the targets that can
+  /// have it; the others never resolve it.
+  std::vector<std::string> extras;
+};
+
+/// The context of a declared target: its marker environment and tags from its host profile,
+/// its declared facts recorded in pyproject spelling.
+Result<TargetContext> make_target_context(const targets::Target& target,
+                                          targets::ProviderOptions options = {});
+
+}  // namespace wv::lock

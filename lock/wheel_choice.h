@@ -1,0 +1,50 @@
+// Which wheels of one package version a target would install (DESIGN.md §1, "resolution of a
+// target"): tags compatible with the target, variant compatible with its provider output, best
+// by PEP 825 order (variants, then null, then non-variant), then tag priority, then build tag.
+// When none fits, the reason names the target and the first fact that failed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "lock/target_context.h"
+#include "pkg/source.h"
+#include "pkg/wheel_filename.h"
+#include "targets/variant_ranking.h"
+
+namespace wv::lock {
+
+struct RankedWheel {
+  const pkg::Distribution* file = nullptr;
+  pkg::WheelFilename filename;
+  targets::VariantScore score;
+  std::uint32_t tag_rank = 0;
+};
+
+struct WheelChoice {
+  /// Tag- and variant-compatible wheels, best first. Empty when the version is unusable.
+  std::vector<RankedWheel> compatible;
+  /// Tag-compatible variant wheels whose variant the declared target does not support: kept in
+  /// the lockfile so another host of the same platform (another GPU) can pick one.
+  std::vector<RankedWheel> other_variants;
+  /// Why `compatible` is empty: "no wheel for target h100: every torch 2.9.0 wheel needs ...".
+  std::string unavailable_reason;
+
+  const RankedWheel* best() const { return compatible.empty() ? nullptr : &compatible.front(); }
+  /// The class of the best wheel (variant > null > non-variant); nullopt when unusable.
+  std::optional<targets::VariantClass> best_class() const;
+};
+
+/// Compares two compatible wheels: negative when `a` is preferred.
+int compare_ranked_wheels(const RankedWheel& a, const RankedWheel& b);
+
+/// Ranks the wheels of one version for `target`. `variants` is the version's merged variant
+/// metadata (nullptr when the version has no variant wheels); an error there makes every
+/// variant wheel of the version unusable, with the error as the reason.
+WheelChoice choose_wheels(const TargetContext& target, std::string_view package,
+                          std::string_view version, const std::vector<pkg::Distribution>& wheels,
+                          const Result<pkg::VariantsMetadata>* variants);
+
+}  // namespace wv::lock
