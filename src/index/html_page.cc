@@ -97,6 +97,13 @@ std::size_t parse_tag(std::string_view html, std::size_t pos, Tag& tag) {
   return html.size();
 }
 
+// True when html[at..] is `</name` followed by the end of the tag name (`</a>` but not `</abbr>`).
+bool closes(std::string_view html, std::size_t at, std::string_view name) {
+  std::size_t end = at + 2 + name.size();
+  return iequals(html.substr(at + 2, name.size()), name) &&
+         (end >= html.size() || !is_tag_name_char(html[end]));
+}
+
 // The text of an element up to its closing tag `</name`, with nested tags dropped; `end` is set
 // past the closing tag.
 std::string element_text(std::string_view html, std::size_t pos, std::string_view name,
@@ -105,8 +112,7 @@ std::string element_text(std::string_view html, std::size_t pos, std::string_vie
   std::size_t i = pos;
   while (i < html.size()) {
     if (html[i] == '<') {
-      if (i + 1 < html.size() && html[i + 1] == '/' &&
-          iequals(html.substr(i + 2, name.size()), name)) {
+      if (i + 1 < html.size() && html[i + 1] == '/' && closes(html, i, name)) {
         std::size_t close = html.find('>', i);
         end = close == std::string_view::npos ? html.size() : close + 1;
         return text;
@@ -133,7 +139,7 @@ std::size_t skip_raw_text(std::string_view html, std::size_t pos, std::string_vi
   while (pos < html.size()) {
     std::size_t open = html.find("</", pos);
     if (open == std::string_view::npos) return html.size();
-    if (iequals(html.substr(open + 2, name.size()), name)) {
+    if (closes(html, open, name)) {
       std::size_t close = html.find('>', open);
       return close == std::string_view::npos ? html.size() : close + 1;
     }

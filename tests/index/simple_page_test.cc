@@ -54,6 +54,17 @@ TEST_CASE("html: a PEP 503 page with every attribute", "[index][html]") {
   CHECK(page->files[4].requires_python == ">=3.9,!=3.9.1");
 }
 
+TEST_CASE("html: only the anchor's own closing tag ends it", "[index][html]") {
+  auto page = parse_html_project_page(
+      R"(<a href="a-1.0.tar.gz">a-<abbr>1.0</abbr>.tar.gz</a ><script>x</scripts></script>)"
+      R"(<a href="a-2.0.tar.gz">a-2.0.tar.gz</A>)",
+      "https://h/simple/a/");
+  REQUIRE(page);
+  REQUIRE(page->files.size() == 2);
+  CHECK(page->files[0].filename == "a-1.0.tar.gz");
+  CHECK(page->files[1].filename == "a-2.0.tar.gz");
+}
+
 TEST_CASE("html: <base href> changes how hrefs resolve", "[index][html]") {
   auto page = parse_html_project_page(
       R"(<base href="https://cdn.example/files/"><a href="a-1.0.tar.gz">a-1.0.tar.gz</a>)",

@@ -191,6 +191,16 @@ TEST_CASE("sources: the first location that knows a project answers alone", "[in
   CHECK(other->front().filename == "other-1.0.tar.gz");
   CHECK(other->front().index == dir.file("b/simple"));
 
+  // A find-links folder given as a file:// URL lists file:// URLs that read back.
+  std::string folder_url = path_to_file_url(fs::absolute(dir.file("a")).lexically_normal().string());
+  IndexSource by_url({{LocationKind::kFlatFolder, folder_url}}, file_system, nullptr);
+  auto listed = by_url.distributions(name("demo"));
+  REQUIRE(listed);
+  REQUIRE(listed->size() == 1);
+  CHECK(listed->front().url == folder_url + "/demo-1.0-py3-none-any.whl");
+  CHECK(*by_url.file_sha256(listed->front()) == wv::sha256_hex("x"));
+  CHECK(listed->front().size.value() == 1);
+
   // A broken location is an error, not a reason to ask the next one.
   IndexSource broken({{LocationKind::kFlatFolder, dir.file("missing")},
                       {LocationKind::kSimpleIndex, dir.file("b/simple")}},
