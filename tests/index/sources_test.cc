@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <random>
 #include <iostream>
 
 #include "base/file_system.h"
@@ -307,5 +308,110 @@ TEST_CASE("sources: reading all metadata of the fixture ecosystem from local fol
     std::cout << "  figures: " << (kind == LocationKind::kSimpleIndex ? "simple index (PEP 658)" : "find-links (zip)")
               << ": " << projects << " projects, " << wheels << " wheel METADATA in " << ms << " ms\n";
     CHECK(wheels > 300);
+  }
+}
+
+namespace {
+
+// A MemoryFetcher that answers one URL with a fixed status (500, 406 on JSON Accept, ...).
+class ScriptedFetcher final : public wv::Fetcher {
+ public:
+  wv::test::MemoryFetcher memory;
+  std::map<std::string, int> status;  // url -> status to answer instead
+  std::map<std::string, std::string> redirect;  // url -> effective url
+  bool refuse_json_accept = false;
+  std::vector<std::string> accepts;
+
+  wv::Result<wv::FetchResponse> fetch(const wv::FetchRequest& request) override {
+    for (const auto& [key, value] : request.headers) {
+      if (key == "Accept") accepts.push_back(value);
+    }
+    if (auto found = status.find(request.url); found != status.end()) {
+      wv::FetchResponse response;
+      response.status = found->second;
+      return response;
+    }
+    if (refuse_json_accept && !accepts.empty() && accepts.back() != "text/html") {
+      wv::FetchResponse response;
+      response.status = 406;
+      return response;
+    }
+    std::string url = request.url;
+    if (auto target = redirect.find(url); target != redirect.end()) url = target->second;
+    wv::FetchRequest forwarded = request;
+    forwarded.url = url;
+    auto response = memory.fetch(forwarded);
+    if (response) response->effective_url = url;
+    return response;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("sources: HTTP precedence, errors, 406, redirects and garbage pages", "[index][sources]") {
+  wv::RealFileSystem file_system;
+  ScriptedFetcher fetcher;
+  const std::string first = "https://one.example/simple";
+  const std::string second = "https://two.example/simple";
+  fetcher.memory.files[second + "/demo/"] =
+      R"(<a href="../../files/demo-1.0-py3-none-any.whl#sha256=aa">demo-1.0-py3-none-any.whl</a>)";
+  fetcher.memory.files[first + "/json/"] =
+      R"({"meta": {"api-version": "1.0"}, "files": [{"filename": "json-2.0.tar.gz", "url": "json-2.0.tar.gz", "hashes": {}}]})";
+  fetcher.memory.content_types[first + "/json/"] = "application/vnd.pypi.simple.v1+json";
+
+  IndexSource source({{LocationKind::kSimpleIndex, first}, {LocationKind::kSimpleIndex, second}},
+                     file_system, &fetcher);
+  // 404 on the first index: the second answers; relative URLs resolve against its page.
+  auto demo = source.distributions(name("demo"));
+  REQUIRE(demo);
+  REQUIRE(demo->size() == 1);
+  CHECK(demo->front().url == "https://two.example/files/demo-1.0-py3-none-any.whl");
+  CHECK(demo->front().index == second);
+  CHECK(fetcher.accepts.front().find("application/vnd.pypi.simple.v1+json") == 0);
+  auto json = source.distributions(name("json"));
+  REQUIRE(json);
+  CHECK(json->front().url == first + "/json/json-2.0.tar.gz");
+
+  // A server error on the first index stops the search.
+  fetcher.status[first + "/broken/"] = 500;
+  fetcher.memory.files[second + "/broken/"] = "<a href='broken-1.0.tar.gz'>broken-1.0.tar.gz</a>";
+  auto broken = source.distributions(name("broken"));
+  REQUIRE_FALSE(broken);
+  CHECK(broken.error().code == wv::ErrorCode::kNetwork);
+  CHECK(broken.error().message.find("HTTP status 500") != std::string::npos);
+
+  // 406 to the negotiated Accept: retried as plain HTML.
+  ScriptedFetcher strict;
+  strict.refuse_json_accept = true;
+  strict.memory.files[first + "/demo/"] = "<a href='demo-3.0.tar.gz'>demo-3.0.tar.gz</a>";
+  IndexSource strict_source({{LocationKind::kSimpleIndex, first}}, file_system, &strict);
+  auto retried = strict_source.distributions(name("demo"));
+  REQUIRE(retried);
+  CHECK(retried->front().version.to_string() == "3.0");
+  CHECK(strict.accepts.back() == "text/html");
+
+  // Redirects: hrefs resolve against where the page really came from.
+  ScriptedFetcher moved;
+  moved.redirect[first + "/demo/"] = "https://mirror.example/pypi/demo/";
+  moved.memory.files["https://mirror.example/pypi/demo/"] = "<a href='demo-4.0.tar.gz'>demo-4.0.tar.gz</a>";
+  IndexSource moved_source({{LocationKind::kSimpleIndex, first}}, file_system, &moved);
+  auto redirected = moved_source.distributions(name("demo"));
+  REQUIRE(redirected);
+  CHECK(redirected->front().url == "https://mirror.example/pypi/demo/demo-4.0.tar.gz");
+
+  // Garbage pages, HTML and JSON: values, never crashes.
+  std::mt19937 random(5);
+  for (int round = 0; round < 500; ++round) {
+    ScriptedFetcher junk;
+    std::string body;
+    static const char kAlphabet[] = "<a href='x-1.0.tar.gz#sha256=0'>{}[]\":,-_.whl \n\xff";
+    for (int i = 0; i < 300; ++i) body.push_back(kAlphabet[random() % (sizeof kAlphabet - 1)]);
+    junk.memory.files[first + "/x/"] = body;
+    if (round % 2) junk.memory.content_types[first + "/x/"] = "application/vnd.pypi.simple.v1+json";
+    IndexSource junk_source({{LocationKind::kSimpleIndex, first}}, file_system, &junk);
+    auto result = junk_source.distributions(name("x"));
+    if (result) {
+      for (const Distribution& file : *result) CHECK(file.name == name("x"));
+    }
   }
 }
