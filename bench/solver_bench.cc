@@ -58,13 +58,16 @@ struct Registry {
 Set to_set(const std::vector<Interval>& intervals) {
   Set out;
   for (const Interval& i : intervals) {
-    out = out.union_with(Set::from_segment(i.lo ? Bound<int>::included(*i.lo) : Bound<int>::unbounded(),
-                                           i.hi ? Bound<int>::excluded(*i.hi) : Bound<int>::unbounded()));
+    out = out.union_with(
+        Set::from_segment(i.lo ? Bound<int>::included(*i.lo) : Bound<int>::unbounded(),
+                          i.hi ? Bound<int>::excluded(*i.hi) : Bound<int>::unbounded()));
   }
   return out;
 }
 
-int uniform(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+int uniform(std::mt19937& rng, int lo, int hi) {
+  return std::uniform_int_distribution<int>(lo, hi)(rng);
+}
 
 // 500 packages x 40 versions, 5-15 dependencies each on later packages; lower bounds that rise
 // with the version, and some upper bounds that force backtracking.
@@ -267,7 +270,7 @@ long peak_rss_kib() {
 struct Ours {
   double median_ms = 0;  // CPU time of the solve (the machine may be shared)
   double min_ms = 0;
-  double wall_ms = 0;    // wall-clock median
+  double wall_ms = 0;  // wall-clock median
   long registry_kib = 0, peak_kib = 0;
   std::string outcome;
   std::map<std::string, int> picks;
@@ -297,7 +300,8 @@ void run_ours(Generator generate, std::uint32_t seed, int rounds, int fd) {
       outcome = "solved";
       picks.clear();
       for (const auto& [name, number] : s->packages) picks[name] = number;
-    } else if (std::holds_alternative<wv::solver::NoSolution<std::string, Set, std::string>>(result)) {
+    } else if (std::holds_alternative<wv::solver::NoSolution<std::string, Set, std::string>>(
+                   result)) {
       outcome = "impossible";
     } else {
       outcome = "provider-failure";
@@ -307,8 +311,8 @@ void run_ours(Generator generate, std::uint32_t seed, int rounds, int fd) {
   std::sort(walls.begin(), walls.end());
   std::ostringstream line;
   line << times[times.size() / 2] << " " << times.front() << " " << walls[walls.size() / 2] << " "
-       << registry_kib << " " << peak_rss_kib() << " " << stats.decisions << " " << stats.conflicts << " "
-       << stats.incompatibilities << " " << outcome;
+       << registry_kib << " " << peak_rss_kib() << " " << stats.decisions << " " << stats.conflicts
+       << " " << stats.incompatibilities << " " << outcome;
   for (const auto& [name, number] : picks) line << " " << name << "=" << number;
   line << "\n";
   std::string text = line.str();
@@ -330,7 +334,8 @@ std::optional<Ours> fork_ours(Generator generate, std::uint32_t seed, int rounds
   std::string text;
   char buffer[65536];
   ssize_t n;
-  while ((n = ::read(fds[0], buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
+  while ((n = ::read(fds[0], buffer, sizeof buffer)) > 0)
+    text.append(buffer, static_cast<std::size_t>(n));
   ::close(fds[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -364,7 +369,8 @@ std::string shell_quote(const std::string& s) {
 Reference run_python(const Registry& r, int timeout_s) {
   Reference ref;
   std::string path = (std::filesystem::temp_directory_path() /
-                      ("wv_solver_bench_" + std::to_string(::getpid()) + ".json")).string();
+                      ("wv_solver_bench_" + std::to_string(::getpid()) + ".json"))
+                         .string();
   write_json(r, path);
   std::string command = "timeout " + std::to_string(timeout_s) + " /usr/bin/python3 " +
                         shell_quote(std::string(WV_BENCH_DIR) + "/solver_reference.py") + " " +
@@ -413,7 +419,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--timeout" && i + 1 < argc) {
       timeout_s = std::max(1, std::atoi(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: solver_bench [--no-python] [--rounds N] [--timeout SECONDS] [--only CASE]\n");
+      std::fprintf(
+          stderr,
+          "usage: solver_bench [--no-python] [--rounds N] [--timeout SECONDS] [--only CASE]\n");
       return 2;
     }
   }
@@ -445,8 +453,10 @@ int main(int argc, char** argv) {
       Reference ref = run_python(r, timeout_s);
       bool ref_valid = ref.outcome != "solved" || valid(r, ref.picks);
       if (ref.outcome == "timeout") {
-        std::printf(" %14s %10s", (">" + std::to_string(timeout_s * 1000)).c_str(),
-                    (">" + std::to_string(static_cast<long>(timeout_s * 1000 / ours->median_ms)) + "x").c_str());
+        std::printf(
+            " %14s %10s", (">" + std::to_string(timeout_s * 1000)).c_str(),
+            (">" + std::to_string(static_cast<long>(timeout_s * 1000 / ours->median_ms)) + "x")
+                .c_str());
       } else {
         std::printf(" %14.1f %9.1fx", ref.ms, ref.ms / ours->median_ms);
         char buffer[64];
@@ -463,10 +473,11 @@ int main(int argc, char** argv) {
       }
     }
     std::printf("  %s\n", note.c_str());
-    std::printf("%-20s peak before solving (registry) %.1f MiB; fastest of %d rounds %.2f ms; "
-                "wall-clock median %.2f ms%s; %zu decisions, %zu conflicts, %zu incompatibilities\n",
-                "", ours->registry_kib / 1024.0, rounds, ours->min_ms, ours->wall_ms,
-                wall_note.c_str(), ours->decisions, ours->conflicts, ours->incompatibilities);
+    std::printf(
+        "%-20s peak before solving (registry) %.1f MiB; fastest of %d rounds %.2f ms; "
+        "wall-clock median %.2f ms%s; %zu decisions, %zu conflicts, %zu incompatibilities\n",
+        "", ours->registry_kib / 1024.0, rounds, ours->min_ms, ours->wall_ms, wall_note.c_str(),
+        ours->decisions, ours->conflicts, ours->incompatibilities);
   }
   return exit_code;
 }

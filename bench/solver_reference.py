@@ -3,7 +3,8 @@ bundled resolvelib (/usr/bin/python3, pip 23.0.1 -> resolvelib 0.8.1), with the 
 as wv::solver's OfflineProvider: candidates newest first, only existing and available
 versions, and the package with the fewest candidates decided first (packages that caused the
 last backtrack first, as pip does). Usage: solver_reference.py REGISTRY.json ; prints
-`ms=...` (wall clock), `cpu_ms=...`, `outcome=solved|impossible|too-deep` and one `pick NAME VERSION` line per package."""
+`ms=...` (wall clock), `cpu_ms=...`, `outcome=solved|impossible|too-deep` and one
+`pick NAME VERSION` line per package."""
 import json
 import sys
 import time

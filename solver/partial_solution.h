@@ -77,11 +77,11 @@ class PartialSolution {
   void add_derivation(PackageId p, IncompatibilityId cause, const Term<VS>& cause_term) {
     PackageAssignments& pa = packages_[p];
     Term<VS> negated = cause_term.negate();
-    Term<VS> accumulated =
-        pa.derivations.empty() ? std::move(negated) : pa.derivations.back().accumulated.intersection(negated);
-    pa.derivations.push_back(
-        Derivation{static_cast<std::uint32_t>(log_.size()), current_level(), cause,
-                   std::move(accumulated)});
+    Term<VS> accumulated = pa.derivations.empty()
+                               ? std::move(negated)
+                               : pa.derivations.back().accumulated.intersection(negated);
+    pa.derivations.push_back(Derivation{static_cast<std::uint32_t>(log_.size()), current_level(),
+                                        cause, std::move(accumulated)});
     ++pa.epoch;
     update_potential(p);
     log_.push_back(p);
@@ -185,8 +185,8 @@ class PartialSolution {
  private:
   void update_potential(PackageId p) {
     const PackageAssignments& pa = packages_[p];
-    potential_[p] = !pa.decided && !pa.derivations.empty() &&
-                    pa.derivations.back().accumulated.is_positive();
+    potential_[p] =
+        !pa.decided && !pa.derivations.empty() && pa.derivations.back().accumulated.is_positive();
   }
 
   struct PackageAssignments {
@@ -200,9 +200,9 @@ class PartialSolution {
   };
 
   std::vector<PackageAssignments> packages_;
-  std::vector<unsigned char> potential_;    // is_potential, per package
-  std::vector<PackageId> log_;              // package of each assignment, by global index
-  std::vector<std::uint32_t> decisions_;    // global index of each decision
+  std::vector<unsigned char> potential_;  // is_potential, per package
+  std::vector<PackageId> log_;            // package of each assignment, by global index
+  std::vector<std::uint32_t> decisions_;  // global index of each decision
   bool has_backtracked_ = false;
 };
 

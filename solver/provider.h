@@ -26,7 +26,7 @@ template <class T, class E>
 class [[nodiscard]] ProviderResult {
  public:
   ProviderResult(T value) : data_(std::in_place_index<0>, std::move(value)) {}  // NOLINT
-  ProviderResult(Failure<E> failure)                                           // NOLINT
+  ProviderResult(Failure<E> failure)                                            // NOLINT
       : data_(std::in_place_index<1>, std::move(failure.error)) {}
 
   bool has_value() const { return data_.index() == 0; }
@@ -97,20 +97,18 @@ struct PackageStatistics {
 ///   version (an earlier lock or target).
 /// - `get_dependencies(p, v)`: constraints or "unavailable".
 template <class D>
-concept DependencyProvider =
-    VersionSet<typename D::Set> && std::totally_ordered<typename D::Priority> &&
+concept DependencyProvider = VersionSet<typename D::Set> &&
+    std::totally_ordered<typename D::Priority> &&
     requires(D& d, const typename D::Package& p, const typename D::Set& s,
              const typename D::Set::Version& v, const PackageStatistics& stats) {
-      { d.prioritize(p, s, stats) } -> std::same_as<typename D::Priority>;
-      {
-        d.choose_version(p, s)
-        } -> std::same_as<ProviderResult<std::optional<typename D::Set::Version>,
-                                         typename D::Error>>;
-      {
-        d.get_dependencies(p, v)
-        } -> std::same_as<ProviderResult<
-            Dependencies<typename D::Package, typename D::Set, typename D::Reason>,
-            typename D::Error>>;
-    };
+  { d.prioritize(p, s, stats) } -> std::same_as<typename D::Priority>;
+  {
+    d.choose_version(p, s)
+    } -> std::same_as<ProviderResult<std::optional<typename D::Set::Version>, typename D::Error>>;
+  {
+    d.get_dependencies(p, v)
+    } -> std::same_as<ProviderResult<
+        Dependencies<typename D::Package, typename D::Set, typename D::Reason>, typename D::Error>>;
+};
 
 }  // namespace wv::solver

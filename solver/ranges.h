@@ -1,5 +1,6 @@
-// Ranges<V>: a set of versions as a sorted union of disjoint, non-adjacent intervals over any
-// totally ordered version type (pubgrub-rs `version-ranges`, reference solver-and-formats.md §1.7).
+// Ranges<V>: a set of versions as a sorted union of disjoint, non-adjacent intervals over
+// any totally ordered version type (pubgrub-rs `version-ranges`, reference
+// solver-and-formats.md §1.7).
 // Cheap to include: standard headers only. A set of one interval (the common case) is stored
 // inline, without a heap allocation.
 #pragma once
@@ -225,8 +226,8 @@ class Ranges {
       } else if (hi.is_unbounded()) {
         out << (lo.is_included() ? ">=" : ">") << lo.value;
       } else {
-        out << (lo.is_included() ? ">=" : ">") << lo.value << " "
-            << (hi.is_included() ? "<=" : "<") << hi.value;
+        out << (lo.is_included() ? ">=" : ">") << lo.value << " " << (hi.is_included() ? "<=" : "<")
+            << hi.value;
       }
     }
     return out;
@@ -245,18 +246,24 @@ class Ranges {
   // v >= lower bound.
   static bool above_lower(const V& v, const Bound<V>& b) {
     switch (b.kind) {
-      case Kind::kUnbounded: return true;
-      case Kind::kIncluded: return !(v < b.value);
-      case Kind::kExcluded: return b.value < v;
+      case Kind::kUnbounded:
+        return true;
+      case Kind::kIncluded:
+        return !(v < b.value);
+      case Kind::kExcluded:
+        return b.value < v;
     }
     return false;
   }
   // v <= upper bound.
   static bool below_upper(const V& v, const Bound<V>& b) {
     switch (b.kind) {
-      case Kind::kUnbounded: return true;
-      case Kind::kIncluded: return !(b.value < v);
-      case Kind::kExcluded: return v < b.value;
+      case Kind::kUnbounded:
+        return true;
+      case Kind::kIncluded:
+        return !(b.value < v);
+      case Kind::kExcluded:
+        return v < b.value;
     }
     return false;
   }

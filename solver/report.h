@@ -174,7 +174,8 @@ class DefaultReportFormatter : public ReportFormatter<P, VS, M> {
       case NodeKind::kUnavailable:
         return subject(tree, n.package, n.set) + " is unavailable because " + reason_text(n.reason);
       case NodeKind::kDependency:
-        return subject(tree, n.package, n.set) + " depends on " + object(n.dependency, n.dependency_set);
+        return subject(tree, n.package, n.set) + " depends on " +
+               object(n.dependency, n.dependency_set);
       case NodeKind::kDerived:
         break;
     }
@@ -264,7 +265,8 @@ class DefaultReportFormatter : public ReportFormatter<P, VS, M> {
 /// Writes the report of `tree` (after collapse_no_versions, if wanted) with `formatter`:
 /// the lines of dart pub's algorithm, joined by newlines.
 template <class P, VersionSet VS, class M>
-std::string report(const DerivationTree<P, VS, M>& tree, const ReportFormatter<P, VS, M>& formatter) {
+std::string report(const DerivationTree<P, VS, M>& tree,
+                   const ReportFormatter<P, VS, M>& formatter) {
   using Tree = DerivationTree<P, VS, M>;
   struct Writer {
     const Tree& tree;
@@ -317,8 +319,8 @@ std::string report(const DerivationTree<P, VS, M>& tree, const ReportFormatter<P
           bool prior1 = !tree.nodes[dn.cause1].is_external();
           bool prior2 = !tree.nodes[dn.cause2].is_external();
           if (line_of[derived]) {
-            lines.push_back(
-                f.because(f.external(tree, tree.nodes[external]) + " and " + ref(derived), concl(i)));
+            lines.push_back(f.because(
+                f.external(tree, tree.nodes[external]) + " and " + ref(derived), concl(i)));
           } else if (prior1 != prior2 && !line_of[prior1 ? dn.cause1 : dn.cause2]) {
             std::size_t prior_derived = prior1 ? dn.cause1 : dn.cause2;
             std::size_t prior_external = prior1 ? dn.cause2 : dn.cause1;

@@ -44,10 +44,10 @@ struct ProviderFailure {
 
 /// Counters of one solve (for benchmarks and logs).
 struct SolveStatistics {
-  std::size_t decisions = 0;          ///< versions decided (including re-decisions)
-  std::size_t conflicts = 0;          ///< conflicts resolved
-  std::size_t incompatibilities = 0;  ///< incompatibilities added or learned
-  std::size_t dependency_queries = 0; ///< get_dependencies calls
+  std::size_t decisions = 0;           ///< versions decided (including re-decisions)
+  std::size_t conflicts = 0;           ///< conflicts resolved
+  std::size_t incompatibilities = 0;   ///< incompatibilities added or learned
+  std::size_t dependency_queries = 0;  ///< get_dependencies calls
 };
 
 /// Inputs of a solve besides the provider and root.
@@ -69,8 +69,8 @@ using SolveResult =
 
 /// Finds versions for `root` at `root_version` and everything it transitively depends on.
 template <DependencyProvider D>
-SolveResult<D> solve(D& provider, const typename D::Package& root,
-                     const typename D::Set::Version& root_version,
-                     const SolveOptions<typename D::Package, typename D::Set::Version>& options = {});
+SolveResult<D> solve(
+    D& provider, const typename D::Package& root, const typename D::Set::Version& root_version,
+    const SolveOptions<typename D::Package, typename D::Set::Version>& options = {});
 
 }  // namespace wv::solver

@@ -292,7 +292,8 @@ PackageId State<P, VS, M>::pick_package(PriorityCache<Priority>& cache, F&& prio
     if (entry.epoch != solution_.epoch(p) || entry.stats_generation != stats_generation_[p]) {
       // A changed epoch often restores the same range (after a backjump): compare it first.
       const VS& current = range(p);
-      if (!entry.valid || entry.stats_generation != stats_generation_[p] || !(entry.range == current)) {
+      if (!entry.valid || entry.stats_generation != stats_generation_[p] ||
+          !(entry.range == current)) {
         entry.priority = priority(p, current, stats_[p]);
         entry.range = current;
         entry.valid = true;
@@ -314,7 +315,8 @@ bool State<P, VS, M>::try_decide(PackageId p, const Version& version, Incompatib
     Term<VS> exact = Term<VS>::exact(version);
     for (IncompatibilityId id = first; id < last; ++id) {
       PackageId which = kNoId;
-      if (solution_.relation(store_[id], &which, p, &exact) == IncompatibilityRelation::kSatisfied) {
+      if (solution_.relation(store_[id], &which, p, &exact) ==
+          IncompatibilityRelation::kSatisfied) {
         ++stats_[p].dependencies_affected;
         ++stats_generation_[p];
         for (const auto& term : store_[id].terms) {
@@ -344,7 +346,8 @@ void State<P, VS, M>::set_dependencies_known(PackageId p, const Version& version
 template <class P, VersionSet VS, class M>
 std::vector<std::pair<P, typename VS::Version>> State<P, VS, M>::solution() const {
   std::vector<std::pair<P, Version>> out;
-  solution_.for_each_decision([&](PackageId p, const Version& v) { out.emplace_back(packages_[p], v); });
+  solution_.for_each_decision(
+      [&](PackageId p, const Version& v) { out.emplace_back(packages_[p], v); });
   return out;
 }
 
@@ -394,8 +397,8 @@ typename State<P, VS, M>::Tree State<P, VS, M>::derivation_tree(IncompatibilityI
         node.package = packages_[incompat.terms[0].first];
         node.set = incompat.terms[0].second.set();
         node.dependency = packages_[incompat.dependency];
-        node.dependency_set = incompat.terms.size() == 2 ? incompat.terms[1].second.set()
-                                                         : incompat.dependency_set;
+        node.dependency_set =
+            incompat.terms.size() == 2 ? incompat.terms[1].second.set() : incompat.dependency_set;
         break;
       case CauseKind::kDerived:
         node.kind = NodeKind::kDerived;
@@ -470,7 +473,8 @@ SolveResult<D> solve(D& provider, const typename D::Package& root,
     }
     ++counters.dependency_queries;
     auto dependencies = provider.get_dependencies(package, *version);
-    if (!dependencies) return finish(ProviderFailure<typename D::Error>{std::move(dependencies.error())});
+    if (!dependencies)
+      return finish(ProviderFailure<typename D::Error>{std::move(dependencies.error())});
     auto& answer = dependencies.value();
     VS applies_to = answer.applies_to ? std::move(*answer.applies_to) : VS::singleton(*version);
     if (!applies_to.contains(*version)) {

@@ -12,17 +12,17 @@ namespace wv::solver {
 template <class VS>
 concept VersionSet = std::copyable<VS> && std::equality_comparable<VS> &&
     requires(const VS& a, const VS& b, const typename VS::Version& v) {
-      { VS::empty() } -> std::same_as<VS>;
-      { VS::full() } -> std::same_as<VS>;
-      { VS::singleton(v) } -> std::same_as<VS>;
-      { a.complement() } -> std::same_as<VS>;
-      { a.intersection(b) } -> std::same_as<VS>;
-      { a.union_with(b) } -> std::same_as<VS>;
-      { a.contains(v) } -> std::same_as<bool>;
-      { a.subset_of(b) } -> std::same_as<bool>;
-      { a.is_disjoint(b) } -> std::same_as<bool>;
-      { a.is_empty() } -> std::same_as<bool>;
-      { a.is_full() } -> std::same_as<bool>;
-    };
+  { VS::empty() } -> std::same_as<VS>;
+  { VS::full() } -> std::same_as<VS>;
+  { VS::singleton(v) } -> std::same_as<VS>;
+  { a.complement() } -> std::same_as<VS>;
+  { a.intersection(b) } -> std::same_as<VS>;
+  { a.union_with(b) } -> std::same_as<VS>;
+  { a.contains(v) } -> std::same_as<bool>;
+  { a.subset_of(b) } -> std::same_as<bool>;
+  { a.is_disjoint(b) } -> std::same_as<bool>;
+  { a.is_empty() } -> std::same_as<bool>;
+  { a.is_full() } -> std::same_as<bool>;
+};
 
 }  // namespace wv::solver

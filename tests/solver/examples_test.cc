@@ -2,7 +2,6 @@
 // Only the range notation differs: dart's `^1.0.0` is our `>=1.0.0 <2.0.0` (docs/solver.md).
 // Dependencies are listed in name order, as pub does, which fixes the order of derivations.
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <variant>
 

@@ -1,6 +1,5 @@
 // Inputs that make naive backtracking solvers explode must finish fast here.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <string>
 #include <variant>

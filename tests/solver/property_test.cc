@@ -1,8 +1,7 @@
 // Oracle test: thousands of small seeded random registries, each solved by PubGrub and by
 // brute force over every selection (pubgrub-rs tests/sat_dependency_provider.rs, without SAT).
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <functional>
 #include <random>
 #include <string>
@@ -39,13 +38,20 @@ R random_range(std::mt19937& rng) {
   std::uniform_int_distribution<int> shape(0, 6), point(0, 5);
   int a = point(rng), b = point(rng);
   switch (shape(rng)) {
-    case 0: return R::full();
-    case 1: return R::singleton(a);
-    case 2: return R::higher_than(a);
-    case 3: return R::strictly_lower_than(a);
-    case 4: return R::between(std::min(a, b), std::max(a, b) + 1);
-    case 5: return R::singleton(a).complement();
-    default: return R::between(std::min(a, b), std::max(a, b)).union_with(R::singleton(5));
+    case 0:
+      return R::full();
+    case 1:
+      return R::singleton(a);
+    case 2:
+      return R::higher_than(a);
+    case 3:
+      return R::strictly_lower_than(a);
+    case 4:
+      return R::between(std::min(a, b), std::max(a, b) + 1);
+    case 5:
+      return R::singleton(a).complement();
+    default:
+      return R::between(std::min(a, b), std::max(a, b)).union_with(R::singleton(5));
   }
 }
 
@@ -61,7 +67,8 @@ Registry random_registry(std::mt19937& rng) {
     if (i == 0) {
       numbers = {1};
     } else {
-      for (int k = version_count(rng); k > 0; --k) numbers.push_back(std::uniform_int_distribution<int>(0, 5)(rng));
+      for (int k = version_count(rng); k > 0; --k)
+        numbers.push_back(std::uniform_int_distribution<int>(0, 5)(rng));
       std::sort(numbers.begin(), numbers.end());
       numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
     }
@@ -69,7 +76,8 @@ Registry random_registry(std::mt19937& rng) {
       Version version{number, i == 0 || percent(rng) >= 10, {}};
       for (std::size_t j = 1; j < reg.packages.size(); ++j) {
         if (j == i) continue;
-        if (percent(rng) < (i == 0 ? 60 : 30)) version.deps.emplace_back(reg.packages[j].name, random_range(rng));
+        if (percent(rng) < (i == 0 ? 60 : 30))
+          version.deps.emplace_back(reg.packages[j].name, random_range(rng));
       }
       if (percent(rng) < 3) version.deps.emplace_back("ghost", random_range(rng));
       pkg.versions.push_back(std::move(version));
@@ -131,7 +139,8 @@ bool brute_force(const Registry& reg) {
 }
 
 // An external fact of the tree must be true of the registry.
-bool fact_holds(const Registry& reg, const DerivationTree<std::string, R, std::string>::Node& node) {
+bool fact_holds(const Registry& reg,
+                const DerivationTree<std::string, R, std::string>::Node& node) {
   auto versions_in = [&](const std::string& name, const R& set) {
     std::vector<const Version*> out;
     for (const Package& pkg : reg.packages) {
@@ -143,8 +152,10 @@ bool fact_holds(const Registry& reg, const DerivationTree<std::string, R, std::s
     return out;
   };
   switch (node.kind) {
-    case NodeKind::kNotRoot: return node.package == "root" && node.set == R::singleton(1);
-    case NodeKind::kNoVersions: return versions_in(node.package, node.set).empty();
+    case NodeKind::kNotRoot:
+      return node.package == "root" && node.set == R::singleton(1);
+    case NodeKind::kNoVersions:
+      return versions_in(node.package, node.set).empty();
     case NodeKind::kUnavailable:
       for (const Version* version : versions_in(node.package, node.set)) {
         if (version->available) return false;
@@ -158,7 +169,8 @@ bool fact_holds(const Registry& reg, const DerivationTree<std::string, R, std::s
         if (it == version->deps.end() || !it->second.subset_of(node.dependency_set)) return false;
       }
       return true;
-    case NodeKind::kDerived: return true;
+    case NodeKind::kDerived:
+      return true;
   }
   return false;
 }
@@ -174,11 +186,13 @@ bool references_are_defined(const std::string& text) {
     std::string definition;
     std::size_t dot = line.rfind(". (");
     if (dot != std::string::npos && line.back() == ')') definition = line.substr(dot + 2);
-    for (std::size_t open = line.find('('); open != std::string::npos; open = line.find('(', open + 1)) {
+    for (std::size_t open = line.find('('); open != std::string::npos;
+         open = line.find('(', open + 1)) {
       std::size_t close = line.find(')', open);
       if (close == std::string::npos) break;
       std::string number = line.substr(open, close - open + 1);
-      if (number.size() < 3 || number.find_first_not_of("0123456789", 1) != number.size() - 1) continue;
+      if (number.size() < 3 || number.find_first_not_of("0123456789", 1) != number.size() - 1)
+        continue;
       if (open == dot + 2) continue;  // the line's own number
       if (std::find(defined.begin(), defined.end(), number) == defined.end()) return false;
     }
@@ -213,7 +227,8 @@ void check_registry(const Registry& reg, Provider::Widening widening, std::uint3
       // Nothing is selected that nobody needs.
       bool needed = name == "root";
       for (const auto& [other, other_number] : solution->packages) {
-        for (const auto& dep : find_version(reg, other, other_number)->deps) needed |= dep.first == name;
+        for (const auto& dep : find_version(reg, other, other_number)->deps)
+          needed |= dep.first == name;
       }
       REQUIRE(needed);
     }

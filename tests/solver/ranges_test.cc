@@ -1,9 +1,8 @@
-#include <catch2/catch.hpp>
+#include "solver/ranges.h"
 
+#include <catch2/catch.hpp>
 #include <random>
 #include <vector>
-
-#include "solver/ranges.h"
 
 namespace {
 
@@ -86,8 +85,9 @@ TEST_CASE("ranges: text form", "[solver][ranges]") {
 TEST_CASE("ranges: adjacent intervals merge, separated ones do not", "[solver][ranges]") {
   CHECK(R::between(1, 3).union_with(R::between(3, 5)) == R::between(1, 5));
   CHECK(R::strictly_lower_than(3).union_with(R::strictly_higher_than(3)).segments().size() == 2);
-  CHECK(R::strictly_lower_than(3).union_with(R::singleton(3)).union_with(R::strictly_higher_than(3)) ==
-        R::full());
+  CHECK(R::strictly_lower_than(3)
+            .union_with(R::singleton(3))
+            .union_with(R::strictly_higher_than(3)) == R::full());
   CHECK(R::singleton(3).complement().complement() == R::singleton(3));
   CHECK(R::empty().complement() == R::full());
   CHECK(R::full().complement() == R::empty());

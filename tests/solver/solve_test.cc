@@ -1,7 +1,8 @@
 // solve(): preferences, provider failures, unavailable versions and report wording hooks.
-#include <catch2/catch.hpp>
+#include "solver/solve.h"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,7 +11,6 @@
 #include "semver.h"
 #include "solver/offline_provider.h"
 #include "solver/report.h"
-#include "solver/solve.h"
 #include "solver/state_impl.h"
 
 namespace {
@@ -188,7 +188,7 @@ TEST_CASE("solve: a version that depends on its own package", "[solver][solve]")
   Provider p;
   p.add_dependencies("root", v(1), Deps{{"foo", SemRanges::full()}});
   p.add_dependencies("foo", v(2), Deps{{"foo", SemRanges::strictly_lower_than(v(2))}});  // never
-  p.add_dependencies("foo", v(1), Deps{{"foo", SemRanges::singleton(v(1))}});           // harmless
+  p.add_dependencies("foo", v(1), Deps{{"foo", SemRanges::singleton(v(1))}});            // harmless
   auto result = solve(p, std::string("root"), v(1));
   auto& solution = std::get<Solution<std::string, SemVer>>(result);
   CHECK(*solution.find("foo") == v(1));
@@ -200,8 +200,9 @@ TEST_CASE("solve: a version that depends on its own package", "[solver][solve]")
 
 TEST_CASE("solve: several constraints on one package are intersected", "[solver][solve]") {
   Provider p;
-  p.add_dependencies("root", v(1), Deps{{"foo", SemRanges::higher_than(v(1))},
-                                        {"foo", SemRanges::strictly_lower_than(v(3))}});
+  p.add_dependencies(
+      "root", v(1),
+      Deps{{"foo", SemRanges::higher_than(v(1))}, {"foo", SemRanges::strictly_lower_than(v(3))}});
   for (int major = 1; major <= 4; ++major) p.add_dependencies("foo", v(major), {});
   auto result = solve(p, std::string("root"), v(1));
   CHECK(*std::get<Solution<std::string, SemVer>>(result).find("foo") == v(2));

@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "solver/term.h"
 
+#include <catch2/catch.hpp>
 #include <random>
 
 #include "solver/ranges.h"
-#include "solver/term.h"
 
 namespace {
 
@@ -22,9 +22,15 @@ T random_term(std::mt19937& rng) {
   std::uniform_int_distribution<int> p(0, 9), coin(0, 1), shape(0, 3);
   R set;
   switch (shape(rng)) {
-    case 0: set = R::empty(); break;
-    case 1: set = R::full(); break;
-    case 2: set = R::singleton(p(rng)); break;
+    case 0:
+      set = R::empty();
+      break;
+    case 1:
+      set = R::full();
+      break;
+    case 2:
+      set = R::singleton(p(rng));
+      break;
     default: {
       int a = p(rng), b = p(rng);
       set = R::between(std::min(a, b), std::max(a, b) + 1);
@@ -81,7 +87,8 @@ TEST_CASE("term: intersection, union, subset and disjointness agree with selecti
     }
     // Sets use integer bounds in 0..10 and only `full` reaches past them, so versions below 0
     // behave like 10, and the half points cover every region between bounds: exhaustive.
-    INFO("a=" << a.is_positive() << a.set().to_string() << " b=" << b.is_positive() << b.set().to_string());
+    INFO("a=" << a.is_positive() << a.set().to_string() << " b=" << b.is_positive()
+              << b.set().to_string());
     REQUIRE(a.subset_of(b) == subset);
     REQUIRE(a.is_disjoint(b) == disjoint);
   }
