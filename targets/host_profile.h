@@ -45,11 +45,14 @@ struct Fact {
   std::optional<T> value;
   FactSource source = FactSource::kUnknown;
 
+  /// True when the fact is present.
   bool known() const { return value.has_value(); }
+  /// Records a value and where it came from.
   void set(T new_value, FactSource new_source) {
     value = std::move(new_value);
     source = new_source;
   }
+  /// Records that the fact is absent, and who said so (e.g. an empty override).
   void clear(FactSource new_source) {
     value.reset();
     source = new_source;
@@ -60,6 +63,7 @@ struct Fact {
 struct MajorMinor {
   int major = 0;
   int minor = 0;
+  /// `major.minor`.
   std::string to_string() const;
   auto operator<=>(const MajorMinor&) const = default;
 };
@@ -69,10 +73,14 @@ struct MajorMinor {
 Result<MajorMinor> parse_major_minor(std::string_view text, std::string_view what,
                                      bool allow_major_only = false, bool allow_patch = false);
 
+/// The operating system of a host.
 enum class OsKind { kLinux, kMacos, kWindows };
+/// The C library of a Linux host.
 enum class LibcKind { kGlibc, kMusl };
 
+/// `linux`, `macos`, `windows`.
 std::string_view to_string(OsKind os);
+/// `glibc`, `musl`.
 std::string_view to_string(LibcKind libc);
 
 /// The facts about one machine. Absent facts stay absent: a provider with no facts reports no

@@ -29,10 +29,14 @@ struct DetectOptions {
   /// When set, CPU facts come from `{root}/proc/cpuinfo` instead of this process's CPUID.
   std::string root;
   /// NVML libraries tried in order (dlopen names or paths).
-  std::vector<std::string> nvml_libraries = {"libnvidia-ml.so.1", "libnvidia-ml.so"};
+  /// The WSL and RHEL driver folders follow the loader's search (rattler's list).
+  std::vector<std::string> nvml_libraries = {"libnvidia-ml.so.1", "libnvidia-ml.so",
+                                             "/usr/lib/wsl/lib/libnvidia-ml.so.1",
+                                             "/usr/lib64/nvidia/libnvidia-ml.so.1"};
   /// CUDA driver libraries tried in order; `libcuda.so.1` first (the toolkit's stub is
   /// `libcuda.so`).
-  std::vector<std::string> cuda_libraries = {"libcuda.so.1"};
+  std::vector<std::string> cuda_libraries = {"libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1",
+                                             "/usr/lib64/nvidia/libcuda.so.1"};
   /// The nvidia-smi program ("" skips it).
   std::string nvidia_smi = "nvidia-smi";
   /// The upper bound of each probe (NVML+libcuda together, each nvidia-smi run).
@@ -70,6 +74,7 @@ struct AmdFacts {
   std::optional<targets::MajorMinor> rocm_version;
   std::vector<std::string> notes;
 };
+/// The KFD topology under `options.root`, then the ROCm version file.
 AmdFacts probe_amd(const DetectOptions& options);
 /// KFD `gfx_target_version` -> gfx name (90402 -> gfx942, 90010 -> gfx90a); "" for 0 (CPU).
 std::string gfx_name(std::uint32_t gfx_target_version);

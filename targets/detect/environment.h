@@ -28,7 +28,9 @@ class ProcessEnvironment final : public Environment {
 class MapEnvironment final : public Environment {
  public:
   MapEnvironment() = default;
+  /// An environment holding exactly `values`.
   explicit MapEnvironment(std::map<std::string, std::string> values) : values_(std::move(values)) {}
+  /// Sets (or replaces) one variable.
   void set(std::string name, std::string value) { values_[std::move(name)] = std::move(value); }
   std::optional<std::string> get(std::string_view name) const override;
 
