@@ -33,7 +33,14 @@ PythonProvider::PythonProvider(const ProjectRequirements& project, const TargetC
     for (const pkg::Requirement& requirement : requirements) {
       std::string name = requirement.normalized_name();
       direct_.insert(name);
-      if (requirement.specifier.prereleases().value_or(false)) explicit_prereleases_.insert(name);
+      for (const pkg::Specifier& clause : requirement.specifier.specifiers()) {
+        // uv's opt-in: any clause naming a pre-release (`>0.0.0a1` too, which packaging's
+        // Specifier.prereleases does not count).
+        if (clause.version().is_prerelease()) explicit_prereleases_.insert(name);
+        if (clause.op() == pkg::Operator::kEqual || clause.op() == pkg::Operator::kArbitraryEqual) {
+          allowed_yanked_[name].push_back(clause.version());
+        }
+      }
     }
   };
   note(project.dependencies);
@@ -79,18 +86,19 @@ Result<const ProjectListing*> PythonProvider::listing_for(Package package) {
 
 Set PythonProvider::set_for(const ProjectListing& listing,
                             const pkg::SpecifierSet& specifier) const {
-  bool pinned = false;
-  for (const pkg::Specifier& clause : specifier.specifiers()) {
-    if (clause.op() == pkg::Operator::kEqual || clause.op() == pkg::Operator::kArbitraryEqual) {
-      pinned = true;
-    }
-  }
+  auto allowed = allowed_yanked_.find(listing.name.str());
+  auto yanked_allowed = [&](const pkg::Version& version) {
+    if (allowed == allowed_yanked_.end()) return false;
+    return std::find(allowed->second.begin(), allowed->second.end(), version) !=
+           allowed->second.end();
+  };
   int count = int(listing.versions.size());
   Set set;
   int run_start = -1;
   bool everything = true;
   for (int i = 0; i <= count; ++i) {
-    bool in = i < count && (!listing.versions[i].yanked || pinned) &&
+    bool in = i < count &&
+              (!listing.versions[i].yanked || yanked_allowed(listing.versions[i].version)) &&
               specifier.contains(listing.versions[i].version, true);
     if (i < count && !in) everything = false;
     if (in && run_start < 0) run_start = i;
@@ -104,13 +112,22 @@ Set PythonProvider::set_for(const ProjectListing& listing,
 }
 
 bool PythonProvider::prerelease_allowed(Package package) const {
+  // uv's modes: "if-necessary" means the package publishes nothing but pre-releases;
+  // "explicit" means a project requirement on it names a pre-release.
+  bool necessary = false;
+  if (const ProjectListing* found = listing(package)) {
+    necessary = !found->versions.empty();
+    for (const VersionFiles& files : found->versions) {
+      if (!files.version.is_prerelease()) necessary = false;
+    }
+  }
+  bool explicit_request = explicit_prereleases_.count(nodes_[package].name) > 0;
   switch (project_.prerelease) {
     case PrereleaseMode::kAllow: return true;
-    case PrereleaseMode::kDisallow:
-    case PrereleaseMode::kIfNecessary: return false;
-    case PrereleaseMode::kExplicit:
-    case PrereleaseMode::kIfNecessaryOrExplicit:
-      return explicit_prereleases_.count(nodes_[package].name) > 0;
+    case PrereleaseMode::kDisallow: return false;
+    case PrereleaseMode::kIfNecessary: return necessary;
+    case PrereleaseMode::kExplicit: return explicit_request;
+    case PrereleaseMode::kIfNecessaryOrExplicit: return necessary || explicit_request;
   }
   return false;
 }
@@ -140,21 +157,12 @@ solver::ProviderResult<std::optional<int>, Error> PythonProvider::choose_version
   auto found = listing_for(package);
   if (!found) return solver::Failure<Error>{found.error()};
   const ProjectListing& listing = **found;
-  // An exact pin (or a preferred version) names its version: a pre-release is then requested.
-  bool allow_pre = prerelease_allowed(package) || range.as_singleton() != nullptr;
-  std::optional<int> newest_prerelease;
+  bool allow_pre = prerelease_allowed(package);
   for (int i = int(listing.versions.size()) - 1; i >= 0; --i) {
     if (!range.contains(i)) continue;
-    if (listing.versions[i].version.is_prerelease() && !allow_pre) {
-      if (!newest_prerelease) newest_prerelease = i;
-      continue;
-    }
+    if (listing.versions[i].version.is_prerelease() && !allow_pre) continue;
     return std::optional<int>(i);
   }
-  // PEP 440: a pre-release may be used when it is the only thing that satisfies the range.
-  bool if_necessary = project_.prerelease == PrereleaseMode::kIfNecessary ||
-                      project_.prerelease == PrereleaseMode::kIfNecessaryOrExplicit;
-  if (if_necessary && newest_prerelease) return newest_prerelease;
   return std::optional<int>();
 }
 

@@ -107,6 +107,9 @@ class PythonProvider {
   std::map<std::tuple<NodeKind, std::string, std::string>, Package> ids_;
   std::vector<const ProjectListing*> listings_;  // by node; nullptr until read
   std::set<std::string> explicit_prereleases_;    // packages a project requirement names a pre for
+  /// Yanked versions the project pins exactly (`==`/`===`), by package: PEP 592 lets only an
+  /// explicit pin select a yanked file; transitive pins do not.
+  std::map<std::string, std::vector<pkg::Version>> allowed_yanked_;
   std::set<std::string> direct_;                  // packages the project names directly
   std::map<std::pair<Package, int>, VersionDecision> decisions_;
 };
