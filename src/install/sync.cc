@@ -71,9 +71,10 @@ bool exists_no_follow(const std::string& path) {
   return ::lstat(path.c_str(), &info) == 0;
 }
 
-Result<void> move_file(const std::string& from, const std::string& to) {
+/// Renames `from` to `to`, creating the parent first unless `parents_exist`.
+Result<void> move_file(const std::string& from, const std::string& to, bool parents_exist = false) {
   std::error_code ec;
-  fs::create_directories(fs::path(to).parent_path(), ec);
+  if (!parents_exist) fs::create_directories(fs::path(to).parent_path(), ec);
   fs::rename(from, to, ec);
   if (ec) {
     return make_error(ErrorCode::kIo, str_cat("cannot move ", in_backticks(from), " to ",
@@ -114,11 +115,12 @@ void remove_quietly(const std::string& path) {
 /// True when every existing component of `rel` below the root resolves inside the root
 /// (a symlinked folder in the environment must not carry a write or a removal outside it).
 Result<void> check_inside(const std::string& root, const std::string& real_root,
-                          const std::string& rel) {
+                          const std::string& rel, std::set<std::string>& checked) {
   fs::path current(root);
   std::vector<std::string_view> parts = split(rel, '/');
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     current /= std::string(parts[i]);
+    if (!checked.insert(current.string()).second) continue;
     struct stat info;
     if (::lstat(current.c_str(), &info) != 0) return {};  // does not exist yet: created by us
     if (S_ISLNK(info.st_mode)) {
@@ -394,13 +396,16 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   }
   std::string real_root = fs::canonical(root, ec).string();
   if (ec) real_root = root;
-  for (const std::string& rel : journal.trashed) WV_TRY(check_inside(root, real_root, rel));
+  std::set<std::string> checked;
+  for (const std::string& rel : journal.trashed) WV_TRY(check_inside(root, real_root, rel, checked));
   std::set<std::string> new_dirs;
+  std::set<std::string> seen_dirs;
   for (const std::string& rel : placed) {
-    WV_TRY(check_inside(root, real_root, rel));
+    WV_TRY(check_inside(root, real_root, rel, checked));
     fs::path parent = fs::path(rel).parent_path();
     std::vector<std::string> chain;
-    while (!parent.empty() && !exists_no_follow(under(root, parent.string()))) {
+    while (!parent.empty() && seen_dirs.insert(parent.string()).second &&
+           !exists_no_follow(under(root, parent.string()))) {
       chain.push_back(parent.generic_string());
       parent = parent.parent_path();
     }
@@ -424,9 +429,12 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
       }
       return {};
     };
+    std::set<std::string> trash_dirs;
     for (const std::string& rel : journal.trashed) {
       WV_TRY(tick());
-      WV_TRY(move_file(under(root, rel), under(trash, rel)));
+      const std::string to = under(trash, rel);
+      const bool known = !trash_dirs.insert(fs::path(to).parent_path().string()).second;
+      WV_TRY(move_file(under(root, rel), to, known));
     }
     for (const std::string& rel : journal.created_dirs) {
       std::error_code dir_error;
@@ -438,7 +446,7 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     }
     for (const std::string& rel : journal.placed) {
       WV_TRY(tick());
-      WV_TRY(move_file(under(staging, rel), under(root, rel)));
+      WV_TRY(move_file(under(staging, rel), under(root, rel), true));
     }
     return {};
   };

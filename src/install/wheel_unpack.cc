@@ -108,9 +108,12 @@ Result<std::string> read_member_text(zip_t* archive, const Member& member, std::
 /// A file created in the staging tree (never following a symlink, replacing an earlier copy).
 class StagedFile {
  public:
-  static Result<StagedFile> create(const std::string& path, bool executable) {
+  /// `made` caches the folders already created (one mkdir walk per folder, not per file).
+  static Result<StagedFile> create(const std::string& path, bool executable,
+                                   std::set<std::string>& made) {
     std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    std::string parent = std::filesystem::path(path).parent_path().string();
+    if (made.insert(parent).second) std::filesystem::create_directories(parent, ec);
     if (ec) {
       return make_error(ErrorCode::kIo,
                         str_cat("cannot create the folder of ", in_backticks(path), ": ",
@@ -166,8 +169,9 @@ class StagedFile {
   std::string path_;
 };
 
-Result<void> write_staged(const std::string& path, std::string_view content, bool executable) {
-  WV_ASSIGN_OR_RETURN(StagedFile file, StagedFile::create(path, executable));
+Result<void> write_staged(const std::string& path, std::string_view content, bool executable,
+                          std::set<std::string>& made) {
+  WV_ASSIGN_OR_RETURN(StagedFile file, StagedFile::create(path, executable, made));
   WV_TRY(file.write(content));
   return file.close();
 }
@@ -521,6 +525,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
     std::uint64_t size = 0;
   };
   std::vector<Written> written;
+  std::set<std::string> made_dirs;
   auto staged_path = [&](const std::string& rel) { return str_cat(options.staging, "/", rel); };
 
   // Pass 2: verify and stage every file.
@@ -591,10 +596,10 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
                   (end == std::string_view::npos ? std::string() : content.substr(end + 1));
       }
       written_hash = sha256_record_digest(content);
-      WV_TRY(write_staged(staged_path(rel), content, true));
+      WV_TRY(write_staged(staged_path(rel), content, true, made_dirs));
       written.push_back(Written{rel, written_hash, content.size()});
     } else {
-      WV_ASSIGN_OR_RETURN(StagedFile file, StagedFile::create(staged_path(rel), member.executable));
+      WV_ASSIGN_OR_RETURN(StagedFile file, StagedFile::create(staged_path(rel), member.executable, made_dirs));
       WV_TRY(read_member(archive.get(), member, wheel, [&](std::string_view chunk) {
         digest.update(chunk);
         size += chunk.size();
@@ -628,7 +633,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
     for (const EntryPoint& entry : entries) {
       std::string rel = join_rel(scheme.scripts, entry.name);
       std::string content = launcher(scheme.python, entry);
-      WV_TRY(write_staged(staged_path(rel), content, true));
+      WV_TRY(write_staged(staged_path(rel), content, true, made_dirs));
       written.push_back(Written{rel, sha256_record_digest(content), content.size()});
     }
   }
@@ -636,7 +641,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
   // INSTALLER, direct_url.json, WVLOCK, then RECORD listing everything.
   auto add_metadata = [&](std::string_view leaf, const std::string& content) -> Result<void> {
     std::string rel = join_rel(result.dist_info, leaf);
-    WV_TRY(write_staged(staged_path(rel), content, false));
+    WV_TRY(write_staged(staged_path(rel), content, false, made_dirs));
     written.push_back(Written{rel, sha256_record_digest(content), content.size()});
     return {};
   };
@@ -663,7 +668,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
   }
   const std::string record_rel = join_rel(result.dist_info, "RECORD");
   installed_record += str_cat(record_field(relative_to_site(record_rel)), ",,\n");
-  WV_TRY(write_staged(staged_path(record_rel), installed_record, false));
+  WV_TRY(write_staged(staged_path(record_rel), installed_record, false, made_dirs));
   result.files.push_back(record_rel);
   return result;
 }
