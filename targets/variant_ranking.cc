@@ -130,6 +130,19 @@ int compare_variant_scores(const VariantScore& a, const VariantScore& b) {
   return 0;
 }
 
+std::vector<pkg::VariantProperty> supported_properties(
+    const std::vector<pkg::VariantProperty>& properties, const SupportedVariants& supported) {
+  std::vector<pkg::VariantProperty> out;
+  for (const pkg::VariantProperty& property : properties) {
+    const NamespaceSupport* space = supported.find(property.namespace_);
+    const SupportedFeature* feature = space ? space->find(property.feature) : nullptr;
+    if (feature != nullptr && index_in(feature->values, property.value, SIZE_MAX) != SIZE_MAX) {
+      out.push_back(property);
+    }
+  }
+  return out;
+}
+
 std::vector<RankedVariant> rank_variants(const pkg::VariantsMetadata& metadata,
                                          const SupportedVariants& supported) {
   std::vector<RankedVariant> compatible;

@@ -61,6 +61,11 @@ VariantMatch match_variant(std::string_view label, const pkg::VariantsMetadata& 
 /// a list that is a prefix of the other losing (PEP 825 step 5); then the label ascending.
 int compare_variant_scores(const VariantScore& a, const VariantScore& b);
 
+/// The properties of `properties` whose value the host supports, in their order: the PEP 825
+/// `variant_properties` marker set of an installed variant wheel (reference/variants.md §4.5).
+std::vector<pkg::VariantProperty> supported_properties(
+    const std::vector<pkg::VariantProperty>& properties, const SupportedVariants& supported);
+
 /// One label of a package version with its verdict.
 struct RankedVariant {
   std::string label;

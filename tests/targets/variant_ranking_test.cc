@@ -151,6 +151,19 @@ TEST_CASE("ranking: an incompatible variant names the first failing property",
   CHECK(std::get<IncompatibleVariant>(match).reason.find("disabled") != std::string::npos);
 }
 
+TEST_CASE("ranking: the variant_properties marker set keeps only supported values",
+          "[targets][ranking]") {
+  const pkg::VariantsMetadata torch = torch_2_10(true);
+  const SupportedVariants supported =
+      HostProviders(gpu_host({12, 8}, {9, 0}), markers("Linux", "x86_64")).supported(torch);
+  const std::vector<pkg::VariantProperty> kept =
+      supported_properties(*torch.find_variant("cuda12.8"), supported);
+  // An SM 9.0 GPU supports 90_real and 90_virtual only (the provider's list), not 80_real.
+  CHECK(kept == std::vector<pkg::VariantProperty>{{"nvidia", "cuda_version_lower_bound", "12.0"},
+                                                  {"nvidia", "sm_arch", "90_real"},
+                                                  {"priority", "order", "2"}});
+}
+
 TEST_CASE("ranking: AMD needs the exact ROCm version and one matching gfx",
           "[targets][ranking]") {
   const pkg::VariantsMetadata torch = torch_2_10(true);
