@@ -317,11 +317,24 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   if (options.dry_run) return report;
 
   // 1. Every file, verified against the lock, before anything changes.
-  std::vector<std::pair<const PlanItem*, std::string>> fetched;
+  std::vector<const PlanItem*> wanted;
+  std::vector<const lock::LockedFile*> files;
   for (const PlanItem& item : report.plan.items) {
     if (item.action != PlanAction::kInstall && item.action != PlanAction::kUpgrade) continue;
-    WV_ASSIGN_OR_RETURN(std::string path, store.get(*item.file));
-    fetched.emplace_back(&item, std::move(path));
+    wanted.push_back(&item);
+    files.push_back(item.file);
+  }
+  std::vector<Result<std::string>> paths = store.get_all(files);
+  if (paths.size() != files.size()) {
+    return make_error(ErrorCode::kIo, "the wheel store answered a different number of files");
+  }
+  std::vector<std::pair<const PlanItem*, std::string>> fetched;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (!paths[i]) {
+      return std::move(paths[i]).error().with_note(
+          str_cat("nothing was changed in ", in_backticks(root)));
+    }
+    fetched.emplace_back(wanted[i], std::move(*paths[i]));
   }
   std::map<std::string, const InstalledDistribution*> installed_by_name;
   for (const InstalledDistribution& distribution : installed) {

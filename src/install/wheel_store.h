@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "lock/lockfile.h"
@@ -20,6 +21,14 @@ class WheelStore {
   /// The local path of `file`'s content, checked against `file.sha256` and `file.size`.
   /// kIntegrity when the content does not match; kNetwork/kIo/kNotFound when unavailable.
   virtual Result<std::string> get(const lock::LockedFile& file) = 0;
+  /// get() for every file (sync asks once for the whole plan); a network store downloads them
+  /// in parallel (CachingFetcher::fetch_verified_all). Results keep request order.
+  virtual std::vector<Result<std::string>> get_all(const std::vector<const lock::LockedFile*>& files) {
+    std::vector<Result<std::string>> results;
+    results.reserve(files.size());
+    for (const lock::LockedFile* file : files) results.push_back(get(*file));
+    return results;
+  }
 };
 
 /// Checks a local file against the lock's sha256 (and size when given). The error names the

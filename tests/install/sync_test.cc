@@ -341,6 +341,31 @@ TEST_CASE("sync: bad input is a clear error and leaves the environment unchanged
   CHECK(tree_digest(env.venv) == before);
 }
 
+TEST_CASE("sync: another build of the same version is replaced, the same one kept",
+          "[install][sync]") {
+  Env env;
+  REQUIRE(env.sync_lock(lock_of({env.wheel(alpha("1.0", true))})).has_value());
+  WheelSpec rebuilt = alpha("1.0", false);
+  rebuilt.build = "1";
+  lock::Lockfile lockfile = lock_of({env.wheel(rebuilt)});
+  auto report = env.sync_lock(lockfile);
+  REQUIRE(report.has_value());
+  REQUIRE(report->plan.items.size() == 1);
+  CHECK(report->plan.items[0].action == PlanAction::kUpgrade);
+  CHECK(report->plan.items[0].wheel == "alpha-1.0-1-py3-none-any.whl");
+  CHECK(fs::exists(env.site() + "/alpha/new.py"));
+  CHECK_FALSE(fs::exists(env.site() + "/alpha/old.py"));
+  auto again = env.sync_lock(lockfile);
+  REQUIRE(again.has_value());
+  CHECK(again->plan.items[0].action == PlanAction::kKeep);
+  SyncOptions options;
+  options.reinstall = true;
+  auto forced = env.sync_lock(lockfile, options);
+  REQUIRE(forced.has_value());
+  CHECK(forced->plan.items[0].action == PlanAction::kUpgrade);
+  CHECK(run(env.venv + "/bin/alpha-cli") == "alpha-cli ran 1.0\n");
+}
+
 TEST_CASE("sync: a failure midway through the commit restores the environment",
           "[install][sync][safety]") {
   Env env;

@@ -36,7 +36,8 @@ void add_entry(zip_t* archive, const std::string& name, const std::string& conte
 }  // namespace
 
 std::string wheel_filename(const WheelSpec& spec) {
-  return str_cat(spec.name, "-", spec.version, "-", spec.tags,
+  return str_cat(spec.name, "-", spec.version, spec.build.empty() ? "" : "-" + spec.build, "-",
+                 spec.tags,
                  spec.label.empty() ? "" : "-" + spec.label, ".whl");
 }
 

@@ -21,6 +21,7 @@ struct WheelEntry {
 struct WheelSpec {
   std::string name;     ///< distribution name as written in the filename (`my_pkg`)
   std::string version;
+  std::string build;    ///< build tag, "" for none
   std::string tags = "py3-none-any";
   std::string label;    ///< variant label, "" for none
   bool root_is_purelib = true;
@@ -28,7 +29,7 @@ struct WheelSpec {
   std::vector<WheelEntry> files;
 };
 
-/// `{name}-{version}-{tags}[-{label}].whl`
+/// `{name}-{version}[-{build}]-{tags}[-{label}].whl`
 std::string wheel_filename(const WheelSpec& spec);
 /// Writes the wheel into `dir` (METADATA, WHEEL and RECORD added) and returns its path.
 std::string build_wheel(const WheelSpec& spec, const std::string& dir);
