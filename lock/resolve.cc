@@ -250,7 +250,8 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
       LockedPackage& package = packages[{name, version}];
       package.name = name;
       package.version = version;
-      package.index = use.listing->index;
+      package.index = options.describe_index ? options.describe_index(use.listing->index)
+                                             : use.listing->index;
       if (package.requires_python.empty()) {
         package.requires_python = use.wheels.front()->file->requires_python;
       }

@@ -26,6 +26,9 @@ struct ResolveOptions {
   /// lockfile's folder); the default keeps http(s)/file URLs as `url` and anything else as
   /// `path`.
   std::function<LockedFile(const pkg::Distribution&)> locate;
+  /// How a source location is written as a package's `index` (URLs as they are; the CLI writes
+  /// local folders relative to the project, so the lockfile is the same on every checkout).
+  std::function<std::string(const std::string&)> describe_index;
   /// More inputs for `input-hash` (index URLs, find-links): whatever else resolution read.
   std::vector<std::string> extra_inputs;
 };

@@ -13,4 +13,6 @@ struct Command {
   CommandFunction run;
 };
 
+int run_lock(const GlobalOptions& options, Arguments& arguments);
+
 }  // namespace wv::cli

@@ -29,6 +29,7 @@ int run_help(const GlobalOptions&, Arguments&);
 
 // One row per subcommand; the functions live in cmd_<name>.cc.
 const Command kCommands[] = {
+    {"lock", "resolve every declared target and write pylock.toml", run_lock},
     {"help", "show this help", run_help},
     {"version", "print the version", run_version},
 };

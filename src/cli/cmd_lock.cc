@@ -1,0 +1,147 @@
+// `wvlock lock`: resolve every declared target and write pylock.toml (DESIGN.md §1, §3).
+#include <chrono>
+#include <cstdio>
+#include <set>
+
+#include "base/log.h"
+#include "base/str.h"
+#include "cli/commands.h"
+#include "cli/project.h"
+#include "lock/catalog.h"
+#include "lock/resolve.h"
+#include "pkg/name.h"
+#include "pkg/wheel_filename.h"
+
+namespace wv::cli {
+namespace {
+
+// "h100: torch 2.9.0 [cuda12.8], flash-attn 2.8.3 [cu12_sm90]" — the variant builds each target
+// got, so a user sees the hardware choices without reading the lockfile.
+void print_variant_summary(const lock::Lockfile& lockfile) {
+  for (const lock::LockedTarget& target : lockfile.targets) {
+    std::vector<std::string> builds;
+    for (const lock::LockedPackage* package : lockfile.closure(target.name)) {
+      const auto& wheels = package->targets.at(target.name).wheels;
+      if (wheels.empty()) continue;
+      auto filename = pkg::parse_wheel_filename(wheels.front());
+      if (filename && filename->variant_label && *filename->variant_label != "null") {
+        builds.push_back(str_cat(package->name, " ", package->version, " [",
+                                 *filename->variant_label, "]"));
+      }
+    }
+    std::size_t count = lockfile.closure(target.name).size();
+    log_info(str_cat("  ", target.name, ": ", count, " packages",
+                     builds.empty() ? "" : ", " + join(builds, ", ")));
+  }
+}
+
+}  // namespace
+
+int run_lock(const GlobalOptions& options, Arguments& arguments) {
+  bool check = arguments.extract_flag("--check");
+  bool upgrade = arguments.extract_flag("--upgrade") || arguments.extract_flag("-U");
+  std::set<std::string> upgrade_packages;
+  while (true) {
+    auto name = arguments.extract_value("--upgrade-package");
+    if (!name) {
+      print_error(name.error());
+      return kExitUsage;
+    }
+    if (!*name) break;
+    upgrade_packages.insert(pkg::normalize_name(**name));
+  }
+  if (auto done = arguments.expect_done(); !done) {
+    print_error(done.error());
+    return kExitUsage;
+  }
+  auto started = std::chrono::steady_clock::now();
+  RealFileSystem file_system;
+  auto project = load_project(options, file_system);
+  if (!project) {
+    print_error(project.error());
+    return exit_code_for(project.error());
+  }
+  std::optional<lock::Lockfile> previous;
+  std::string previous_text;
+  if (auto text = file_system.read_file(project->lockfile_path)) {
+    previous_text = *text;
+    auto parsed = lock::read_lockfile(previous_text, project->lockfile_path);
+    if (parsed) {
+      previous = std::move(*parsed);
+    } else if (check) {
+      print_error(parsed.error());
+      return kExitFailure;
+    } else {
+      log_warning(str_cat("ignoring the existing lockfile: ", parsed.error().message));
+    }
+  } else if (check) {
+    print_error(make_error(ErrorCode::kNotFound,
+                           str_cat(in_backticks(project->lockfile_path),
+                                   " does not exist: run `wvlock lock`")));
+    return kExitFailure;
+  }
+
+  auto source = ProjectSource::open(options, *project, file_system);
+  if (!source) {
+    print_error(source.error());
+    return exit_code_for(source.error());
+  }
+  lock::Catalog catalog((*source)->source());
+  lock::ResolveOptions resolve_options;
+  resolve_options.previous = previous ? &*previous : nullptr;
+  resolve_options.upgrade_all = upgrade;
+  resolve_options.upgrade_packages = upgrade_packages;
+  resolve_options.extra_inputs = project->inputs;
+  const ProjectSource& wired = **source;
+  resolve_options.locate = [&wired](const pkg::Distribution& file) { return wired.locate(file); };
+  resolve_options.describe_index = [&wired](const std::string& location) {
+    return wired.describe_index(location);
+  };
+  auto outcome = lock::resolve_targets(project->requirements, project->targets, catalog,
+                                       resolve_options);
+  if (!outcome) {
+    print_error(outcome.error());
+    return exit_code_for(outcome.error());
+  }
+  if (!outcome->lockfile) {
+    for (const lock::TargetFailure& failure : outcome->failures) {
+      std::fprintf(stderr, "error: no resolution for target `%s`:\n\n%s\n\n",
+                   failure.target.c_str(), failure.explanation.c_str());
+    }
+    std::fprintf(stderr, "hint: a target that cannot have a package (a CUDA-only build on a CPU "
+                         "target) can leave it to an extra that only the targets that fit ask "
+                         "for (`extras = [...]` in the target)\n");
+    return kExitFailure;
+  }
+  std::string text = lock::write_lockfile(*outcome->lockfile);
+  double elapsed_ms = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - started).count();
+  if (check) {
+    if (text != previous_text) {
+      bool inputs_changed = previous && previous->input_hash != outcome->lockfile->input_hash;
+      print_error(make_error(
+          ErrorCode::kInvalidLockfile,
+          str_cat(in_backticks(project->lockfile_path), " is stale: ",
+                  inputs_changed ? "the project changed since it was written"
+                                 : "a fresh lock would change it",
+                  "; run `wvlock lock`")));
+      return kExitFailure;
+    }
+    log_info(str_cat(project->lockfile_path, " is up to date"));
+    return kExitOk;
+  }
+  if (text != previous_text) {
+    if (auto written = file_system.write_file_atomic(project->lockfile_path, text); !written) {
+      print_error(written.error());
+      return exit_code_for(written.error());
+    }
+  }
+  log_info(str_cat(text == previous_text ? "unchanged " : "wrote ", project->lockfile_path, ": ",
+                   outcome->lockfile->packages.size(), " package versions for ",
+                   outcome->lockfile->targets.size(), " targets in ",
+                   std::to_string(int(elapsed_ms)), " ms"));
+  print_variant_summary(*outcome->lockfile);
+  return kExitOk;
+}
+
+}  // namespace wv::cli

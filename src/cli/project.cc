@@ -1,0 +1,161 @@
+#include "cli/project.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "base/str.h"
+#include "index/sources.h"
+#include "net/caching_fetcher.h"
+#include "net/curl_fetcher.h"
+#include "pkg/name.h"
+
+namespace wv::cli {
+namespace {
+
+bool is_url(std::string_view text) { return text.find("://") != std::string_view::npos; }
+
+class WiredSource final : public ProjectSource {
+ public:
+  WiredSource(const GlobalOptions& options, const LoadedProject& project,
+              FileSystem& file_system, bool needs_network)
+      : project_dir_(project.config.project_dir) {
+    std::vector<index::SourceLocation> locations;
+    for (const std::string& folder : project.config.find_links) {
+      locations.push_back({index::LocationKind::kFlatFolder,
+                           targets::resolve_project_path(project.config, folder)});
+    }
+    auto add_index = [&](const std::string& url) {
+      locations.push_back({index::LocationKind::kSimpleIndex,
+                           targets::resolve_project_path(project.config, url)});
+    };
+    if (project.config.index_url) add_index(*project.config.index_url);
+    for (const std::string& url : project.config.extra_index_urls) add_index(url);
+    Fetcher* fetcher = nullptr;
+    if (needs_network) {
+      curl_ = std::make_unique<net::CurlFetcher>();
+      net::CacheOptions cache;
+      cache.directory = cache_directory(options);
+      cache.offline = options.offline;
+      caching_ = std::make_unique<net::CachingFetcher>(*curl_, file_system, cache);
+      fetcher = caching_.get();
+    }
+    source_ = std::make_unique<index::IndexSource>(std::move(locations), file_system, fetcher);
+  }
+
+  pkg::PackageSource& source() override { return *source_; }
+
+
+  lock::LockedFile locate(const pkg::Distribution& file) const override {
+    lock::LockedFile locked;
+    locked.name = file.filename;
+    locked.size = file.size;
+    std::string location = project_relative(file.url);
+    (is_url(location) ? locked.url : locked.path) = location;
+    return locked;
+  }
+
+  std::string describe_index(const std::string& location) const override {
+    return project_relative(location);
+  }
+
+ private:
+  // URLs stay as they are; local files (plain or file://) become paths relative to the project
+  // folder, so the lockfile is the same on every checkout.
+  std::string project_relative(std::string location) const {
+    if (location.rfind("file://", 0) == 0) location = location.substr(7);
+    if (is_url(location)) return location;
+    std::filesystem::path absolute = std::filesystem::absolute(location).lexically_normal();
+    std::filesystem::path base = std::filesystem::absolute(project_dir_).lexically_normal();
+    return absolute.lexically_relative(base).generic_string();
+  }
+
+  std::string project_dir_;
+  std::unique_ptr<net::CurlFetcher> curl_;
+  std::unique_ptr<net::CachingFetcher> caching_;
+  std::unique_ptr<index::IndexSource> source_;
+};
+
+}  // namespace
+
+std::string cache_directory(const GlobalOptions& options) {
+  if (!options.cache_dir.empty()) return options.cache_dir;
+  auto found = net::default_cache_directory([](const std::string& name) {
+    const char* value = std::getenv(name.c_str());
+    return value ? std::optional<std::string>(value) : std::nullopt;
+  });
+  return found ? *found : std::string(".wvlock-cache");
+}
+
+Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system) {
+  LoadedProject project;
+  std::string path = path_join(options.project_dir, "pyproject.toml");
+  WV_ASSIGN_OR_RETURN(project.config, targets::read_project_file(file_system, path));
+  const targets::ProjectConfig& config = project.config;
+  project.lockfile_path = path_join(options.project_dir, "pylock.toml");
+  if (config.targets.empty()) {
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat(path, ": no `[[tool.wvlock.target]]` is declared: wvlock locks "
+                                    "for declared targets (see docs/user-guide.md)"));
+  }
+  lock::ProjectRequirements& requirements = project.requirements;
+  requirements.name = config.name.value_or("");
+  requirements.requires_python = config.requires_python.value_or("");
+  WV_ASSIGN_OR_RETURN(requirements.dependencies,
+                      lock::parse_requirements(config.dependencies,
+                                               str_cat(path, ": [project] dependencies")));
+  for (const auto& [extra, items] : config.optional_dependencies) {
+    WV_ASSIGN_OR_RETURN(requirements.optional_dependencies[pkg::normalize_name(extra)],
+                        lock::parse_requirements(
+                            items, str_cat(path, ": [project.optional-dependencies] ", extra)));
+  }
+  std::map<std::string, std::vector<std::string>> groups;
+  for (const auto& [name, entries] : config.dependency_groups) {
+    for (const targets::DependencyGroupEntry& entry : entries) {
+      groups[name].push_back(entry.include_group.empty() ? entry.requirement
+                                                         : "include-group:" + entry.include_group);
+    }
+  }
+  auto expanded = lock::expand_dependency_groups(groups);
+  if (!expanded) return std::move(expanded).error().with_context(path);
+  requirements.dependency_groups = std::move(*expanded);
+  if (config.prerelease) {
+    WV_ASSIGN_OR_RETURN(requirements.prerelease, lock::parse_prerelease_mode(*config.prerelease));
+  }
+  targets::ProviderOptions provider_options;
+  provider_options.enabled_optional = config.enabled_providers;
+  for (const targets::Target& target : config.targets) {
+    WV_ASSIGN_OR_RETURN(lock::TargetContext context,
+                        lock::make_target_context(target, provider_options));
+    for (const std::string& extra : target.extras) {
+      context.extras.push_back(pkg::normalize_name(extra));
+    }
+    project.targets.push_back(std::move(context));
+  }
+  for (const std::string& folder : config.find_links) project.inputs.push_back("find-links:" + folder);
+  if (config.index_url) project.inputs.push_back("index-url:" + *config.index_url);
+  for (const std::string& url : config.extra_index_urls) project.inputs.push_back("extra-index-url:" + url);
+  return project;
+}
+
+Result<std::unique_ptr<ProjectSource>> ProjectSource::open(const GlobalOptions& options,
+                                                           const LoadedProject& project,
+                                                           FileSystem& file_system) {
+  bool needs_network = false;
+  if (project.config.index_url && is_url(*project.config.index_url) &&
+      project.config.index_url->rfind("file://", 0) != 0) {
+    needs_network = true;
+  }
+  for (const std::string& url : project.config.extra_index_urls) {
+    if (is_url(url) && url.rfind("file://", 0) != 0) needs_network = true;
+  }
+  return std::unique_ptr<ProjectSource>(
+      std::make_unique<WiredSource>(options, project, file_system, needs_network));
+}
+
+Result<lock::Lockfile> read_project_lockfile(const LoadedProject& project,
+                                             const FileSystem& file_system) {
+  WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(project.lockfile_path));
+  return lock::read_lockfile(text, project.lockfile_path);
+}
+
+}  // namespace wv::cli

@@ -1,0 +1,57 @@
+// What the commands share: the project file read once, turned into the lock layer's inputs,
+// and the package source and network stack wired together (the only place that knows both
+// src/index and src/net).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/file_system.h"
+#include "cli/options.h"
+#include "lock/lockfile.h"
+#include "lock/project_requirements.h"
+#include "lock/resolve.h"
+#include "lock/target_context.h"
+#include "pkg/source.h"
+#include "targets/project_file.h"
+
+namespace wv::cli {
+
+struct LoadedProject {
+  targets::ProjectConfig config;
+  lock::ProjectRequirements requirements;
+  std::vector<lock::TargetContext> targets;
+  std::string lockfile_path;        ///< <project>/pylock.toml
+  std::vector<std::string> inputs;  ///< index locations, for the input-hash
+};
+
+/// Reads `<project>/pyproject.toml` and prepares every declared target.
+Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system);
+
+/// The package source of a project: find-links folders first, then index-url, then
+/// extra-index-urls, over a cached curl fetcher (offline: cache and local paths only).
+class ProjectSource {
+ public:
+  static Result<std::unique_ptr<ProjectSource>> open(const GlobalOptions& options,
+                                                     const LoadedProject& project,
+                                                     FileSystem& file_system);
+  virtual ~ProjectSource() = default;
+  virtual pkg::PackageSource& source() = 0;
+  /// Where a listed file goes in the lockfile: URLs as `url`, local files as a `path`
+  /// relative to the project folder.
+  virtual lock::LockedFile locate(const pkg::Distribution& file) const = 0;
+  /// A source location as the lockfile's `index`: URLs as they are, folders relative to the
+  /// project folder.
+  virtual std::string describe_index(const std::string& location) const = 0;
+};
+
+/// The download cache folder for `options` (explicit, $XDG_CACHE_HOME/wvlock or
+/// ~/.cache/wvlock).
+std::string cache_directory(const GlobalOptions& options);
+
+/// Reads `<project>/pylock.toml`; kNotFound when there is none.
+Result<lock::Lockfile> read_project_lockfile(const LoadedProject& project,
+                                             const FileSystem& file_system);
+
+}  // namespace wv::cli
