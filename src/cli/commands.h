@@ -14,5 +14,10 @@ struct Command {
 };
 
 int run_lock(const GlobalOptions& options, Arguments& arguments);
+int run_detect(const GlobalOptions& options, Arguments& arguments);
+int run_check(const GlobalOptions& options, Arguments& arguments);
+int run_tree(const GlobalOptions& options, Arguments& arguments);
+int run_why(const GlobalOptions& options, Arguments& arguments);
+int run_export(const GlobalOptions& options, Arguments& arguments);
 
 }  // namespace wv::cli

@@ -30,6 +30,12 @@ int run_help(const GlobalOptions&, Arguments&);
 // One row per subcommand; the functions live in cmd_<name>.cc.
 const Command kCommands[] = {
     {"lock", "resolve every declared target and write pylock.toml", run_lock},
+    {"detect", "print this machine's host profile and each provider's output (--json)",
+     run_detect},
+    {"check", "verify pylock.toml is fresh and every target's closure complete", run_check},
+    {"tree", "print each target's dependency tree (--target NAME)", run_tree},
+    {"why", "show why a package is in a target (why PKG [--target NAME])", run_why},
+    {"export", "write one target as pylock.NAME.toml or requirements (--format)", run_export},
     {"help", "show this help", run_help},
     {"version", "print the version", run_version},
 };
