@@ -4,7 +4,8 @@
 // without byte-compiling) in the same run, and prints the ratio. Venv creation is not timed.
 // Options: --wheels N (30), --big N (how many have many files, 5), --files N (files in a big
 // wheel, 600), --rounds N (best of N, 3), --python PATH (the pip interpreter; the first of
-// /usr/bin/python3 and python3 that has pip), --no-pip.
+// /usr/bin/python3 and python3 that has pip), --no-pip, --dir DIR (/tmp; /dev/shm measures
+// the installers without the disk file system).
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,6 +38,7 @@ struct Options {
   int rounds = 3;
   std::string python;
   bool pip = true;
+  std::string dir = "/tmp";  ///< where the wheels, venvs and pip targets go
 };
 
 bool add(zip_t* archive, const std::string& name, const std::string& content) {
@@ -120,13 +122,14 @@ int main(int argc, char** argv) {
     else if (arg == "--rounds") options.rounds = std::max(1, std::atoi(next().c_str()));
     else if (arg == "--python") options.python = next();
     else if (arg == "--no-pip") options.pip = false;
+    else if (arg == "--dir") options.dir = next();
     else {
       std::fprintf(stderr, "unknown option `%s`\n", arg.c_str());
       return 2;
     }
   }
-  char dir_template[] = "/tmp/wvlock-install-bench-XXXXXX";
-  if (::mkdtemp(dir_template) == nullptr) return 3;
+  std::string dir_template = options.dir + "/wvlock-install-bench-XXXXXX";
+  if (::mkdtemp(dir_template.data()) == nullptr) return 3;
   const std::string dir = dir_template;
   const std::string wheels = dir + "/wheels";
   fs::create_directories(wheels);

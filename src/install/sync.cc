@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <optional>
+#include <thread>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -21,8 +24,17 @@ std::string under(const std::string& root, std::string_view rel) {
   return str_cat(root, "/", rel);
 }
 
+/// Wheels unpacked at once (bounded: unpacking is mostly file creation).
+constexpr std::size_t kMaxUnpackThreads = 8;
+
+/// A staged path `N/rel` (wheel N's staging folder) -> its destination `rel`.
+std::string destination_of(std::string_view staged) {
+  std::size_t slash = staged.find('/');
+  return std::string(slash == std::string_view::npos ? staged : staged.substr(slash + 1));
+}
+
 /// What the commit moves: T = an existing file moved to the trash, D = a folder created,
-/// P = a staged file moved into place. Written before the first move.
+/// P = a staged file (`N/rel`, N the wheel) moved into place at `rel`. Written before the first move.
 struct Journal {
   std::string staging;  ///< folder name under the root
   std::vector<std::string> trashed;
@@ -89,8 +101,9 @@ Result<void> roll_back(const std::string& root, const Journal& journal) {
   const std::string staging = under(root, journal.staging);
   const std::string trash = under(root, kTrashName);
   std::error_code ec;
-  for (const std::string& rel : journal.placed) {
-    if (!exists_no_follow(under(staging, rel)) && exists_no_follow(under(root, rel))) {
+  for (const std::string& staged : journal.placed) {
+    const std::string rel = destination_of(staged);
+    if (!exists_no_follow(under(staging, staged)) && exists_no_follow(under(root, rel))) {
       fs::remove(under(root, rel), ec);
       if (ec) {
         return make_error(ErrorCode::kIo, str_cat("cannot remove ", in_backticks(under(root, rel)),
@@ -357,29 +370,50 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     std::string path;
     ~StagingGuard() { remove_quietly(path); }
   } staging_guard{staging};
-  std::set<std::string> new_files;
-  std::vector<std::string> placed;
-  for (const auto& [item, path] : fetched) {
-    UnpackOptions unpack;
-    unpack.scheme = facts.scheme;
-    unpack.staging = staging;
-    unpack.limits = options.limits;
-    unpack.wheel_name = item->file->name;
-    unpack.wheel_sha256 = item->file->sha256;
-    if (!item->download) unpack.direct_url_json = direct_url_json(path, item->file->sha256);
-    auto unpacked = unpack_wheel(path, unpack);
-    if (!unpacked) {
-      return std::move(unpacked).error().with_note(
+  // Wheels unpack in parallel, each into its own numbered folder; when two wheels install the
+  // same path the later one in plan order wins, as with a sequential install.
+  std::vector<std::optional<Result<UnpackedWheel>>> unpacked(fetched.size());
+  {
+    std::atomic<std::size_t> next{0};
+    auto work = [&]() {
+      for (std::size_t i; (i = next.fetch_add(1)) < fetched.size();) {
+        const auto& [item, path] = fetched[i];
+        UnpackOptions unpack;
+        unpack.scheme = facts.scheme;
+        unpack.staging = str_cat(staging, "/", i);
+        unpack.limits = options.limits;
+        unpack.wheel_name = item->file->name;
+        unpack.wheel_sha256 = item->file->sha256;
+        if (!item->download) unpack.direct_url_json = direct_url_json(path, item->file->sha256);
+        unpacked[i] = unpack_wheel(path, unpack);
+      }
+    };
+    std::size_t workers = std::min<std::size_t>(
+        {fetched.size(), std::max(1u, std::thread::hardware_concurrency()), kMaxUnpackThreads});
+    std::vector<std::thread> threads;
+    for (std::size_t t = 1; t < workers; ++t) threads.emplace_back(work);
+    work();
+    for (std::thread& thread : threads) thread.join();
+  }
+  std::map<std::string, std::size_t> source_of;  // destination -> the wheel that wins it
+  std::vector<std::string> placed;               // destinations, first-seen order
+  for (std::size_t i = 0; i < fetched.size(); ++i) {
+    const PlanItem* item = fetched[i].first;
+    Result<UnpackedWheel>& result = *unpacked[i];
+    if (!result) {
+      return std::move(result).error().with_note(
           str_cat("nothing was changed in ", in_backticks(root)));
     }
-    if (unpacked->name != item->name) {
+    if (result->name != item->name) {
       return make_error(ErrorCode::kIntegrity,
                         str_cat(in_backticks(item->file->name), " installs ",
-                                in_backticks(unpacked->name), ", the lock expects ",
+                                in_backticks(result->name), ", the lock expects ",
                                 in_backticks(item->name)));
     }
-    for (std::string& rel : unpacked->files) {
-      if (new_files.insert(rel).second) placed.push_back(std::move(rel));
+    for (std::string& rel : result->files) {
+      auto [it, fresh] = source_of.emplace(rel, i);
+      if (fresh) placed.push_back(std::move(rel));
+      else it->second = i;
     }
   }
 
@@ -426,7 +460,9 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
       if (new_dirs.insert(*it).second) journal.created_dirs.push_back(*it);
     }
   }
-  journal.placed = placed;
+  for (const std::string& rel : placed) {
+    journal.placed.push_back(str_cat(source_of[rel], "/", rel));
+  }
 
   // 4. Commit under the journal.
   RealFileSystem file_system;
@@ -457,9 +493,9 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
                                                   ": ", dir_error.message()));
       }
     }
-    for (const std::string& rel : journal.placed) {
+    for (const std::string& staged : journal.placed) {
       WV_TRY(tick());
-      WV_TRY(move_file(under(staging, rel), under(root, rel), true));
+      WV_TRY(move_file(under(staging, staged), under(root, destination_of(staged)), true));
     }
     return {};
   };

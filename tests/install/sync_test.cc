@@ -366,6 +366,27 @@ TEST_CASE("sync: another build of the same version is replaced, the same one kep
   CHECK(run(env.venv + "/bin/alpha-cli") == "alpha-cli ran 1.0\n");
 }
 
+TEST_CASE("sync: when two wheels install one path the later in plan order wins",
+          "[install][sync]") {
+  Env env;
+  WheelSpec one;
+  one.name = "one";
+  one.version = "1.0";
+  one.files = {{"shared/data.txt", "from one\n"}, {"one.py", "ONE = 1\n"}};
+  one.entry_points = "[gui_scripts]\none-gui = one:main\n";
+  WheelSpec two = one;
+  two.name = "two";
+  two.files = {{"shared/data.txt", "from two\n"}, {"two.py", "TWO = 2\n"}};
+  two.entry_points.clear();
+  auto report = env.sync_lock(lock_of({env.wheel(one), env.wheel(two)}));
+  REQUIRE(report.has_value());
+  std::ifstream shared(env.site() + "/shared/data.txt");
+  std::string text((std::istreambuf_iterator<char>(shared)), {});
+  CHECK(text == "from two\n");
+  CHECK(fs::exists(env.venv + "/bin/one-gui"));  // gui_scripts get a launcher too
+  CHECK(run(env.venv + "/bin/python -c 'import one, two; print(one.ONE + two.TWO)'") == "3\n");
+}
+
 TEST_CASE("sync: a failure midway through the commit restores the environment",
           "[install][sync][safety]") {
   Env env;
