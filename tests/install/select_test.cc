@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "install/select.h"
+#include "targets/detect/detect.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"
 
@@ -333,6 +334,38 @@ TEST_CASE("select: extras and groups must exist in the lock", "[install][select]
   auto selection = select_target(lockfile, linux_host(), options);
   REQUIRE_FALSE(selection.has_value());
   CHECK(selection.error().message == "unknown extra `serve`: the lock has none");
+}
+
+TEST_CASE("select: this machine's detected host picks the target its hardware fits",
+          "[install][select][live]") {
+  detect::ProcessEnvironment environment;
+  detect::DetectOptions options = detect::options_from_environment(environment);
+  options.environment = &environment;
+  auto detected = detect::detect_host(options);
+  REQUIRE(detected.has_value());
+  HostProfile live = *detected;
+  live.python_version.set({3, 12}, FactSource::kDeclared);  // the lock's Python
+  lock::Lockfile lockfile = gpu_lock();
+  WARN(render_targets_table(lockfile, evaluate_targets(lockfile, live), live));
+  if (!live.arch.known() || *live.arch.value != "x86_64" || !live.libc_version.known() ||
+      *live.libc_version.value < MajorMinor{2, 28}) {
+    WARN("the test lock is for linux-x86_64 with glibc 2.28; nothing to check on this host");
+    return;
+  }
+  std::string expected = "cpu";
+  auto capability = live.highest_compute_capability();
+  if (capability && live.cuda_driver_version.known() &&
+      *live.cuda_driver_version.value >= MajorMinor{12, 6}) {
+    if (*capability == MajorMinor{9, 0}) expected = "h100";
+    if (capability->major == 8) expected = "a100";
+  } else if (live.rocm_version.known() && *live.rocm_version.value == MajorMinor{6, 4} &&
+             live.gfx_archs.known() && !live.gfx_archs.value->empty() &&
+             live.gfx_archs.value->front() == "gfx942") {
+    expected = "mi300";
+  }
+  auto selection = select_target(lockfile, live);
+  REQUIRE(selection.has_value());
+  CHECK(selection->target == expected);
 }
 
 }  // namespace wv::install
