@@ -58,4 +58,32 @@ Result<std::string> LocalWheelStore::get(const lock::LockedFile& file) {
   return ec ? path : absolute.lexically_normal().string();
 }
 
+std::vector<Result<std::string>> LocalWheelStore::get_all(
+    const std::vector<const lock::LockedFile*>& files) {
+  std::vector<std::optional<Result<std::string>>> answers(files.size());
+  std::vector<const lock::LockedFile*> remote;
+  std::vector<std::size_t> remote_index;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (local_path(*files[i]).empty() && fallback_ != nullptr) {
+      remote.push_back(files[i]);
+      remote_index.push_back(i);
+    } else {
+      answers[i] = get(*files[i]);
+    }
+  }
+  if (!remote.empty()) {
+    std::vector<Result<std::string>> fetched = fallback_->get_all(remote);
+    for (std::size_t j = 0; j < remote.size(); ++j) {
+      answers[remote_index[j]] =
+          j < fetched.size() ? std::move(fetched[j])
+                             : Result<std::string>(make_error(
+                                   ErrorCode::kIo, str_cat("no answer for ", in_backticks(remote[j]->name))));
+    }
+  }
+  std::vector<Result<std::string>> results;
+  results.reserve(files.size());
+  for (auto& answer : answers) results.push_back(std::move(*answer));
+  return results;
+}
+
 }  // namespace wv::install

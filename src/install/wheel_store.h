@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,12 +44,34 @@ class LocalWheelStore final : public WheelStore {
   explicit LocalWheelStore(std::string lock_dir, WheelStore* fallback = nullptr)
       : lock_dir_(std::move(lock_dir)), fallback_(fallback) {}
   Result<std::string> get(const lock::LockedFile& file) override;
+  /// Local files checked here; the url ones go to the fallback in one batch (parallel there).
+  std::vector<Result<std::string>> get_all(const std::vector<const lock::LockedFile*>& files) override;
   /// The local path `file` names, "" when it needs a download.
   std::string local_path(const lock::LockedFile& file) const;
 
  private:
   std::string lock_dir_;
   WheelStore* fallback_;
+};
+
+/// A WheelStore over callables, so the CLI can serve urls from src/net's verified cache
+/// (`CachingFetcher::fetch_verified` / `fetch_verified_all`) without install/ including net/.
+class CallbackWheelStore final : public WheelStore {
+ public:
+  using Get = std::function<Result<std::string>(const lock::LockedFile&)>;
+  using GetAll =
+      std::function<std::vector<Result<std::string>>(const std::vector<const lock::LockedFile*>&)>;
+  /// `get_all` may be empty (then get() is called per file).
+  explicit CallbackWheelStore(Get get, GetAll get_all = {})
+      : get_(std::move(get)), get_all_(std::move(get_all)) {}
+  Result<std::string> get(const lock::LockedFile& file) override { return get_(file); }
+  std::vector<Result<std::string>> get_all(const std::vector<const lock::LockedFile*>& files) override {
+    return get_all_ ? get_all_(files) : WheelStore::get_all(files);
+  }
+
+ private:
+  Get get_;
+  GetAll get_all_;
 };
 
 }  // namespace wv::install

@@ -387,6 +387,64 @@ TEST_CASE("sync: when two wheels install one path the later in plan order wins",
   CHECK(run(env.venv + "/bin/python -c 'import one, two; print(one.ONE + two.TWO)'") == "3\n");
 }
 
+TEST_CASE("sync: url wheels come from the network store in one batch", "[install][sync]") {
+  Env env;
+  lock::LockedFile local = env.wheel(alpha("1.0", true));
+  lock::LockedFile remote = env.wheel(beta());
+  const std::string cached = remote.path;  // where a verified cache would hold it
+  remote.path.clear();
+  remote.url = "https://files.example.org/" + remote.name;
+  std::vector<std::string> asked;
+  CallbackWheelStore network(
+      [&](const lock::LockedFile& file) -> Result<std::string> {
+        asked.push_back("one " + file.url);
+        return cached;
+      },
+      [&](const std::vector<const lock::LockedFile*>& files) {
+        std::vector<Result<std::string>> results;
+        for (const lock::LockedFile* file : files) {
+          asked.push_back("batch " + file->url);
+          if (file->url.find("beta") == std::string::npos) {
+            results.push_back(make_error(ErrorCode::kNetwork, "unexpected"));
+          } else {
+            results.push_back(cached);
+          }
+        }
+        return results;
+      });
+  LocalWheelStore store("", &network);
+  lock::Lockfile lockfile = lock_of({local, remote});
+  SyncOptions options;
+  options.venv = env.venv;
+  options.dry_run = true;
+  auto plan = sync(options, lockfile, live_host(), store);
+  REQUIRE(plan.has_value());
+  CHECK(render_plan(plan->plan, true).find("  + beta 2.0 (beta-2.0-py3-none-any.whl, download)\n") !=
+        std::string::npos);
+  CHECK(asked.empty());  // a dry run fetches nothing
+
+  SECTION("installed") {
+    options.dry_run = false;
+    auto report = sync(options, lockfile, live_host(), store);
+    REQUIRE(report.has_value());
+    CHECK(asked == std::vector<std::string>{"batch https://files.example.org/beta-2.0-py3-none-any.whl"});
+    CHECK(fs::exists(env.site() + "/beta/core.py"));
+    CHECK_FALSE(fs::exists(env.site() + "/beta-2.0.dist-info/direct_url.json"));  // index wheel
+    CHECK(fs::exists(env.site() + "/alpha-1.0.dist-info/direct_url.json"));
+  }
+  SECTION("a failed download changes nothing") {
+    CallbackWheelStore offline([](const lock::LockedFile& file) -> Result<std::string> {
+      return make_error(ErrorCode::kNetwork, "offline: " + file.url + " is not cached");
+    });
+    LocalWheelStore offline_store("", &offline);
+    options.dry_run = false;
+    auto report = sync(options, lockfile, live_host(), offline_store);
+    REQUIRE_FALSE(report.has_value());
+    CHECK(report.error().code == ErrorCode::kNetwork);
+    CHECK(tree_digest(env.venv).find("alpha") == std::string::npos);
+  }
+}
+
 TEST_CASE("sync: a failure midway through the commit restores the environment",
           "[install][sync][safety]") {
   Env env;
