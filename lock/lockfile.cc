@@ -43,9 +43,11 @@ std::vector<const LockedPackage*> Lockfile::closure(std::string_view target,
   const LockedTarget* declared = find_target(target);
   if (!declared) return {};
   std::vector<std::string> pending = declared->roots;
-  for (const std::string& extra : extras) {
-    auto it = declared->extra_roots.find(extra);
-    if (it != declared->extra_roots.end()) pending.insert(pending.end(), it->second.begin(), it->second.end());
+  // A target locks only the extras it declares (`extras = [...]`), and those are part of its
+  // install: every extra root is followed; `extras` names more (none can be locked beyond them).
+  (void)extras;
+  for (const auto& [extra, edges] : declared->extra_roots) {
+    pending.insert(pending.end(), edges.begin(), edges.end());
   }
   for (const std::string& group : groups) {
     auto it = declared->group_roots.find(group);

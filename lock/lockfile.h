@@ -104,8 +104,9 @@ struct Lockfile {
                                                std::string_view target) const;
   /// Every package entry `target` uses, sorted by name.
   std::vector<const LockedPackage*> closure(std::string_view target) const;
-  /// The entries `target` needs for the given project extras and dependency groups: the
-  /// packages reachable from its roots along its dependency edges, sorted by name.
+  /// The entries `target` needs with the given dependency groups: the packages reachable from
+  /// its roots and its extras' roots (a target's declared extras are part of its install) along
+  /// its dependency edges, sorted by name. `extras` are accepted for symmetry with PEP 751.
   std::vector<const LockedPackage*> closure(std::string_view target,
                                             const std::vector<std::string>& extras,
                                             const std::vector<std::string>& groups) const;

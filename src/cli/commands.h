@@ -19,5 +19,7 @@ int run_check(const GlobalOptions& options, Arguments& arguments);
 int run_tree(const GlobalOptions& options, Arguments& arguments);
 int run_why(const GlobalOptions& options, Arguments& arguments);
 int run_export(const GlobalOptions& options, Arguments& arguments);
+int run_sync(const GlobalOptions& options, Arguments& arguments);
+int run_targets(const GlobalOptions& options, Arguments& arguments);
 
 }  // namespace wv::cli

@@ -30,6 +30,9 @@ int run_help(const GlobalOptions&, Arguments&);
 // One row per subcommand; the functions live in cmd_<name>.cc.
 const Command kCommands[] = {
     {"lock", "resolve every declared target and write pylock.toml", run_lock},
+    {"sync", "detect this host, pick its target and variant wheels, install into .venv",
+     run_sync},
+    {"targets", "show which target this host would pick, and why not the others", run_targets},
     {"detect", "print this machine's host profile and each provider's output (--json)",
      run_detect},
     {"check", "verify pylock.toml is fresh and every target's closure complete", run_check},

@@ -1,0 +1,179 @@
+// `wvlock sync` and `wvlock targets`: the live host picks a locked target and its wheels
+// (DESIGN.md §1, target selection), then the environment is made to match (src/install).
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "base/log.h"
+#include "base/str.h"
+#include "cli/commands.h"
+#include "cli/project.h"
+#include "install/environment.h"
+#include "install/select.h"
+#include "install/sync.h"
+#include "install/wheel_store.h"
+#include "net/caching_fetcher.h"
+#include "net/curl_fetcher.h"
+#include "pkg/name.h"
+#include "targets/detect/detect.h"
+#include "targets/detect/environment.h"
+
+namespace wv::cli {
+namespace {
+
+// Wheels with a remote url: downloaded through the cache, verified against the lock.
+class NetworkWheelStore final : public install::WheelStore {
+ public:
+  NetworkWheelStore(const GlobalOptions& options, FileSystem& file_system) {
+    net::CacheOptions cache;
+    cache.directory = cache_directory(options);
+    cache.offline = options.offline;
+    caching_ = std::make_unique<net::CachingFetcher>(curl_, file_system, cache);
+  }
+  Result<std::string> get(const lock::LockedFile& file) override {
+    return caching_->fetch_verified(file.url, file.sha256, file.size);
+  }
+  std::vector<Result<std::string>> get_all(
+      const std::vector<const lock::LockedFile*>& files) override {
+    std::vector<net::VerifiedDownload> downloads;
+    for (const lock::LockedFile* file : files) downloads.push_back({file->url, file->sha256, file->size});
+    return caching_->fetch_verified_all(downloads);
+  }
+
+ private:
+  net::CurlFetcher curl_;
+  std::unique_ptr<net::CachingFetcher> caching_;
+};
+
+struct SelectionInputs {
+  std::string lock_dir;
+  lock::Lockfile lockfile;
+  targets::HostProfile live;
+};
+
+// Reads the lockfile (checking it is fresh unless --frozen) and detects the live host.
+Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_system,
+                                bool frozen) {
+  SelectionInputs inputs;
+  inputs.lock_dir = options.project_dir;
+  std::string path = path_join(options.project_dir, "pylock.toml");
+  auto text = file_system.read_file(path);
+  if (!text) {
+    if (text.error().code == ErrorCode::kNotFound) {
+      return make_error(ErrorCode::kNotFound,
+                        str_cat(in_backticks(path), " does not exist: run `wvlock lock` first"));
+    }
+    return text.error();
+  }
+  WV_ASSIGN_OR_RETURN(inputs.lockfile, lock::read_lockfile(*text, path));
+  if (!frozen) {
+    auto project = load_project(options, file_system);
+    if (!project) return project.error();
+    std::string expected = lock::input_hash(project->requirements, project->targets,
+                                            project->inputs);
+    if (expected != inputs.lockfile.input_hash) {
+      return make_error(ErrorCode::kInvalidLockfile,
+                        str_cat(in_backticks(path),
+                                " is stale: pyproject.toml changed since it was written; run "
+                                "`wvlock lock`, or pass `--frozen` to install it as it is"));
+    }
+  }
+  detect::ProcessEnvironment environment;
+  WV_ASSIGN_OR_RETURN(inputs.live,
+                      detect::detect_host(detect::options_from_environment(environment)));
+  return inputs;
+}
+
+int fail(const Error& error) {
+  print_error(error);
+  if (error.code == ErrorCode::kInvalidLockfile || error.code == ErrorCode::kUnavailable) {
+    return kExitFailure;
+  }
+  return exit_code_for(error);
+}
+
+Result<install::SelectOptions> select_options(Arguments& arguments) {
+  install::SelectOptions select;
+  WV_ASSIGN_OR_RETURN(auto forced, arguments.extract_value("--target"));
+  if (forced) select.forced_target = *forced;
+  select.verify = !arguments.extract_flag("--no-verify-target");
+  while (true) {
+    WV_ASSIGN_OR_RETURN(auto group, arguments.extract_value("--group"));
+    if (!group) break;
+    select.groups.push_back(pkg::normalize_name(*group));
+  }
+  while (true) {
+    WV_ASSIGN_OR_RETURN(auto extra, arguments.extract_value("--extra"));
+    if (!extra) break;
+    select.extras.push_back(pkg::normalize_name(*extra));
+  }
+  return select;
+}
+
+}  // namespace
+
+int run_targets(const GlobalOptions& options, Arguments& arguments) {
+  auto select = select_options(arguments);
+  if (!select) return fail(select.error());
+  bool frozen = arguments.extract_flag("--frozen");
+  if (auto done = arguments.expect_done(); !done) return fail(done.error());
+  RealFileSystem file_system;
+  auto inputs = prepare(options, file_system, frozen);
+  if (!inputs) return fail(inputs.error());
+  // The Python that would run the project: the environment's, when it exists.
+  std::string venv = path_join(options.project_dir, ".venv");
+  if (const char* active = std::getenv("VIRTUAL_ENV"); active && *active) venv = active;
+  if (auto facts = install::read_interpreter(venv, "python3")) {
+    inputs->live = install::with_interpreter(inputs->live, *facts);
+  }
+  auto verdicts = install::evaluate_targets(inputs->lockfile, inputs->live, *select);
+  std::string table = install::render_targets_table(inputs->lockfile, verdicts, inputs->live);
+  std::fwrite(table.data(), 1, table.size(), stdout);
+  for (const install::TargetVerdict& verdict : verdicts) {
+    if (verdict.status == install::TargetStatus::kSelected) return kExitOk;
+  }
+  return kExitFailure;
+}
+
+int run_sync(const GlobalOptions& options, Arguments& arguments) {
+  auto select = select_options(arguments);
+  if (!select) return fail(select.error());
+  install::SyncOptions sync_options;
+  sync_options.select = *select;
+  sync_options.dry_run = arguments.extract_flag("--dry-run");
+  sync_options.reinstall = arguments.extract_flag("--reinstall");
+  bool frozen = arguments.extract_flag("--frozen");
+  arguments.extract_flag("--locked");  // the default: a stale lock is an error
+  auto venv = arguments.extract_value("--venv");
+  auto python = arguments.extract_value("--python");
+  if (!venv) return fail(venv.error());
+  if (!python) return fail(python.error());
+  if (auto done = arguments.expect_done(); !done) return fail(done.error());
+  sync_options.venv = path_join(options.project_dir, ".venv");
+  if (const char* active = std::getenv("VIRTUAL_ENV"); active && *active) sync_options.venv = active;
+  if (*venv) sync_options.venv = **venv;
+  if (*python) sync_options.python = **python;
+
+  RealFileSystem file_system;
+  auto inputs = prepare(options, file_system, frozen);
+  if (!inputs) return fail(inputs.error());
+  NetworkWheelStore network(options, file_system);
+  install::LocalWheelStore store(inputs->lock_dir, &network);
+  auto report = install::sync(sync_options, inputs->lockfile, inputs->live, store);
+  if (!report) {
+    print_error(report.error());
+    if (report.error().code == ErrorCode::kUnavailable) {
+      auto verdicts = install::evaluate_targets(inputs->lockfile, inputs->live, *select);
+      std::string table = install::render_targets_table(inputs->lockfile, verdicts, inputs->live);
+      std::fwrite(table.data(), 1, table.size(), stderr);
+      return kExitFailure;
+    }
+    return fail(report.error());
+  }
+  for (const std::string& note : report->notes) log_info("note: " + note);
+  std::string plan = install::render_plan(report->plan, report->dry_run, options.verbosity >= 2);
+  std::fwrite(plan.data(), 1, plan.size(), stdout);
+  return kExitOk;
+}
+
+}  // namespace wv::cli
