@@ -3,13 +3,6 @@
 // RAII launcher of tests/index/range_server.py on loopback.
 #pragma once
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -21,8 +14,7 @@
 #include "base/fetcher.h"
 #include "base/file_system.h"
 #include "base/str.h"
-
-extern char** environ;
+#include "support/server_process.h"
 
 namespace wv::test {
 
@@ -91,67 +83,17 @@ class MemoryFetcher final : public Fetcher {
 /// Runs tests/index/range_server.py over `root` for the object's lifetime.
 class RangeServer {
  public:
-  explicit RangeServer(const std::string& root) {
-    int to_child[2], from_child[2];
-    if (::pipe2(to_child, O_CLOEXEC) != 0) return;
-    if (::pipe2(from_child, O_CLOEXEC) != 0) {
-      ::close(to_child[0]);
-      ::close(to_child[1]);
-      return;
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
-    posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
-    std::string script = std::string(WV_SOURCE_DIR) + "/tests/index/range_server.py";
-    std::string root_copy = root;
-    char* argv[] = {const_cast<char*>("python3"), const_cast<char*>("-u"), script.data(),
-                    const_cast<char*>("--root"), root_copy.data(), nullptr};
-    if (::posix_spawnp(&pid_, "python3", &actions, nullptr, argv, environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(to_child[0]);
-    ::close(from_child[1]);
-    stdin_ = to_child[1];
-    stdout_ = from_child[0];
-    if (pid_ > 0) read_port();
-  }
-  ~RangeServer() {
-    if (stdin_ >= 0) ::close(stdin_);
-    if (stdout_ >= 0) ::close(stdout_);
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      int status = 0;
-      ::waitpid(pid_, &status, 0);
-    }
-  }
-  RangeServer(const RangeServer&) = delete;
-  RangeServer& operator=(const RangeServer&) = delete;
+  explicit RangeServer(const std::string& root)
+      : process_({"-u", std::string(WV_SOURCE_DIR) + "/tests/index/range_server.py", "--root",
+                  root}) {}
 
-  bool ok() const { return port_ > 0; }
-  std::string url(std::string_view path) const { return str_cat("http://127.0.0.1:", port_, path); }
+  bool ok() const { return process_.ok(); }
+  std::string url(std::string_view path) const {
+    return str_cat("http://127.0.0.1:", process_.port(), path);
+  }
 
  private:
-  void read_port() {
-    std::string line;
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (line.find('\n') == std::string::npos && std::chrono::steady_clock::now() < deadline) {
-      pollfd descriptor{stdout_, POLLIN, 0};
-      if (::poll(&descriptor, 1, 100) <= 0) continue;
-      char buffer[64];
-      ssize_t got = ::read(stdout_, buffer, sizeof buffer);
-      if (got <= 0) return;
-      line.append(buffer, std::size_t(got));
-    }
-    std::string_view text = trim(line);
-    if (text.substr(0, 5) != "PORT ") return;
-    std::optional<std::uint64_t> port = parse_uint64(text.substr(5));
-    if (port && *port > 0 && *port < 65536) port_ = int(*port);
-  }
-
-  pid_t pid_ = -1;
-  int stdin_ = -1;
-  int stdout_ = -1;
-  int port_ = 0;
+  ServerProcess process_;
 };
 
 }  // namespace wv::test

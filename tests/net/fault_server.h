@@ -3,13 +3,6 @@
 // crashed test leaves no server behind).
 #pragma once
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -19,8 +12,7 @@
 
 #include "base/fetcher.h"
 #include "base/str.h"
-
-extern char** environ;
+#include "support/server_process.h"
 
 namespace wv::test {
 
@@ -28,51 +20,15 @@ class FaultServer {
  public:
   /// Starts the server over `root`; ok() tells whether it printed its port in time.
   /// `extra` arguments go to the script (e.g. {"--tls", cert, key}).
-  explicit FaultServer(const std::string& root, std::vector<std::string> extra = {}) {
-    int to_child[2], from_child[2];
-    if (::pipe2(to_child, O_CLOEXEC) != 0) return;
-    if (::pipe2(from_child, O_CLOEXEC) != 0) {
-      ::close(to_child[0]);
-      ::close(to_child[1]);
-      return;
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
-    posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
-    std::string script = std::string(WV_SOURCE_DIR) + "/tests/net/fault_server.py";
-    tls_ = std::find(extra.begin(), extra.end(), "--tls") != extra.end();
-    std::vector<std::string> arguments = {"python3", "-S", "-u", script, "--root", root};
-    arguments.insert(arguments.end(), extra.begin(), extra.end());
-    std::vector<char*> argv;
-    for (std::string& argument : arguments) argv.push_back(argument.data());
-    argv.push_back(nullptr);
-    if (::posix_spawnp(&pid_, "python3", &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(to_child[0]);
-    ::close(from_child[1]);
-    stdin_ = to_child[1];
-    stdout_ = from_child[0];
-    if (pid_ > 0) read_port();
-  }
+  explicit FaultServer(const std::string& root, std::vector<std::string> extra = {})
+      : tls_(std::find(extra.begin(), extra.end(), "--tls") != extra.end()),
+        process_(arguments(root, std::move(extra))) {}
 
-  ~FaultServer() {
-    if (stdin_ >= 0) ::close(stdin_);
-    if (stdout_ >= 0) ::close(stdout_);
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      int status = 0;
-      ::waitpid(pid_, &status, 0);
-    }
-  }
-  FaultServer(const FaultServer&) = delete;
-  FaultServer& operator=(const FaultServer&) = delete;
-
-  bool ok() const { return port_ > 0; }
-  int port() const { return port_; }
+  bool ok() const { return process_.ok(); }
+  int port() const { return process_.port(); }
   /// `http://127.0.0.1:PORT` + path_and_query (`https://` when started with --tls).
   std::string url(std::string_view path_and_query) const {
-    return str_cat(tls_ ? "https" : "http", "://127.0.0.1:", port_, path_and_query);
+    return str_cat(tls_ ? "https" : "http", "://127.0.0.1:", port(), path_and_query);
   }
 
   /// A counter of /__stats for `path` (hits, conditional, not_modified, authorized, proxied,
@@ -95,28 +51,15 @@ class FaultServer {
   }
 
  private:
-  void read_port() {
-    std::string line;
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (line.find('\n') == std::string::npos && std::chrono::steady_clock::now() < deadline) {
-      pollfd descriptor{stdout_, POLLIN, 0};
-      if (::poll(&descriptor, 1, 100) <= 0) continue;
-      char buffer[64];
-      ssize_t got = ::read(stdout_, buffer, sizeof buffer);
-      if (got <= 0) return;
-      line.append(buffer, std::size_t(got));
-    }
-    std::string_view text = trim(line);
-    if (text.substr(0, 5) != "PORT ") return;
-    std::optional<std::uint64_t> port = parse_uint64(text.substr(5));
-    if (port && *port > 0 && *port < 65536) port_ = int(*port);
+  static std::vector<std::string> arguments(const std::string& root, std::vector<std::string> extra) {
+    std::vector<std::string> all = {"-S", "-u", std::string(WV_SOURCE_DIR) + "/tests/net/fault_server.py",
+                                    "--root", root};
+    all.insert(all.end(), extra.begin(), extra.end());
+    return all;
   }
 
-  pid_t pid_ = -1;
-  int stdin_ = -1;
-  int stdout_ = -1;
-  int port_ = 0;
   bool tls_ = false;
+  ServerProcess process_;
 };
 
 }  // namespace wv::test
