@@ -257,3 +257,69 @@ TEST_CASE("resolve: requires-python and yanked versions", "[lock][resolve]") {
   INFO(too_new->failures[0].explanation);
   CHECK(too_new->failures[0].explanation.find("requires Python >=3.13") != std::string::npos);
 }
+
+TEST_CASE("resolve: exact ROCm versions, x86-64 levels and PEP 825 ties", "[lock][resolve]") {
+  MemorySource source;
+  wv::pkg::VariantsMetadata rocm;
+  rocm.default_priorities.namespaces = {"amd"};
+  rocm.variants["null"] = {};
+  for (const char* version : {"6.3", "6.4"}) {
+    rocm.variants[std::string("rocm") + version] = {
+        *wv::pkg::parse_variant_property("amd :: gfx_arch :: gfx942"),
+        *wv::pkg::parse_variant_property(std::string("amd :: rocm_version :: ") + version)};
+    source.add({.name = "torch", .version = "2.9.0", .tags = kLinux,
+                .label = std::string("rocm") + version});
+  }
+  source.add({.name = "torch", .version = "2.9.0", .tags = kLinux, .label = "null"});
+  source.add_variants("torch", "2.9.0", rocm);
+
+  wv::pkg::VariantsMetadata levels;
+  levels.default_priorities.namespaces = {"x86_64"};
+  levels.variants["null"] = {};
+  for (const char* level : {"v1", "v2", "v3", "v4"}) {
+    levels.variants[std::string("x86_64_") + level] = {
+        *wv::pkg::parse_variant_property(std::string("x86_64 :: level :: ") + level)};
+    source.add({.name = "numpy", .version = "2.3.3", .tags = kLinux,
+                .label = std::string("x86_64_") + level});
+  }
+  // Two labels with the same property: PEP 825 breaks the tie by label.
+  levels.variants["b_v3"] = {*wv::pkg::parse_variant_property("x86_64 :: level :: v3")};
+  source.add({.name = "numpy", .version = "2.3.3", .tags = kLinux, .label = "b_v3"});
+  source.add_variants("numpy", "2.3.3", levels);
+
+  wv::lock::Catalog catalog(source);
+  auto targets = contexts(R"(
+[[tool.wvlock.target]]
+name = "mi300"
+platform = "linux-x86_64"
+glibc = "2.28"
+x86-64-level = 3
+amd = { rocm = "6.4", gfx = ["gfx942"] }
+[[tool.wvlock.target]]
+name = "mi250"
+platform = "linux-x86_64"
+glibc = "2.28"
+amd = { rocm = "6.3", gfx = ["gfx942"] }
+)");
+  auto outcome = wv::lock::resolve_targets(project({"torch", "numpy"}), targets, catalog, {});
+  REQUIRE(outcome);
+  INFO((outcome->failures.empty() ? "" : outcome->failures[0].explanation));
+  REQUIRE(outcome->lockfile);
+  const auto& torch = package(*outcome->lockfile, "torch");
+  // exact ROCm versions: each target gets its own build first
+  CHECK(torch.targets.at("mi300").wheels.front().find("-rocm6.4.whl") != std::string::npos);
+  CHECK(torch.targets.at("mi250").wheels.front().find("-rocm6.3.whl") != std::string::npos);
+  // x86-64 level 3: the v3 builds first (b_v3 before x86_64_v3: equal properties, so label
+  // order), then v2, then v1; the v4 build (same dependencies, not supported by the declared level) is kept last for
+  // hosts that have it.
+  const auto& numpy = package(*outcome->lockfile, "numpy").targets.at("mi300").wheels;
+  std::vector<std::string> labels;
+  for (const std::string& wheel : numpy) {
+    labels.push_back(wheel.substr(wheel.rfind('-') + 1, wheel.size() - wheel.rfind('-') - 5));
+  }
+  CHECK(labels == std::vector<std::string>{"b_v3", "x86_64_v3", "x86_64_v2", "x86_64_v1",
+                                           "x86_64_v4"});
+  // no level declared: the psABI baseline v1
+  const auto& baseline = package(*outcome->lockfile, "numpy").targets.at("mi250").wheels;
+  CHECK(baseline.front().find("x86_64_v1") != std::string::npos);
+}
