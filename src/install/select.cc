@@ -271,7 +271,10 @@ int compare_targets(const Evaluation& a, const Evaluation& b) {
     score += c < 0 ? -1 : (c > 0 ? 1 : 0);
   }
   if (score != 0) return score;
-  if (a.unchanged != b.unchanged) return a.unchanged ? -1 : 1;
+  // On a tie, the target whose lock-time choices need the fewest changes here: an H100 host
+  // fits both the a100 target (via its kept sm_90 build) and the h100 target, and h100 is the
+  // one declared for it. "Unchanged" (no change at all) is the extreme case of this rule.
+  if (a.changed != b.changed) return a.changed < b.changed ? -1 : 1;
   return 0;
 }
 
