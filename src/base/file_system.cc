@@ -59,7 +59,8 @@ Result<std::string> RealFileSystem::read_file(const std::string& path) const {
   return content;
 }
 
-Result<void> RealFileSystem::write_file_atomic(const std::string& path, std::string_view content) {
+Result<void> RealFileSystem::write_file_atomic(const std::string& path, std::string_view content,
+                                               bool durable) {
   static std::atomic<unsigned> counter{0};
   std::string temporary =
       str_cat(path, ".tmp.", std::uint64_t(::getpid()), ".", counter.fetch_add(1));
@@ -80,7 +81,7 @@ Result<void> RealFileSystem::write_file_atomic(const std::string& path, std::str
     left -= std::size_t(wrote);
   }
   // fsync before rename: after a crash the new name never points at an empty file.
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  if ((durable && ::fsync(fd) != 0) || ::close(fd) != 0) {
     Error error = errno_error("write", temporary);
     ::unlink(temporary.c_str());
     return error;

@@ -29,8 +29,11 @@ class FileSystem {
 
   virtual Result<std::string> read_file(const std::string& path) const = 0;
   /// Writes through a temporary file in the same folder and renames it over `path`, so a reader
-  /// sees the old content or the new one, never a half file.
-  virtual Result<void> write_file_atomic(const std::string& path, std::string_view content) = 0;
+  /// sees the old content or the new one, never a half file. `durable` also syncs the file to
+  /// disk before the rename, so a power loss cannot leave an empty file under the new name;
+  /// callers that verify what they read (the download cache checks a hash) can skip it.
+  virtual Result<void> write_file_atomic(const std::string& path, std::string_view content,
+                                         bool durable = true) = 0;
   /// Information about `path` itself (symlinks are not followed); kNotFound when absent.
   virtual Result<FileInfo> stat(const std::string& path) const = 0;
   /// Entries of a folder, sorted by name.
@@ -49,7 +52,8 @@ class FileSystem {
 class RealFileSystem final : public FileSystem {
  public:
   Result<std::string> read_file(const std::string& path) const override;
-  Result<void> write_file_atomic(const std::string& path, std::string_view content) override;
+  Result<void> write_file_atomic(const std::string& path, std::string_view content,
+                                 bool durable = true) override;
   Result<FileInfo> stat(const std::string& path) const override;
   Result<std::vector<DirectoryEntry>> list_directory(const std::string& path) const override;
   Result<void> create_directories(const std::string& path) override;

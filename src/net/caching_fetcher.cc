@@ -117,9 +117,13 @@ void CachingFetcher::store(const FetchRequest& request, const FetchResponse& res
   }
   // Body first, sidecar last: a reader trusts a body only through a sidecar naming its hash.
   Result<void> written = file_system_.create_directories(path_parent(base));
-  if (written) written = file_system_.write_file_atomic(base + ".body", response.body);
-  if (written)
-    written = file_system_.write_file_atomic(base + ".meta", serialize_cache_metadata(metadata));
+  // Not durable (no fsync): a reader trusts a body only when it matches the hash its sidecar
+  // names, so a file a crash left empty or short is a miss, never a wrong answer.
+  if (written) written = file_system_.write_file_atomic(base + ".body", response.body, false);
+  if (written) {
+    written = file_system_.write_file_atomic(base + ".meta", serialize_cache_metadata(metadata),
+                                             false);
+  }
   if (!written) log_warning(str_cat("cannot write the cache: ", written.error().message));
 }
 
@@ -202,7 +206,7 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
       }
       if (changed) {
         Result<void> written = file_system_.write_file_atomic(
-            entry_path(request) + ".meta", serialize_cache_metadata(entry.metadata));
+            entry_path(request) + ".meta", serialize_cache_metadata(entry.metadata), false);
         if (!written) log_warning(str_cat("cannot write the cache: ", written.error().message));
       }
       results[i] = FetchResponse{entry.metadata.status, entry.metadata.headers,
@@ -295,7 +299,7 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
     }
     std::string path = verified_path(expected);
     Result<void> written = file_system_.create_directories(path_parent(path));
-    if (written) written = file_system_.write_file_atomic(path, response.body);
+    if (written) written = file_system_.write_file_atomic(path, response.body, false);
     if (!written) {
       results[i] =
           std::move(written).error().with_context(str_cat("storing ", shown, " in the cache"));
