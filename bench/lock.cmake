@@ -1,0 +1,17 @@
+# Locking benchmark: the five-target example lock (in process; the wvlock command over a local
+# index and over loopback HTTP, cold and warm), a synthetic 1,000-project ecosystem
+# (bench/synthetic_ecosystem.py) locked for 1 and 5 targets, and pip's resolver
+# (bench/lock_reference.py) on the same index for one target, with the ratio and agreement.
+# It reuses the CLI's project wiring (src/cli/project.cc) and times the built wvlock binary.
+if(TARGET wvlock AND TARGET wv_lock)
+  add_executable(lock_bench ${CMAKE_CURRENT_SOURCE_DIR}/lock_bench.cc
+                 ${PROJECT_SOURCE_DIR}/src/cli/project.cc)
+  target_link_libraries(lock_bench PRIVATE wv_lock wv_index wv_net wv_targets wv_pkg wv_base
+                        wv_options)
+  target_include_directories(lock_bench PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_compile_definitions(lock_bench PRIVATE
+    WV_BENCH_DIR="${CMAKE_CURRENT_SOURCE_DIR}"
+    WV_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    WV_WVLOCK_PATH="$<TARGET_FILE:wvlock>")
+  add_dependencies(lock_bench wvlock)
+endif()
