@@ -425,8 +425,9 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     if (item.action != PlanAction::kRemove && item.action != PlanAction::kUpgrade) continue;
     auto it = installed_by_name.find(item.name);
     if (it == installed_by_name.end()) continue;
-    WV_ASSIGN_OR_RETURN(std::vector<std::string> files, installed_files(facts.scheme, *it->second));
-    for (const std::string& rel : files) {
+    WV_ASSIGN_OR_RETURN(std::vector<std::string> old_files,
+                        installed_files(facts.scheme, *it->second));
+    for (const std::string& rel : old_files) {
       if (check_member_name(rel).empty() && exists_no_follow(under(root, rel)) &&
           trashed.insert(rel).second) {
         journal.trashed.push_back(rel);

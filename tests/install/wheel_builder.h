@@ -10,6 +10,11 @@
 namespace wv::test {
 
 struct WheelEntry {
+  WheelEntry(std::string entry_name, std::string entry_content, bool is_executable = false,
+             bool is_symlink = false, bool is_in_record = true, std::string hash = "")
+      : name(std::move(entry_name)), content(std::move(entry_content)),
+        executable(is_executable), symlink(is_symlink), in_record(is_in_record),
+        record_hash(std::move(hash)) {}
   std::string name;
   std::string content;
   bool executable = false;
