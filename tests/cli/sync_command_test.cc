@@ -95,6 +95,11 @@ TEST_CASE("cli sync: each host gets its target and the build that fits it", "[cl
                            "NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION=12.8 "
                            "NV_VARIANT_PROVIDER_FORCE_SM_ARCH=8.6 ",
        "a100", "cuda12.8", "cu12_sm80"},
+      // A GPU no target names: the best kept CUDA builds that run on it (a100 keeps sm_80).
+      {"SM 8.9", "WVLOCK_OVERRIDE_ROCM= WVLOCK_OVERRIDE_GFX= "
+                 "NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION=12.8 "
+                 "NV_VARIANT_PROVIDER_FORCE_SM_ARCH=8.9 ",
+       "a100", "cuda12.8", "cu12_sm80"},
       {"MI300", "WVLOCK_OVERRIDE_CUDA_DRIVER= WVLOCK_OVERRIDE_CUDA_ARCH= "
                 "AMD_VARIANT_PROVIDER_FORCE_GFX_ARCH=gfx942 "
                 "AMD_VARIANT_PROVIDER_FORCE_ROCM_VERSION=6.4 ",
