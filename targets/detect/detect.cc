@@ -192,18 +192,27 @@ std::vector<std::string> split_list(std::string_view text) {
   return out;
 }
 
-// A version override: WVLOCK_OVERRIDE_<name> ("" = absent), else `force` (a provider's FORCE_*
-// variable, where "" means "no override").
-Result<bool> override_version(const Environment& environment, std::string_view name,
-                              std::string_view force, targets::Fact<MajorMinor>& fact,
-                              bool allow_patch = false) {
+// The value of WVLOCK_OVERRIDE_<name> when set (even empty: the fact is then absent), else of
+// the provider's `force` variable when set and not empty; `used` names the variable read.
+std::optional<std::string> read_override(const Environment& environment, std::string_view name,
+                                         std::string_view force, std::string_view& used) {
   std::optional<std::string> value = read(environment, name);
-  std::string_view used = name;
+  used = name;
   if (!value && !force.empty()) {
     value = read(environment, force);
     used = force;
     if (value && value->empty()) value.reset();
   }
+  return value;
+}
+
+// A version override: WVLOCK_OVERRIDE_<name> ("" = absent), else `force` (a provider's FORCE_*
+// variable, where "" means "no override").
+Result<bool> override_version(const Environment& environment, std::string_view name,
+                              std::string_view force, targets::Fact<MajorMinor>& fact,
+                              bool allow_patch = false) {
+  std::string_view used = name;
+  std::optional<std::string> value = read_override(environment, name, force, used);
   if (!value) return false;
   if (value->empty()) {
     fact.clear(FactSource::kOverride);
@@ -218,13 +227,8 @@ Result<bool> override_version(const Environment& environment, std::string_view n
 Result<bool> override_list(const Environment& environment, std::string_view name,
                            std::string_view force, targets::Fact<std::vector<std::string>>& fact,
                            bool (*valid)(std::string_view), std::string_view expected) {
-  std::optional<std::string> value = read(environment, name);
   std::string_view used = name;
-  if (!value && !force.empty()) {
-    value = read(environment, force);
-    used = force;
-    if (value && value->empty()) value.reset();
-  }
+  std::optional<std::string> value = read_override(environment, name, force, used);
   if (!value) return false;
   std::vector<std::string> items = split_list(*value);
   for (const std::string& item : items) {
