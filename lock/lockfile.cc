@@ -38,14 +38,14 @@ std::vector<const LockedPackage*> Lockfile::closure(std::string_view target) con
 }
 
 std::vector<const LockedPackage*> Lockfile::closure(std::string_view target,
-                                                    const std::vector<std::string>& extras,
+                                                    const std::vector<std::string>& requested_extras,
                                                     const std::vector<std::string>& groups) const {
   const LockedTarget* declared = find_target(target);
   if (!declared) return {};
   std::vector<std::string> pending = declared->roots;
   // A target locks only the extras it declares (`extras = [...]`), and those are part of its
   // install: every extra root is followed; `extras` names more (none can be locked beyond them).
-  (void)extras;
+  (void)requested_extras;
   for (const auto& [extra, edges] : declared->extra_roots) {
     pending.insert(pending.end(), edges.begin(), edges.end());
   }

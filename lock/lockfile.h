@@ -106,9 +106,10 @@ struct Lockfile {
   std::vector<const LockedPackage*> closure(std::string_view target) const;
   /// The entries `target` needs with the given dependency groups: the packages reachable from
   /// its roots and its extras' roots (a target's declared extras are part of its install) along
-  /// its dependency edges, sorted by name. `extras` are accepted for symmetry with PEP 751.
+  /// its dependency edges, sorted by name. `requested_extras` are accepted for symmetry with
+  /// PEP 751.
   std::vector<const LockedPackage*> closure(std::string_view target,
-                                            const std::vector<std::string>& extras,
+                                            const std::vector<std::string>& requested_extras,
                                             const std::vector<std::string>& groups) const;
 };
 
