@@ -3,6 +3,7 @@
 #include "lock/lockfile.h"
 #include "lock/toml_value.h"
 #include "lock/variants_table.h"
+#include "pkg/wheel_filename.h"
 
 namespace wv::lock {
 namespace {
@@ -58,13 +59,11 @@ std::string write_lockfile(const Lockfile& original) {
     }
     if (package.variants) {
       // Keep the metadata of every label a listed wheel carries (PEP 825 allows dropping
-      // the others). A variant wheel's label is its last dash-separated field.
+      // the others).
       std::set<std::string> used;
       for (const LockedFile& wheel : package.wheels) {
-        std::string_view stem = std::string_view(wheel.name).substr(0, wheel.name.size() - 4);
-        std::size_t dash = stem.rfind('-');
-        std::string_view last = dash == std::string_view::npos ? stem : stem.substr(dash + 1);
-        if (package.variants->variants.count(std::string(last))) used.emplace(last);
+        auto filename = pkg::parse_wheel_filename(wheel.name);
+        if (filename && filename->variant_label) used.insert(*filename->variant_label);
       }
       write_toml_section(out, {"packages", "variants-json"},
                          variants_to_table(*package.variants, used));
