@@ -4,14 +4,10 @@
 #include <cstdint>
 
 #include "base/str.h"
+#include "pkg/version_text.h"
 
 namespace wv::pkg::detail {
 namespace {
-
-// Python's `\s` on the ASCII range (str patterns also match \x1c-\x1f).
-bool is_python_space(char c) {
-  return c == ' ' || (c >= '\t' && c <= '\r') || (c >= '\x1c' && c <= '\x1f');
-}
 
 char lower(char c) { return to_ascii_lower(c); }
 
@@ -117,7 +113,8 @@ std::size_t match_local(std::string_view s, std::size_t at) {
 
 // `\s*v?(?:[0-9]+!)?` then the release; npos when the release is missing.
 std::size_t match_version_start(std::string_view s, std::size_t at, bool at_least_two) {
-  while (at < s.size() && is_python_space(s[at])) ++at;
+  // `\s*` of a str pattern: Unicode spaces too (U+2003 is three bytes).
+  while (std::size_t n = python_space_length(s, at)) at += n;
   if (at < s.size() && lower(s[at]) == 'v') ++at;
   at = match_epoch(s, at);
   return match_release(s, at, at_least_two);
@@ -247,8 +244,11 @@ std::size_t Cursor::match_specifier() const {
     };
     if (ends_with("===")) {  // arbitrary equality: `\s*[^\s;)]*`
       std::size_t end = start;
-      while (end < s.size() && is_python_space(s[end])) ++end;
-      while (end < s.size() && !is_python_space(s[end]) && s[end] != ';' && s[end] != ')') ++end;
+      while (std::size_t n = python_space_length(s, end)) end += n;
+      while (end < s.size() && python_space_length(s, end) == 0 && s[end] != ';' &&
+             s[end] != ')') {
+        ++end;
+      }
       return end - at;
     }
     if (ends_with("==") || ends_with("!=")) {

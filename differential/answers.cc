@@ -1,0 +1,416 @@
+// Our answers in oracle.py's layout, the case-file format and the classifier of documented
+// deliberate differences (docs/differential.md).
+#include "differential/answers.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "base/str.h"
+#include "pkg/requirement.h"
+#include "pkg/specifier.h"
+#include "pkg/version.h"
+
+namespace wv::differential {
+namespace {
+
+constexpr std::string_view kModes[] = {"None", "True", "False"};
+
+std::string error_answer(const Error& error) {
+  return error.code == ErrorCode::kUnsupported ? "unsupported" : "invalid";
+}
+
+std::string evaluation_answer(const Result<bool>& result) {
+  if (result) return *result ? "1" : "0";
+  const std::string& message = result.error().message;
+  if (message.find("invalid version") != std::string::npos) return "E:version";
+  if (message.find("undefined comparison") != std::string::npos) return "E:comparison";
+  if (message.find("undefined environment name") != std::string::npos) return "E:name";
+  return "E:other";
+}
+
+std::vector<std::string> split_answer(std::string_view answer) {
+  std::vector<std::string> out;
+  for (std::string_view piece : split(answer, '|')) out.emplace_back(trim(piece));
+  return out;
+}
+
+// True when `text` holds a run of digits whose value is above 2^64-1 (the documented limit
+// of our version numbers).
+bool has_big_number(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (!is_ascii_digit(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t start = i;
+    while (i < text.size() && is_ascii_digit(text[i])) ++i;
+    std::string_view digits = text.substr(start, i - start);
+    while (digits.size() > 1 && digits[0] == '0') digits.remove_prefix(1);
+    if (!parse_uint64(digits)) return true;
+  }
+  return false;
+}
+
+bool any_input(std::span<const std::string> inputs, bool (*test)(std::string_view)) {
+  return std::any_of(inputs.begin(), inputs.end(),
+                     [&](const std::string& input) { return test(input); });
+}
+
+// Names our markers accept beyond PEP 508 (PEP 751 sets, PEP 825 variant markers).
+bool names_extension_variable(std::string_view text) {
+  for (std::string_view name : {"extras", "dependency_groups", "variant_label",
+                                "variant_properties", "variant_features", "variant_namespaces"}) {
+    if (text.find(name) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// Non-ASCII letters that Python's re.IGNORECASE matches to ASCII ones (simple case folding):
+// U+017F long s, U+212A Kelvin sign, U+0130 and U+0131 (dotted / dotless i).
+bool has_unicode_fold_letter(std::string_view text) {
+  for (std::string_view letter : {"\xc5\xbf", "\xe2\x84\xaa", "\xc4\xb0", "\xc4\xb1"}) {
+    if (text.find(letter) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+bool has_named_escape(std::string_view text) { return text.find("\\N{") != std::string_view::npos; }
+
+}  // namespace
+
+std::string_view kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::kVersion: return "version";
+    case Kind::kOrder: return "order";
+    case Kind::kSpecifier: return "specifier";
+    case Kind::kMarker: return "marker";
+    case Kind::kRequirement: return "requirement";
+  }
+  return "?";
+}
+
+std::size_t input_columns(Kind kind) {
+  switch (kind) {
+    case Kind::kVersion: return 1;
+    case Kind::kOrder: return 2;
+    case Kind::kSpecifier: return 3;
+    case Kind::kMarker: return 3;
+    case Kind::kRequirement: return 1;
+  }
+  return 1;
+}
+
+std::vector<std::string> environment_values(const pkg::MarkerEnvironment& e) {
+  return {e.implementation_name,    e.implementation_version, e.os_name,
+          e.platform_machine,       e.platform_python_implementation,
+          e.platform_release,       e.platform_system,        e.platform_version,
+          e.python_full_version,    e.python_version,         e.sys_platform};
+}
+
+pkg::MarkerEnvironment environment_from_values(std::span<const std::string> values) {
+  pkg::MarkerEnvironment e;
+  std::array<std::string*, 11> slots = {
+      &e.implementation_name,    &e.implementation_version, &e.os_name,
+      &e.platform_machine,       &e.platform_python_implementation,
+      &e.platform_release,       &e.platform_system,        &e.platform_version,
+      &e.python_full_version,    &e.python_version,         &e.sys_platform};
+  for (std::size_t i = 0; i < slots.size() && i < values.size(); ++i) *slots[i] = values[i];
+  return e;
+}
+
+Fields our_version(std::string_view text) {
+  Result<pkg::Version> version = pkg::parse_version(text);
+  if (!version) return {error_answer(version.error())};
+  std::string flags = {version->is_prerelease() ? '1' : '0', version->is_postrelease() ? '1' : '0',
+                       version->is_devrelease() ? '1' : '0'};
+  return {"ok",
+          version->to_string(),
+          version->public_version().to_string(),
+          version->base_version().to_string(),
+          flags,
+          version->local()};
+}
+
+Fields our_order(std::span<const std::string> texts) {
+  std::vector<std::optional<pkg::Version>> versions;
+  for (const std::string& text : texts) {
+    Result<pkg::Version> version = pkg::parse_version(text);
+    versions.push_back(version ? std::optional<pkg::Version>(*version) : std::nullopt);
+  }
+  Fields out;
+  for (const auto& a : versions) {
+    if (!a) {
+      out.emplace_back("x");
+      continue;
+    }
+    std::size_t below = 0;
+    for (const auto& b : versions) below += (b && *b < *a) ? 1 : 0;
+    out.push_back(std::to_string(below));
+  }
+  return out;
+}
+
+Fields our_specifier(std::string_view set_text, std::span<const std::string> versions) {
+  Result<pkg::SpecifierSet> set = pkg::parse_specifier_set(set_text);
+  if (!set) return {error_answer(set.error())};
+  std::optional<bool> pre = set->prereleases();
+  Fields out = {"ok", set->to_string(), !pre ? "None" : (*pre ? "True" : "False")};
+  for (const std::string& text : versions) {
+    Result<pkg::Version> version = pkg::parse_version(text);
+    if (!version) {
+      out.emplace_back("???");
+      continue;
+    }
+    std::string bits;
+    for (std::optional<bool> mode : {std::optional<bool>(), std::optional<bool>(true),
+                                     std::optional<bool>(false)}) {
+      bits.push_back(set->contains(*version, mode) ? '1' : '0');
+    }
+    out.push_back(std::move(bits));
+  }
+  return out;
+}
+
+Fields our_marker(std::string_view text, std::span<const Evaluation> evaluations) {
+  Result<pkg::Marker> marker = pkg::parse_marker(text);
+  if (!marker) return {error_answer(marker.error())};
+  Fields out = {"ok", marker->to_string()};
+  for (const Evaluation& evaluation : evaluations) {
+    pkg::MarkerContext context;
+    context.environment = evaluation.environment;
+    if (!evaluation.extra.empty()) context.extras = std::span<const std::string>(&evaluation.extra, 1);
+    out.push_back(evaluation_answer(marker->evaluate(context)));
+  }
+  return out;
+}
+
+Fields our_requirement(std::string_view text) {
+  Result<pkg::Requirement> requirement = pkg::parse_requirement(text);
+  if (!requirement) return {error_answer(requirement.error())};
+  return {"ok",
+          requirement->to_string(),
+          requirement->name,
+          join(requirement->extras, ","),
+          requirement->specifier.to_string(),
+          requirement->url.value_or(""),
+          requirement->marker.to_string()};
+}
+
+std::string join_answer(const Fields& fields) {
+  std::string out;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) out += " | ";
+    for (char c : fields[i]) {
+      if (c == '|') {
+        out += "\\x7c";
+      } else {
+        out.push_back(c);
+      }
+    }
+  }
+  return out;
+}
+
+std::string reduce_specifier(const Fields& fields, std::size_t index, int mode) {
+  if (fields.empty() || fields[0] != "ok" || fields.size() < 3) return join_answer(fields);
+  Fields single = {fields[0], fields[1], fields[2]};
+  if (3 + index < fields.size() && fields[3 + index].size() == 3) {
+    single.emplace_back(1, fields[3 + index][mode]);
+  }
+  return join_answer(single);
+}
+
+std::string reduce_marker(const Fields& fields, std::size_t index) {
+  if (fields.empty() || fields[0] != "ok" || fields.size() < 2) return join_answer(fields);
+  Fields single = {fields[0], fields[1]};
+  if (2 + index < fields.size()) single.push_back(fields[2 + index]);
+  return join_answer(single);
+}
+
+std::string reduce_order(const std::string& a, const std::string& b) {
+  if (a == "x" || b == "x") return "invalid";
+  std::uint64_t x = std::stoull(a);
+  std::uint64_t y = std::stoull(b);
+  return x < y ? "<" : (x > y ? ">" : "=");
+}
+
+std::string answer_case(Kind kind, std::span<const std::string> inputs) {
+  switch (kind) {
+    case Kind::kVersion: return join_answer(our_version(inputs[0]));
+    case Kind::kOrder: {
+      Fields ranks = our_order(inputs.subspan(0, 2));
+      return reduce_order(ranks[0], ranks[1]);
+    }
+    case Kind::kSpecifier: {
+      int mode = 0;
+      for (int m = 0; m < 3; ++m) {
+        if (inputs[2] == kModes[m]) mode = m;
+      }
+      return reduce_specifier(our_specifier(inputs[0], inputs.subspan(1, 1)), 0, mode);
+    }
+    case Kind::kMarker: {
+      std::vector<std::string> values;
+      for (std::string_view value : split(inputs[1], '|')) values.emplace_back(value);
+      pkg::PreparedEnvironment environment(environment_from_values(values));
+      Evaluation evaluation{&environment, inputs[2]};
+      return reduce_marker(our_marker(inputs[0], std::span<const Evaluation>(&evaluation, 1)), 0);
+    }
+    case Kind::kRequirement: return join_answer(our_requirement(inputs[0]));
+  }
+  return "?";
+}
+
+std::optional<std::string> explain(Kind kind, std::span<const std::string> inputs,
+                                   const std::string& ours, const std::string& packaging) {
+  const bool packaging_ok = packaging.starts_with("ok");
+  // Numbers above 2^64-1 (docs/pep440.md "Deviations"): we refuse them, packaging takes any.
+  if (packaging_ok && any_input(inputs, has_big_number) &&
+      (ours == "unsupported" || ours == "invalid" || kind == Kind::kMarker ||
+       kind == Kind::kSpecifier)) {
+    return "spec: big-number: PEP 440 numbers above 2^64-1 are refused (docs/pep440.md)";
+  }
+  if (kind == Kind::kMarker && ours == "invalid" && packaging_ok) {
+    // Text after a complete marker: packaging 23.0 parses a prefix and ignores the rest
+    // (23.1 and the PEP 508 grammar refuse it). Explained only when the prefix we parse gives
+    // exactly packaging's answer.
+    std::size_t position = 0;
+    Result<pkg::Marker> prefix = pkg::detail::parse_marker_at(inputs[0], position, "marker");
+    if (prefix && !trim(std::string_view(inputs[0]).substr(position)).empty()) {
+      std::vector<std::string> values;
+      for (std::string_view value : split(inputs[1], '|')) values.emplace_back(value);
+      pkg::PreparedEnvironment environment(environment_from_values(values));
+      pkg::MarkerContext context;
+      context.environment = &environment;
+      if (!inputs[2].empty()) context.extras = std::span<const std::string>(&inputs[2], 1);
+      std::string prefix_answer = join_answer(
+          {"ok", prefix->to_string(), evaluation_answer(prefix->evaluate(context))});
+      if (prefix_answer == packaging) {
+        return "spec: trailing-text: PEP 508's grammar has no text after a complete marker; "
+               "packaging 23.0 ignores it (23.1 refuses it); docs/pep508.md";
+      }
+    }
+  }
+  if ((kind == Kind::kMarker || kind == Kind::kRequirement) && ours == "invalid" &&
+      packaging_ok && has_named_escape(inputs[0])) {
+    return "spec: named-escape: \\N{...} escapes are refused (no Unicode name table); "
+           "docs/pep508.md";
+  }
+  if (ours == "invalid" && packaging.starts_with("invalid | raises ")) {
+    return "spec: packaging-raises: both refuse the input; packaging 23.0 lets a non-Invalid* "
+           "exception escape (urllib ValueError for a bad bracketed host, ast SyntaxError for "
+           "a raw line break in a marker string, InvalidSpecifier from Requirement)";
+  }
+  if (kind == Kind::kSpecifier && inputs[0].find("===") != std::string::npos) {
+    // packaging 23.0's Specifier.prereleases parses a === operand as a version and raises
+    // InvalidVersion when it is not one; where it raised, we answer (prereleases false).
+    std::vector<std::string> a = split_answer(ours);
+    std::vector<std::string> b = split_answer(packaging);
+    bool raised = false;
+    bool same = a.size() == b.size();
+    for (std::size_t i = 0; same && i < a.size(); ++i) {
+      if (b[i] == "E" && i >= 2) {
+        raised = true;
+      } else if (a[i] != b[i]) {
+        same = false;
+      }
+    }
+    if (same && raised) {
+      return "spec: arbitrary-prereleases: a === operand that is not a version admits no "
+             "pre-releases (PEP 440 arbitrary equality is a string match); packaging 23.0 "
+             "raises InvalidVersion; docs/pep440.md";
+    }
+  }
+  const bool validity_differs = packaging_ok != ours.starts_with("ok");
+  const bool arbitrary_fold = kind == Kind::kSpecifier &&
+                              inputs[0].find("===") != std::string::npos &&
+                              has_unicode_fold_letter(inputs[0]);
+  if (any_input(inputs, has_unicode_fold_letter) && (validity_differs || arbitrary_fold)) {
+    return "spec: unicode-case: Python's re.IGNORECASE and str.lower() fold a few non-ASCII "
+           "letters (U+017F, U+212A, U+0130, U+0131) to ASCII; we match ASCII case only "
+           "(docs/pep440.md)";
+  }
+  if (kind == Kind::kMarker && ours.starts_with("ok") && packaging == "invalid" &&
+      names_extension_variable(inputs[0])) {
+    return "spec: extension-variable: PEP 751 / PEP 825 marker variables; docs/pep508.md";
+  }
+  return std::nullopt;
+}
+
+std::string escape(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (char c : text) {
+    unsigned char byte = static_cast<unsigned char>(c);
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (byte < 0x20 || byte >= 0x7f) {
+      out += "\\x";
+      out.push_back(kHex[byte >> 4]);
+      out.push_back(kHex[byte & 15]);
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> unescape(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\') {
+      out.push_back(text[i]);
+      continue;
+    }
+    if (i + 1 >= text.size()) return std::nullopt;
+    char c = text[++i];
+    if (c == '\\') {
+      out.push_back('\\');
+    } else if (c == 't') {
+      out.push_back('\t');
+    } else if (c == 'n') {
+      out.push_back('\n');
+    } else if (c == 'r') {
+      out.push_back('\r');
+    } else if (c == 'x' && i + 2 < text.size()) {
+      auto digit = [](char h) -> int {
+        if (h >= '0' && h <= '9') return h - '0';
+        if (h >= 'a' && h <= 'f') return h - 'a' + 10;
+        if (h >= 'A' && h <= 'F') return h - 'A' + 10;
+        return -1;
+      };
+      int high = digit(text[i + 1]);
+      int low = digit(text[i + 2]);
+      if (high < 0 || low < 0) return std::nullopt;
+      out.push_back(static_cast<char>(high * 16 + low));
+      i += 2;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+std::string case_line(std::span<const std::string> inputs, const std::string& expected,
+                      const std::string& packaging, const std::string& verdict) {
+  std::string line;
+  for (const std::string& input : inputs) {
+    line += escape(input);
+    line.push_back('\t');
+  }
+  line += escape(expected);
+  line.push_back('\t');
+  line += escape(packaging);
+  line.push_back('\t');
+  line += escape(verdict);
+  return line;
+}
+
+}  // namespace wv::differential

@@ -1,0 +1,188 @@
+#!/usr/bin/python3
+"""The reference side of differential_fuzz: answers cases with Python's packaging (23.0).
+
+Protocol (docs/differential.md): the driver writes a batch of request lines ended by a line
+"END"; this worker reads the whole batch, then writes one answer line per request and flushes.
+Every text field travels hex-encoded (UTF-8, invalid bytes via surrogateescape) so that any
+byte, tab or newline survives; an answer line is its fields, each hex-encoded, joined by tabs.
+
+Requests (fields separated by tabs, text fields hex-encoded):
+  H                          hello: answers the packaging version
+  E  id  values              defines marker environment `id` (11 values joined by \\x1f)
+  V  text                    version: invalid | ok, str, public, base_version, flags, local
+  O  text...                 ordering: per text "x" (invalid) or the number of valid texts
+                             of the list strictly below it
+  S  set  version...         specifier set: invalid | ok, str, prereleases, then per version
+                             three characters for contains() with prereleases None/True/False
+  M  marker  env:extra...    marker: invalid | ok, str, then per evaluation 1, 0 or E:<why>
+  R  text                    requirement: invalid | ok, str, name, extras, specifier, url, marker
+"""
+import bisect
+import sys
+
+try:
+    import packaging
+    from packaging.markers import InvalidMarker, Marker, UndefinedComparison
+    from packaging.markers import UndefinedEnvironmentName
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+except ImportError as error:  # the driver reports this and skips
+    sys.stdout.write("NOPACKAGING %s\n" % error)
+    sys.stdout.flush()
+    sys.exit(3)
+
+ENV_KEYS = (
+    "implementation_name", "implementation_version", "os_name", "platform_machine",
+    "platform_python_implementation", "platform_release", "platform_system",
+    "platform_version", "python_full_version", "python_version", "sys_platform",
+)
+ENVIRONMENTS = {}
+
+
+def text(field):
+    return bytes.fromhex(field).decode("utf-8", "surrogateescape")
+
+
+def encode(fields):
+    return "\t".join(f.encode("utf-8", "surrogateescape").hex() for f in fields)
+
+
+def flags(v):
+    return "%d%d%d" % (v.is_prerelease, v.is_postrelease, v.is_devrelease)
+
+
+def refused(error):
+    """A parse error other than the documented Invalid* exception (e.g. urllib's ValueError or
+    ast's SyntaxError escaping from packaging): packaging refuses the input all the same."""
+    return ["invalid", "raises " + type(error).__name__]
+
+
+def answer_version(fields):
+    try:
+        v = Version(text(fields[0]))
+    except InvalidVersion:
+        return ["invalid"]
+    except Exception as error:
+        return refused(error)
+    return ["ok", str(v), v.public, v.base_version, flags(v), v.local or ""]
+
+
+def answer_order(fields):
+    versions = []
+    for field in fields:
+        try:
+            versions.append(Version(text(field)))
+        except InvalidVersion:
+            versions.append(None)
+    ordered = sorted(v for v in versions if v is not None)
+    return ["x" if v is None else str(bisect.bisect_left(ordered, v)) for v in versions]
+
+
+def tri(call):
+    try:
+        return "1" if call() else "0"
+    except InvalidVersion:
+        return "E"
+
+
+def answer_specifier(fields):
+    try:
+        spec = SpecifierSet(text(fields[0]))
+    except InvalidSpecifier:
+        return ["invalid"]
+    except Exception as error:
+        return refused(error)
+    try:
+        pre = str(spec.prereleases)
+    except InvalidVersion:
+        pre = "E"
+    out = ["ok", str(spec), pre]
+    for field in fields[1:]:
+        v = Version(text(field))
+        out.append(tri(lambda: spec.contains(v)) + tri(lambda: spec.contains(v, prereleases=True))
+                   + tri(lambda: spec.contains(v, prereleases=False)))
+    return out
+
+
+def evaluate(marker, environment):
+    try:
+        return "1" if marker.evaluate(environment) else "0"
+    except InvalidVersion:
+        return "E:version"
+    except UndefinedComparison:
+        return "E:comparison"
+    except (UndefinedEnvironmentName, KeyError):
+        return "E:name"
+    except Exception as error:  # anything else is a finding of its own
+        return "E:" + type(error).__name__
+
+
+def answer_marker(fields):
+    try:
+        marker = Marker(text(fields[0]))
+    except InvalidMarker:
+        return ["invalid"]
+    except Exception as error:
+        return refused(error)
+    out = ["ok", str(marker)]
+    for field in fields[1:]:
+        env_id, extra = field.split(":")
+        environment = dict(ENVIRONMENTS[env_id])
+        environment["extra"] = text(extra)
+        out.append(evaluate(marker, environment))
+    return out
+
+
+def answer_requirement(fields):
+    try:
+        r = Requirement(text(fields[0]))
+    except InvalidRequirement:
+        return ["invalid"]
+    except Exception as error:
+        return refused(error)
+    return ["ok", str(r), r.name, ",".join(sorted(r.extras)), str(r.specifier), r.url or "",
+            str(r.marker) if r.marker is not None else ""]
+
+
+def define_environment(fields):
+    values = text(fields[1]).split("\x1f")
+    ENVIRONMENTS[fields[0]] = dict(zip(ENV_KEYS, values))
+    return ["ok"]
+
+
+HANDLERS = {
+    "H": lambda fields: [packaging.__version__],
+    "E": define_environment,
+    "V": answer_version,
+    "O": answer_order,
+    "S": answer_specifier,
+    "M": answer_marker,
+    "R": answer_requirement,
+}
+
+
+def main():
+    stdin = sys.stdin
+    out = sys.stdout
+    batch = []
+    for line in stdin:
+        line = line.rstrip("\n")
+        if line != "END":
+            batch.append(line)
+            continue
+        answers = []
+        for request in batch:
+            fields = request.split("\t")
+            try:
+                answers.append(encode(HANDLERS[fields[0]](fields[1:])))
+            except Exception as error:  # an oracle crash is reported, not fatal
+                answers.append(encode(["crash", "%s: %s" % (type(error).__name__, error)]))
+        batch = []
+        out.write("\n".join(answers))
+        out.write("\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()
