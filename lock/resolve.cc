@@ -143,7 +143,10 @@ Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& sol
         use.wheels.push_back(best);
         // Keep every other wheel of the version that fits the target's platform and has the
         // same dependencies: the installing host picks among them with its live providers.
-        auto keep_if_same = [&](const RankedWheel& wheel) -> Result<void> {
+        // Structured bindings are captured through init-captures: clang before 16 cannot
+        // capture them directly (the WV_FUZZ build uses clang).
+        auto keep_if_same = [&, &package = package,
+                             &version = version](const RankedWheel& wheel) -> Result<void> {
           if (&wheel == best) return {};
           auto requirements = provider.wheel_requirements(package, version, wheel);
           if (requirements && *requirements == best_requirements) use.wheels.push_back(&wheel);
