@@ -277,7 +277,7 @@ std::optional<std::string> explain(Kind kind, std::span<const std::string> input
     // exactly packaging's answer.
     std::size_t position = 0;
     Result<pkg::Marker> prefix = pkg::detail::parse_marker_at(inputs[0], position, "marker");
-    if (prefix && !trim(std::string_view(inputs[0]).substr(position)).empty()) {
+    if (prefix && position < inputs[0].size()) {
       std::vector<std::string> values;
       for (std::string_view value : split(inputs[1], '|')) values.emplace_back(value);
       pkg::PreparedEnvironment environment(environment_from_values(values));
@@ -326,7 +326,11 @@ std::optional<std::string> explain(Kind kind, std::span<const std::string> input
   const bool arbitrary_fold = kind == Kind::kSpecifier &&
                               inputs[0].find("===") != std::string::npos &&
                               has_unicode_fold_letter(inputs[0]);
-  if (any_input(inputs, has_unicode_fold_letter) && (validity_differs || arbitrary_fold)) {
+  // PEP 685 normalisation of `extra` values is canonicalize_name(), i.e. str.lower().
+  const bool extra_fold = (kind == Kind::kMarker || kind == Kind::kRequirement) &&
+                          inputs[0].find("extra") != std::string::npos;
+  if (any_input(inputs, has_unicode_fold_letter) &&
+      (validity_differs || arbitrary_fold || extra_fold)) {
     return "spec: unicode-case: Python's re.IGNORECASE and str.lower() fold a few non-ASCII "
            "letters (U+017F, U+212A, U+0130, U+0131) to ASCII; we match ASCII case only "
            "(docs/pep440.md)";

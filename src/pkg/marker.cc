@@ -7,6 +7,7 @@
 #include "pkg/marker_lexer.h"
 #include "pkg/name.h"
 #include "pkg/specifier.h"
+#include "pkg/version_text.h"
 
 namespace wv::pkg {
 
@@ -238,9 +239,12 @@ std::optional<Specifier> specifier_for(MarkerOperator op, std::string_view value
   std::string text = str_cat(marker_operator_string(op), value);
   Cursor cursor(text);
   cursor.advance(cursor.match_specifier());
-  for (std::size_t i = cursor.position(); i < text.size(); ++i) {
-    const char c = text[i];
-    if (c != ' ' && (c < '\t' || c > '\r') && (c < '\x1c' || c > '\x1f')) return std::nullopt;
+  // Only the pattern's trailing `\s*` may follow: Python's whitespace, Unicode spaces included
+  // (`== "6a4\u00a0"` is the specifier `==6a4`).
+  for (std::size_t i = cursor.position(); i < text.size();) {
+    const std::size_t space = detail::python_space_length(text, i);
+    if (space == 0) return std::nullopt;
+    i += space;
   }
   Result<Specifier> specifier = parse_specifier(text);
   if (!specifier) return std::nullopt;
