@@ -2,6 +2,7 @@
 // and the line of the offending key.
 #include <toml++/toml.h>
 
+#include "base/limits.h"
 #include "base/str.h"
 #include "lock/lockfile.h"
 #include "lock/toml_value.h"
@@ -218,6 +219,9 @@ class Reader {
 }  // namespace
 
 Result<Lockfile> read_lockfile(std::string_view text, std::string_view path) {
+  if (text.size() > limit_value(Limit::kTomlBytes)) {
+    return limit_error(Limit::kTomlBytes, str_cat("lockfile ", in_backticks(path)), text.size());
+  }
   toml::table document;
   try {
     document = toml::parse(text, path);

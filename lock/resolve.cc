@@ -202,7 +202,8 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
     providers.push_back(std::make_unique<PythonProvider>(project, target, catalog));
     PythonProvider& provider = *providers.back();
     WV_ASSIGN_OR_RETURN(auto preferred, preferences(provider, target, earlier, options));
-    WV_ASSIGN_OR_RETURN(auto solved, solve_target(provider, preferred));
+    WV_ASSIGN_OR_RETURN(auto solved,
+                        solve_target(provider, preferred, target.name, options.max_solver_steps));
     if (auto* explanation = std::get_if<std::string>(&solved)) {
       outcome.failures.push_back({target.name, std::move(*explanation)});
       results.emplace_back();

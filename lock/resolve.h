@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/limits.h"
 #include "base/result.h"
 #include "lock/catalog.h"
 #include "lock/lockfile.h"
@@ -31,6 +32,8 @@ struct ResolveOptions {
   std::function<std::string(const std::string&)> describe_index;
   /// More inputs for `input-hash` (index URLs, find-links): whatever else resolution read.
   std::vector<std::string> extra_inputs;
+  /// Solver steps allowed per target (the solver-steps limit, base/limits.h); 0: unbounded.
+  std::uint64_t max_solver_steps = limit_value(Limit::kSolverSteps);
 };
 
 struct TargetFailure {

@@ -2,7 +2,9 @@
 // unit that includes solver/state_impl.h), and its failure explained in Python words.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -15,8 +17,10 @@ namespace wv::lock {
 using PythonSolution = solver::Solution<PythonProvider::Package, int>;
 
 /// Solves from the project root; `preferred` versions are tried first. A no-solution outcome
-/// comes back as its English explanation; a provider failure as its Error.
+/// comes back as its English explanation; a provider failure as its Error, and `max_steps`
+/// (0: unbounded) reached as the solver-steps limit error naming `target_name`.
 Result<std::variant<PythonSolution, std::string>> solve_target(
-    PythonProvider& provider, const std::vector<std::pair<PythonProvider::Package, int>>& preferred);
+    PythonProvider& provider, const std::vector<std::pair<PythonProvider::Package, int>>& preferred,
+    std::string_view target_name, std::uint64_t max_steps);
 
 }  // namespace wv::lock

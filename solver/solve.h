@@ -58,6 +58,16 @@ struct SolveOptions {
   /// Versions to try first when they are in range and the provider has them (an earlier lock,
   /// an earlier target's choice): the solver asks the provider for exactly that version first.
   std::vector<std::pair<P, V>> preferred;
+  /// 0: unbounded. Otherwise the solve stops with StepLimitReached once it has taken this many
+  /// steps (versions tried plus conflicts resolved): a bound on work that does not depend on the
+  /// machine's speed, so the same input stops at the same place everywhere.
+  std::size_t max_steps = 0;
+};
+
+/// The solve took options.max_steps steps without finishing.
+struct StepLimitReached {
+  std::size_t steps = 0;
+  SolveStatistics statistics;
 };
 
 /// The outcome of solve() for provider type D.
@@ -65,7 +75,7 @@ template <DependencyProvider D>
 using SolveResult =
     std::variant<Solution<typename D::Package, typename D::Set::Version>,
                  NoSolution<typename D::Package, typename D::Set, typename D::Reason>,
-                 ProviderFailure<typename D::Error>>;
+                 ProviderFailure<typename D::Error>, StepLimitReached>;
 
 /// Finds versions for `root` at `root_version` and everything it transitively depends on.
 template <DependencyProvider D>

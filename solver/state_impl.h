@@ -442,7 +442,13 @@ SolveResult<D> solve(D& provider, const typename D::Package& root,
   };
 
   PackageId next = state.root();
+  std::size_t iterations = 0;
   while (true) {
+    if (options.max_steps != 0 && ++iterations + state.conflict_count() > options.max_steps) {
+      counters.conflicts = state.conflict_count();
+      counters.incompatibilities = state.incompatibility_count();
+      return finish(StepLimitReached{options.max_steps, counters});
+    }
     IncompatibilityId terminal = state.unit_propagation(next);
     if (terminal != kNoId) return finish(NoSolution<P, VS, M>{state.derivation_tree(terminal)});
     next = state.pick_package(cache, priority);

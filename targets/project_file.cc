@@ -6,6 +6,7 @@
 #include <span>
 #include <toml++/toml.h>
 
+#include "base/limits.h"
 #include "base/str.h"
 
 namespace wv::targets {
@@ -515,6 +516,9 @@ const Target* ProjectConfig::find_target(std::string_view target_name) const {
 }
 
 Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view path) {
+  if (text.size() > limit_value(Limit::kTomlBytes)) {
+    return limit_error(Limit::kTomlBytes, str_cat("project file ", in_backticks(path)), text.size());
+  }
   const Reader reader{std::string(path)};
   toml::table root;
   try {

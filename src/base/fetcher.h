@@ -18,6 +18,10 @@ struct FetchRequest {
   std::vector<std::pair<std::string, std::string>> headers;
   /// Inclusive byte range [first, last]; a negative `first` asks for the last -first bytes.
   std::optional<std::pair<std::int64_t, std::int64_t>> range;
+  /// 0: no bound. Otherwise the transfer stops once the body holds more than this many bytes
+  /// (max_body_bytes + 1 are kept) and the response has `body_cut` set: the caller reports its
+  /// own limit, and a hostile server cannot make wvlock hold an endless body in memory.
+  std::uint64_t max_body_bytes = 0;
 };
 
 struct FetchResponse {
@@ -26,6 +30,8 @@ struct FetchResponse {
   std::map<std::string, std::string> headers;
   std::string body;
   std::string effective_url;  ///< after redirects
+  /// The body was cut after max_body_bytes + 1 bytes (it is larger than the request allowed).
+  bool body_cut = false;
 };
 
 class Fetcher {

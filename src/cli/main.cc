@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "base/limits.h"
 #include "base/log.h"
 #include "cli/commands.h"
 
@@ -59,6 +60,14 @@ int run_help(const GlobalOptions&, Arguments&) {
       "  --cache-dir DIR   the download cache (default: $XDG_CACHE_HOME/wvlock)\n"
       "  -v, -vv / -q      more / less output on stderr\n"
       "  --color WHEN      auto, always or never (NO_COLOR is honoured)\n"
+      "  --limit NAME=N    raise or lower a resource limit (also WVLOCK_LIMIT_NAME=N):\n");
+  for (const wv::LimitSpec& spec : wv::limit_specs()) {
+    std::printf("      %-24s %s (default %llu %s)\n", std::string(spec.name).c_str(),
+                std::string(spec.description).c_str(),
+                static_cast<unsigned long long>(spec.default_value),
+                std::string(spec.unit).c_str());
+  }
+  std::printf(
       "\nexit codes: 0 ok, 1 resolution or selection failed, 2 bad input or usage, 3 network or "
       "file system\n");
   return kExitOk;
@@ -76,6 +85,7 @@ int main(int argc, char** argv) {
   options.color = isatty(2) && !(no_color && *no_color);
   const char* command_name = nullptr;
   std::vector<std::string> rest;
+  std::vector<std::string> limit_settings;
   // Global options may come before or after the subcommand name.
   for (std::size_t i = 0; i < items.size(); ++i) {
     const std::string& item = items[i];
@@ -92,6 +102,11 @@ int main(int argc, char** argv) {
       return false;
     };
     std::string color;
+    std::string limit_setting;
+    if (value_of("--limit", limit_setting)) {
+      limit_settings.push_back(limit_setting);
+      continue;
+    }
     if (value_of("--project", options.project_dir) || value_of("--cache-dir", options.cache_dir)) {
       continue;
     }
@@ -115,6 +130,16 @@ int main(int argc, char** argv) {
     else rest.push_back(item);
   }
   wv::set_verbosity(wv::Verbosity(options.verbosity));
+  // Limits come from the environment first, so that --limit on the command line wins.
+  wv::Result<void> limits = wv::apply_limit_environment(&std::getenv);
+  for (const std::string& setting : limit_settings) {
+    if (!limits) break;
+    limits = wv::apply_limit_setting(setting);
+  }
+  if (!limits) {
+    print_error(limits.error());
+    return kExitUsage;
+  }
   if (!command_name) {
     Arguments none({});
     run_help(options, none);

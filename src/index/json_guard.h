@@ -4,14 +4,15 @@
 
 #include <string_view>
 
-#include "base/result.h"
+#include <cstdint>
+
+#include "base/limits.h"
 
 namespace wv::index {
 
-/// Deepest object/array nesting accepted in index JSON (real files need fewer than 8).
-inline constexpr int kMaxJsonDepth = 64;
-
-/// kLimit error naming `what` when `text` nests objects/arrays deeper than `max_depth`.
-Result<void> check_json_nesting(std::string_view text, int max_depth, std::string_view what);
+/// kLimit error (the json-depth limit, base/limits.h) naming `what` when `text` nests
+/// objects/arrays deeper than `max_depth`. Real index files need fewer than 8 levels.
+Result<void> check_json_nesting(std::string_view text, std::uint64_t max_depth,
+                                std::string_view what);
 
 }  // namespace wv::index

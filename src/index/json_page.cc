@@ -77,8 +77,9 @@ bool read_file_entry(const Json& entry, std::string_view page_url, IndexFile& fi
 
 }  // namespace
 
-Result<void> check_json_nesting(std::string_view text, int max_depth, std::string_view what) {
-  int depth = 0;
+Result<void> check_json_nesting(std::string_view text, std::uint64_t max_depth,
+                                std::string_view what) {
+  std::uint64_t depth = 0;
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
@@ -91,10 +92,10 @@ Result<void> check_json_nesting(std::string_view text, int max_depth, std::strin
       in_string = true;
     } else if (c == '{' || c == '[') {
       if (++depth > max_depth) {
-        return make_error(ErrorCode::kLimit,
-                          str_cat(what, " nests JSON deeper than ", max_depth, " levels"));
+        return limit_error(Limit::kJsonDepth, str_cat("the JSON nesting of ", what), std::nullopt,
+                           max_depth);
       }
-    } else if (c == '}' || c == ']') {
+    } else if ((c == '}' || c == ']') && depth > 0) {
       --depth;
     }
   }
@@ -102,7 +103,7 @@ Result<void> check_json_nesting(std::string_view text, int max_depth, std::strin
 }
 
 Result<ProjectPage> parse_json_project_page(std::string_view json, std::string_view page_url) {
-  WV_TRY(check_json_nesting(json, kMaxJsonDepth, str_cat("simple index page ", in_backticks(page_url))));
+  WV_TRY(check_json_nesting(json, limit_value(Limit::kJsonDepth), str_cat("simple index page ", in_backticks(page_url))));
   try {
     Json root = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
     if (root.is_discarded()) {

@@ -16,8 +16,33 @@
 namespace wv::index {
 namespace {
 
+// The size to report for a body over its limit: unknown when the transfer was cut short at the
+// limit, unless the server announced it.
+std::optional<std::uint64_t> body_size(const FetchResponse& response) {
+  if (!response.body_cut) return response.body.size();
+  auto length = response.headers.find("content-length");
+  return length == response.headers.end() ? std::nullopt : parse_uint64(trim(length->second));
+}
+
 using pkg::Distribution;
 using pkg::DistributionKind;
+
+// The header that asks for a file again after its answer was rejected (a wrong hash, a page
+// that does not parse): a caching fetcher drops its copy and does not store the new answer, so
+// a bad copy is never served twice (net/caching_fetcher.h).
+constexpr std::pair<const char*, const char*> kRefetchHeader{"Cache-Control", "no-store"};
+
+// `url` once more, past any cache; an error unless the server answers 200 within `limit`.
+Result<std::string> refetch_rejected(Fetcher& fetcher, const std::string& url, std::uint64_t limit,
+                                     const Error& rejected) {
+  FetchRequest request;
+  request.url = url;
+  request.headers.emplace_back(kRefetchHeader.first, kRefetchHeader.second);
+  Result<FetchResponse> response = fetcher.fetch(request);
+  if (!response) return std::move(response).error().with_note("before: " + rejected.message);
+  if (response->status != 200 || response->body.size() > limit) return rejected;
+  return std::move(response->body);
+}
 
 // Results are cached as values; Result has no default constructor, so maps hold them by emplace.
 template <class T>
@@ -224,6 +249,7 @@ Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t ind
     FetchRequest request;
     request.url = page_url;
     request.headers.emplace_back("Accept", std::string(kSimpleAcceptHeader));
+    request.max_body_bytes = limits_.max_page_bytes;
     WV_ASSIGN_OR_RETURN(FetchResponse response, fetcher_->fetch(request));
     if (response.status == 406) {
       // The server refuses the JSON/HTML mix: ask for plain HTML (PEP 691 allows a 406).
@@ -242,8 +268,8 @@ Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t ind
                                                      ": HTTP status ", response.status));
     }
     if (response.body.size() > limits_.max_page_bytes) {
-      return limit_error(str_cat("project page ", in_backticks(page_url)), response.body.size(),
-                         "max_page_bytes", limits_.max_page_bytes);
+      return limit_error(Limit::kPageBytes, str_cat("project page ", in_backticks(page_url)),
+                         body_size(response), limits_.max_page_bytes);
     }
     std::string effective = response.effective_url.empty() ? page_url : response.effective_url;
     std::string content_type;
@@ -253,7 +279,23 @@ Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t ind
     bool json = content_type.find("json") != std::string::npos;
     Result<ProjectPage> page = json ? parse_json_project_page(response.body, effective)
                                     : parse_html_project_page(response.body, effective);
-    if (!page) return std::move(page).error();
+    if (!page) {
+      // A damaged cached copy or a bad transfer: once more from the server (see above).
+      request.headers.emplace_back(kRefetchHeader.first, kRefetchHeader.second);
+      Result<FetchResponse> again = fetcher_->fetch(request);
+      if (!again) return std::move(again).error().with_note("before: " + page.error().message);
+      if (again->status != 200 || again->body.size() > limits_.max_page_bytes) {
+        return std::move(page).error();
+      }
+      std::string again_type;
+      if (auto found = again->headers.find("content-type"); found != again->headers.end()) {
+        again_type = to_lower(found->second);
+      }
+      page = again_type.find("json") != std::string::npos
+                 ? parse_json_project_page(again->body, effective)
+                 : parse_html_project_page(again->body, effective);
+      if (!page) return std::move(page).error();
+    }
     return to_distributions(page->files, name, location.location);
   }
 
@@ -273,8 +315,8 @@ Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t ind
     Result<FileInfo> info = file_system_.stat(page_path);
     if (!info) continue;
     if (info->size > limits_.max_page_bytes) {
-      return limit_error(str_cat("project page ", in_backticks(page_path)), info->size,
-                         "max_page_bytes", limits_.max_page_bytes);
+      return limit_error(Limit::kPageBytes, str_cat("project page ", in_backticks(page_path)),
+                         info->size, limits_.max_page_bytes);
     }
     WV_ASSIGN_OR_RETURN(std::string body, file_system_.read_file(page_path));
     ++stats_.pages;
@@ -293,7 +335,7 @@ Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t ind
 }
 
 Result<std::string> IndexSource::read_small_file(const std::string& url_or_path,
-                                                 std::uint64_t limit, std::string_view limit_name) {
+                                                 std::uint64_t limit, Limit limit_id) {
   if (is_http_url(url_or_path)) {
     if (fetcher_ == nullptr) {
       return make_error(ErrorCode::kUnsupported,
@@ -301,6 +343,7 @@ Result<std::string> IndexSource::read_small_file(const std::string& url_or_path,
     }
     FetchRequest request;
     request.url = url_or_path;
+    request.max_body_bytes = limit;
     WV_ASSIGN_OR_RETURN(FetchResponse response, fetcher_->fetch(request));
     stats_.bytes_fetched += response.body.size();
     if (response.status == 404 || response.status == 410) {
@@ -311,7 +354,7 @@ Result<std::string> IndexSource::read_small_file(const std::string& url_or_path,
                                                      ": HTTP status ", response.status));
     }
     if (response.body.size() > limit) {
-      return limit_error(in_backticks(url_or_path), response.body.size(), limit_name, limit);
+      return limit_error(limit_id, in_backticks(url_or_path), body_size(response), limit);
     }
     return std::move(response.body);
   }
@@ -321,7 +364,7 @@ Result<std::string> IndexSource::read_small_file(const std::string& url_or_path,
                       str_cat("cannot read ", in_backticks(url_or_path), ": unsupported URL scheme"));
   }
   WV_ASSIGN_OR_RETURN(FileInfo info, file_system_.stat(*path));
-  if (info.size > limit) return limit_error(in_backticks(*path), info.size, limit_name, limit);
+  if (info.size > limit) return limit_error(limit_id, in_backticks(*path), info.size, limit);
   return file_system_.read_file(*path);
 }
 
@@ -359,10 +402,17 @@ Result<std::string> IndexSource::read_metadata_uncached(const Distribution& whee
   if (wheel.core_metadata == pkg::CoreMetadataAvailability::kAvailable) {
     std::string metadata_url = wheel.url + ".metadata";
     Result<std::string> text =
-        read_small_file(metadata_url, limits_.max_metadata_bytes, "max_metadata_bytes");
+        read_small_file(metadata_url, limits_.max_metadata_bytes, Limit::kMetadataBytes);
     if (text) {
-      WV_TRY(check_sha256(*text, wheel.core_metadata_hashes,
-                          str_cat("core metadata file ", in_backticks(metadata_url))));
+      const std::string what = str_cat("core metadata file ", in_backticks(metadata_url));
+      Result<void> checked = check_sha256(*text, wheel.core_metadata_hashes, what);
+      if (!checked && fetcher_ != nullptr && is_http_url(metadata_url)) {
+        // A bad copy (cached, or damaged on the way): once more from the server.
+        WV_ASSIGN_OR_RETURN(*text, refetch_rejected(*fetcher_, metadata_url,
+                                                    limits_.max_metadata_bytes, checked.error()));
+        checked = check_sha256(*text, wheel.core_metadata_hashes, what);
+      }
+      WV_TRY(checked);
       ++stats_.metadata_pep658;
       return text;
     }
@@ -402,6 +452,7 @@ std::vector<Result<std::string>> IndexSource::wheel_metadata_batch(
       if (duplicate) continue;
       FetchRequest request;
       request.url = wheel.url + ".metadata";
+      request.max_body_bytes = limits_.max_metadata_bytes;
       requests.push_back(std::move(request));
       owners.push_back(i);
     }
@@ -448,8 +499,16 @@ Result<pkg::VariantsMetadata> IndexSource::variants_metadata(const pkg::PackageN
     std::vector<pkg::VariantsMetadata> parsed;
     for (const Distribution* file : listed) {
       WV_ASSIGN_OR_RETURN(std::string text, read_small_file(file->url, limits_.max_variants_json_bytes,
-                                                            "max_variants_json_bytes"));
-      WV_TRY(check_sha256(text, file->hashes, str_cat("variants file ", in_backticks(file->url))));
+                                                            Limit::kVariantsJsonBytes));
+      const std::string file_what = str_cat("variants file ", in_backticks(file->url));
+      Result<void> checked = check_sha256(text, file->hashes, file_what);
+      if (!checked && fetcher_ != nullptr && is_http_url(file->url)) {
+        // A bad copy (cached, or damaged on the way): once more from the server.
+        WV_ASSIGN_OR_RETURN(text, refetch_rejected(*fetcher_, file->url,
+                                                   limits_.max_variants_json_bytes, checked.error()));
+        checked = check_sha256(text, file->hashes, file_what);
+      }
+      WV_TRY(checked);
       ++stats_.variants_files;
       WV_ASSIGN_OR_RETURN(pkg::VariantsMetadata metadata, parse_variants_json(text, file->filename));
       parsed.push_back(std::move(metadata));
@@ -463,7 +522,7 @@ Result<std::string> IndexSource::file_sha256(const Distribution& file) {
   return cached(state_->hashes, file.url, [&]() -> Result<std::string> {
     if (std::optional<std::string> path = local_path(file.url)) return sha256_file_hex(*path);
     WV_ASSIGN_OR_RETURN(std::string bytes,
-                        read_small_file(file.url, limits_.max_wheel_bytes, "max_wheel_bytes"));
+                        read_small_file(file.url, limits_.max_wheel_bytes, Limit::kDownloadBytes));
     return sha256_hex(bytes);
   });
 }

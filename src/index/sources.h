@@ -76,7 +76,7 @@ class IndexSource final : public pkg::PackageSource {
   Result<std::string> read_dist_info(const pkg::Distribution& wheel, const std::string& leaf);
   /// Reads a whole small file (a `.metadata`, a variants file) from a path or URL.
   Result<std::string> read_small_file(const std::string& url_or_path, std::uint64_t limit,
-                                      std::string_view limit_name);
+                                      Limit limit_id);
 
   std::vector<SourceLocation> locations_;
   const FileSystem& file_system_;

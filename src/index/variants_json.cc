@@ -238,7 +238,7 @@ Result<void> check_providers(const VariantsMetadata& metadata, std::string_view 
 }
 
 Result<VariantsMetadata> parse_document(std::string_view text, std::string_view source) {
-  WV_TRY(check_json_nesting(text, kMaxJsonDepth, str_cat("variants file ", in_backticks(source))));
+  WV_TRY(check_json_nesting(text, limit_value(Limit::kJsonDepth), str_cat("variants file ", in_backticks(source))));
   Json root = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) {
     return make_error(ErrorCode::kParse,

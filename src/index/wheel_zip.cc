@@ -77,8 +77,9 @@ Result<std::string> read_from_archive(zip_t* archive, const DistInfoEntry& wante
     return corrupt(what, str_cat("cannot stat ", in_backticks(names[index])));
   }
   if (stat.size > limits.max_metadata_bytes) {
-    return limit_error(str_cat(in_backticks(names[index]), " in ", in_backticks(what)), stat.size,
-                       "max_metadata_bytes", limits.max_metadata_bytes);
+    return limit_error(Limit::kMetadataBytes,
+                       str_cat(in_backticks(names[index]), " in ", in_backticks(what)), stat.size,
+                       limits.max_metadata_bytes);
   }
   std::unique_ptr<zip_file_t, ZipFileCloser> file(zip_fopen_index(archive, index, 0));
   if (!file) {
@@ -154,9 +155,15 @@ Result<std::string> fetch_range(Ranged& ctx, std::uint64_t first, std::uint64_t 
   FetchRequest request;
   request.url = ctx.url;
   request.range = std::make_pair(static_cast<std::int64_t>(first), static_cast<std::int64_t>(last));
+  // A server that ignores the range sends the whole wheel: bound it like a whole download.
+  request.max_body_bytes = ctx.limits.max_wheel_bytes;
   WV_ASSIGN_OR_RETURN(FetchResponse response, ctx.fetcher.fetch(request));
   ++ctx.stats.requests;
   ctx.stats.bytes += response.body.size();
+  if (response.body_cut) {
+    return limit_error(Limit::kDownloadBytes, str_cat("wheel ", in_backticks(ctx.url)), std::nullopt,
+                       ctx.limits.max_wheel_bytes);
+  }
   if (response.status == 200) {
     whole = std::move(response.body);
     return std::string();
@@ -353,7 +360,7 @@ Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& ur
   auto whole_file = [&](std::string bytes) -> Result<std::string> {
     ctx.stats.whole_file = true;
     if (bytes.size() > limits.max_wheel_bytes) {
-      return limit_error(str_cat("wheel ", in_backticks(url)), bytes.size(), "max_wheel_bytes",
+      return limit_error(Limit::kDownloadBytes, str_cat("wheel ", in_backticks(url)), bytes.size(),
                          limits.max_wheel_bytes);
     }
     return read_dist_info_from_buffer(bytes, wanted, what, limits);
@@ -369,9 +376,14 @@ Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& ur
   } else {
     request.range = std::make_pair(-static_cast<std::int64_t>(kTailBytes), std::int64_t{-1});
   }
+  request.max_body_bytes = limits.max_wheel_bytes;
   WV_ASSIGN_OR_RETURN(FetchResponse tail_response, fetcher.fetch(request));
   ++ctx.stats.requests;
   ctx.stats.bytes += tail_response.body.size();
+  if (tail_response.body_cut) {
+    return limit_error(Limit::kDownloadBytes, str_cat("wheel ", in_backticks(url)), std::nullopt,
+                       limits.max_wheel_bytes);
+  }
   if (tail_response.status == 200) return whole_file(std::move(tail_response.body));
   if (tail_response.status != 206) {
     return make_error(ErrorCode::kNetwork, str_cat("fetching the end of wheel ", in_backticks(url),
@@ -424,8 +436,8 @@ Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& ur
     return corrupt(what, "central directory outside the file");
   }
   if (cd_size > limits.max_central_directory_bytes) {
-    return limit_error(str_cat("central directory of ", in_backticks(url)), cd_size,
-                       "max_central_directory_bytes", limits.max_central_directory_bytes);
+    return limit_error(Limit::kCentralDirectoryBytes, str_cat("central directory of ", in_backticks(url)),
+                       cd_size, limits.max_central_directory_bytes);
   }
   // Each entry takes at least 46 bytes: a larger count is a lie we must not allocate for.
   if (entry_count > cd_size / kCentralHeaderSize) return corrupt(what, "impossible entry count");
@@ -449,8 +461,8 @@ Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& ur
   WV_ASSIGN_OR_RETURN(std::size_t index, find_dist_info_entry(names, wanted, what));
   const CentralEntry& entry = entries[index];
   if (entry.uncompressed_size > limits.max_metadata_bytes) {
-    return limit_error(str_cat(in_backticks(entry.name), " in ", in_backticks(url)),
-                       entry.uncompressed_size, "max_metadata_bytes", limits.max_metadata_bytes);
+    return limit_error(Limit::kMetadataBytes, str_cat(in_backticks(entry.name), " in ", in_backticks(url)),
+                       entry.uncompressed_size, limits.max_metadata_bytes);
   }
   // Deflate never expands data much: a compressed size far above the limit is corrupt input.
   if (entry.compressed_size > limits.max_metadata_bytes + 1024) {

@@ -90,11 +90,10 @@ Result<void> read_member(zip_t* archive, const Member& member, std::string_view 
 }
 
 Result<std::string> read_member_text(zip_t* archive, const Member& member, std::string_view wheel,
-                                     std::uint64_t limit) {
+                                     Limit limit_id, std::uint64_t limit) {
   if (member.size > limit) {
-    return make_error(ErrorCode::kLimit,
-                      str_cat(in_backticks(member.name), " in ", in_backticks(wheel), " is ",
-                              member.size, " bytes, over the metadata size limit of ", limit));
+    return limit_error(limit_id, str_cat(in_backticks(member.name), " in ", in_backticks(wheel)),
+                       member.size, limit);
   }
   std::string text;
   text.reserve(member.size);
@@ -375,10 +374,9 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
   }
   zip_int64_t count = zip_get_num_entries(archive.get(), 0);
   if (count < 0 || static_cast<std::uint64_t>(count) > options.limits.max_entries) {
-    return make_error(ErrorCode::kLimit,
-                      str_cat("wheel ", in_backticks(wheel), " has ", count,
-                              " entries, over the entry count limit of ",
-                              options.limits.max_entries));
+    return limit_error(Limit::kWheelEntries, str_cat("the entry count of wheel ", in_backticks(wheel)),
+                       count < 0 ? std::nullopt : std::optional<std::uint64_t>(count),
+                       options.limits.max_entries);
   }
 
   // Pass 1: names, sizes, kinds; find the .dist-info folder.
@@ -429,10 +427,9 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
     if (member.directory) continue;
     total += member.size;
     if (total > options.limits.max_total_size) {
-      return make_error(ErrorCode::kLimit,
-                        str_cat("wheel ", in_backticks(wheel), " expands to more than ",
-                                options.limits.max_total_size,
-                                " bytes (the uncompressed size limit)"));
+      return limit_error(Limit::kUnpackedBytes,
+                         str_cat("the unpacked size of wheel ", in_backticks(wheel)), std::nullopt,
+                         options.limits.max_total_size);
     }
     if (!names.insert(member.name).second) {
       return make_error(ErrorCode::kInvalidInput,
@@ -482,6 +479,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
   }
   WV_ASSIGN_OR_RETURN(std::string wheel_text,
                       read_member_text(archive.get(), *wheel_member, wheel,
+                                       Limit::kRecordBytes,
                                        options.limits.max_metadata_size));
   bool root_is_purelib = true;
   for (std::string_view line : split(wheel_text, '\n')) {
@@ -498,6 +496,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
   }
   WV_ASSIGN_OR_RETURN(std::string record_text,
                       read_member_text(archive.get(), *record_member, wheel,
+                                       Limit::kRecordBytes,
                                        options.limits.max_metadata_size));
   const std::string record_what = str_cat(wheel, "!", dist_info, "/RECORD");
   WV_ASSIGN_OR_RETURN(std::vector<RecordRow> rows, parse_record(record_text, record_what));
@@ -585,7 +584,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
     std::string written_hash;
     if (is_script) {
       WV_ASSIGN_OR_RETURN(std::string content,
-                          read_member_text(archive.get(), member, wheel,
+                          read_member_text(archive.get(), member, wheel, Limit::kUnpackedBytes,
                                            options.limits.max_total_size));
       digest.update(content);
       size = content.size();
@@ -627,7 +626,8 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
   if (const Member* entry_points = find_member(dist_info + "/entry_points.txt")) {
     WV_ASSIGN_OR_RETURN(std::string text,
                         read_member_text(archive.get(), *entry_points, wheel,
-                                         options.limits.max_metadata_size));
+                                         Limit::kRecordBytes,
+                                       options.limits.max_metadata_size));
     WV_ASSIGN_OR_RETURN(std::vector<EntryPoint> entries,
                         parse_entry_points(text, str_cat(wheel, "!", entry_points->name)));
     for (const EntryPoint& entry : entries) {

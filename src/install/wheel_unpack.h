@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/limits.h"
 #include "base/result.h"
 
 namespace wv::install {
@@ -29,9 +30,9 @@ struct InstallScheme {
 
 /// Bounds on what one wheel may expand to (zip bombs); errors name the limit.
 struct UnpackLimits {
-  std::uint64_t max_total_size = std::uint64_t{32} << 30;  ///< uncompressed bytes
-  std::uint64_t max_entries = 500000;
-  std::uint64_t max_metadata_size = std::uint64_t{64} << 20;  ///< RECORD, WHEEL, entry points
+  std::uint64_t max_total_size = limit_value(Limit::kUnpackedBytes);  ///< uncompressed bytes
+  std::uint64_t max_entries = limit_value(Limit::kWheelEntries);
+  std::uint64_t max_metadata_size = limit_value(Limit::kRecordBytes);  ///< RECORD, WHEEL, entry points
 };
 
 struct UnpackOptions {

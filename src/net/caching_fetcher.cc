@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/hash.h"
+#include "base/limits.h"
 #include "base/log.h"
 #include "base/sha256.h"
 #include "base/str.h"
@@ -25,6 +26,23 @@ bool is_hex64(std::string_view text) {
                      [](char c) { return is_ascii_digit(c) || (c >= 'a' && c <= 'f'); });
 }
 
+// `Cache-Control: no-store` on a request: the caller rejected what the cache (or the server)
+// gave it for this request before, and asks the server again.
+bool asks_no_store(const FetchRequest& request) {
+  for (const auto& [name, value] : request.headers) {
+    if (iequals(name, "cache-control") && to_lower(value).find("no-store") != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The request whose entry a no-store request replaces: the same one without Cache-Control.
+FetchRequest without_cache_control(FetchRequest request) {
+  std::erase_if(request.headers, [](const auto& header) { return iequals(header.first, "cache-control"); });
+  return request;
+}
+
 bool is_cacheable(const FetchRequest& request) {
   if (request.range || is_file_url(request.url)) return false;
   Result<UrlParts> parts = split_url(request.url);
@@ -33,7 +51,7 @@ bool is_cacheable(const FetchRequest& request) {
   for (const auto& [name, value] : request.headers) {
     if (iequals(name, "if-none-match") || iequals(name, "if-modified-since")) return false;
   }
-  return true;
+  return !asks_no_store(request);
 }
 
 bool forbids_storing(const FetchResponse& response) {
@@ -143,6 +161,13 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
   for (std::size_t i = 0; i < count; ++i) {
     const FetchRequest& request = requests[i];
     if (!is_cacheable(request)) {
+      if (asks_no_store(request)) {
+        // The caller found the cached answer bad (a wrong hash, a page that does not parse):
+        // drop it, so it is never served again, and answer from the server, unstored.
+        std::string base = entry_path(without_cache_control(request));
+        (void)file_system_.remove(base + ".meta");
+        (void)file_system_.remove(base + ".body");
+      }
       if (options_.offline && !is_file_url(request.url)) {
         results[i] = offline_miss(request.url);
         continue;
@@ -213,7 +238,10 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
                                  std::move(entry.body), entry.metadata.effective_url};
       continue;
     }
-    if (response.status == 200 && !forbids_storing(response)) store(request, response);
+    // A cut body (over the request's max_body_bytes) is not the resource: never stored.
+    if (response.status == 200 && !response.body_cut && !forbids_storing(response)) {
+      store(request, response);
+    }
     results[i] = std::move(answer);
   }
 
@@ -265,7 +293,10 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
       results[i] = offline_miss(download.url);
       continue;
     }
-    requests.push_back(FetchRequest{download.url, {}, std::nullopt});
+    // A known size bounds the body exactly; otherwise the download-bytes limit does.
+    requests.push_back(FetchRequest{download.url, {}, std::nullopt,
+                                    download.size ? std::max<std::uint64_t>(*download.size, 1)
+                                                  : limit_value(Limit::kDownloadBytes)});
     request_of.push_back(i);
   }
 
@@ -281,6 +312,17 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
       results[i] = make_error(
           response.status == 404 ? ErrorCode::kNotFound : ErrorCode::kNetwork,
           str_cat("cannot download ", shown, ": the server answered HTTP ", response.status));
+      return;
+    }
+    if (response.body_cut && !download.size) {
+      results[i] = limit_error(Limit::kDownloadBytes, str_cat("the download of ", shown),
+                               std::nullopt);
+      return;
+    }
+    if (response.body_cut) {
+      results[i] = make_error(ErrorCode::kIntegrity,
+                              str_cat("the download of ", shown, " is larger than the expected ",
+                                      *download.size, " bytes"));
       return;
     }
     if (download.size && response.body.size() != *download.size) {

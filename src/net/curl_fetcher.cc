@@ -65,6 +65,13 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
       }
     }
   }
+  const std::uint64_t bound = transfer->request->max_body_bytes;
+  if (bound != 0 && body.size() + size * count > bound) {
+    // Keep one byte past the bound so the caller sees "larger than allowed", then abort.
+    body.append(data, std::size_t(bound + 1 - std::min<std::uint64_t>(body.size(), bound + 1)));
+    transfer->response.body_cut = true;
+    return 0;
+  }
   body.append(data, size * count);
   return size * count;
 }
@@ -326,6 +333,14 @@ struct CurlFetcher::Impl {
   std::optional<Result<FetchResponse>> judge(Transfer& transfer, CURLcode code) {
     bool retryable = false;
     std::optional<std::chrono::milliseconds> server_wait;
+    if (code == CURLE_WRITE_ERROR && transfer.response.body_cut) {
+      // Stopped on purpose at max_body_bytes: a final answer, not a failure to retry.
+      long status = 0;
+      curl_easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);
+      transfer.response.status = int(status);
+      transfer.response.effective_url = transfer.request->url;
+      return Result<FetchResponse>(std::move(transfer.response));
+    }
     if (code != CURLE_OK) {
       retryable = is_retryable(code);
       transfer.last_failure = describe(code);

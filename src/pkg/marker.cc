@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "base/limits.h"
 #include "base/str.h"
 #include "pkg/marker_lexer.h"
 #include "pkg/name.h"
@@ -565,10 +566,13 @@ class MarkerParser {
     MarkerItem item;
     if (cursor_.match_char('(')) {
       const std::size_t open = cursor_.position();
-      if (depth + 1 > kMaxMarkerDepth) {
-        return cursor_.error(what_, open,
-                             str_cat("parentheses nest deeper than the limit of ",
-                                     kMaxMarkerDepth));
+      if (depth + 1 > max_depth_) {
+        Error error = cursor_.error(what_, open,
+                                    str_cat("parentheses nest deeper than the marker-depth limit of ",
+                                            max_depth_, " levels"));
+        error.code = ErrorCode::kLimit;
+        error.notes.push_back(limit_raise_hint(Limit::kMarkerDepth));
+        return error;
       }
       cursor_.advance(1);
       cursor_.skip_whitespace();
@@ -666,6 +670,7 @@ class MarkerParser {
   Cursor& cursor_;
   std::string_view what_;
   MarkerTree& tree_;
+  const std::uint64_t max_depth_ = limit_value(Limit::kMarkerDepth);
 };
 
 // packaging's _normalize_extra_values: only the first item of the top-level list, when it is

@@ -74,9 +74,9 @@ enum class MarkerOperator : std::uint8_t {
 /// The operator as printed: "==", "~=", "not in", ...
 std::string_view marker_operator_string(MarkerOperator op);
 
-/// Most nesting of parentheses a marker may have. Deeper input is refused with an error that
-/// names this limit (it bounds the recursion of the parser and of evaluation).
-inline constexpr std::size_t kMaxMarkerDepth = 100;
+// The nesting of parentheses a marker may have is the process-wide marker-depth limit
+// (base/limits.h, default 100): deeper input is refused with an error that names the limit. It
+// bounds the recursion of the parser and of evaluation.
 
 /// The variant facts of the wheel being installed, for the PEP 825 markers. Build it with
 /// make_variant_facts(); a default value describes a non-variant wheel (label "", no sets).

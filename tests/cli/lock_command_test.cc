@@ -23,9 +23,11 @@ std::string slurp(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-// Runs wvlock with `arguments` in `dir`.
-Run wvlock(const std::string& dir, const std::string& arguments) {
-  std::string command = "cd '" + dir + "' && '" WVLOCK_BINARY "' " + arguments + " > '" + dir +
+// Runs wvlock with `arguments` in `dir`, with `environment` ("NAME=VALUE ...") added.
+Run wvlock(const std::string& dir, const std::string& arguments,
+           const std::string& environment = "") {
+  std::string command = "cd '" + dir + "' && " + environment + " '" WVLOCK_BINARY "' " +
+                        arguments + " > '" + dir +
                         "/.out' 2> '" + dir + "/.err'";
   Run run;
   int status = std::system(command.c_str());
@@ -179,6 +181,43 @@ TEST_CASE("cli lock: an impossible target is an error that names it and why", "[
   CHECK(run.err.find("no wheel for target cpu") != std::string::npos);
   CHECK(run.err.find("flash-attn") != std::string::npos);
   CHECK_FALSE(fs::exists(example.dir + "/pylock.toml"));
+}
+
+TEST_CASE("cli lock: a resource limit stops the command with its name and how to raise it",
+          "[cli][lock][limits]") {
+  Example example;
+  REQUIRE(wvlock(example.dir, "lock").status == 0);
+  const std::string before = example.lockfile();
+
+  // Too little solver work for the example: the error names the target, the limit and both
+  // ways to raise it, and the lockfile is untouched.
+  Run starved = wvlock(example.dir, "lock --upgrade --limit solver-steps=5");
+  INFO(starved.err);
+  CHECK(starved.status == 2);
+  CHECK(starved.err.find("error: the resolution of target `mac` is over the solver-steps limit "
+                         "of 5 steps") != std::string::npos);
+  CHECK(starved.err.find("raise it with `--limit solver-steps=N` or "
+                         "WVLOCK_LIMIT_SOLVER_STEPS=N") != std::string::npos);
+  CHECK(example.lockfile() == before);
+
+  // The same through the environment; the command line wins over it.
+  CHECK(wvlock(example.dir, "lock --upgrade").status == 0);
+  Run by_variable = wvlock(example.dir, "lock --upgrade", "WVLOCK_LIMIT_SOLVER_STEPS=5");
+  CHECK(by_variable.status == 2);
+  CHECK(by_variable.err.find("solver-steps limit of 5 steps") != std::string::npos);
+  Run overridden = wvlock(example.dir, "--limit solver-steps=100000 lock --upgrade",
+                          "WVLOCK_LIMIT_SOLVER_STEPS=5");
+  CHECK(overridden.status == 0);
+  CHECK(example.lockfile() == before);
+
+  // A metadata file over its limit, and a bad setting.
+  Run small = wvlock(example.dir, "lock --upgrade --limit metadata-bytes=64");
+  CHECK(small.status == 2);
+  CHECK(small.err.find("over the metadata-bytes limit of 64 bytes") != std::string::npos);
+  Run bad = wvlock(example.dir, "--limit page-bytes=lots lock");
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("`lots` is not a valid page-bytes limit") != std::string::npos);
+  CHECK(example.lockfile() == before);
 }
 
 TEST_CASE("cli: tree, why and export read the lockfile", "[cli][inspect]") {

@@ -251,7 +251,8 @@ TEST_CASE("sources: PEP 658 hashes are checked and limits name themselves", "[in
   auto page = limited.distributions(name("requests"));
   REQUIRE_FALSE(page);
   CHECK(page.error().code == wv::ErrorCode::kLimit);
-  CHECK(page.error().message.find("max_page_bytes") != std::string::npos);
+  CHECK(page.error().message.find("over the page-bytes limit of 100 bytes") != std::string::npos);
+  CHECK(page.error().to_string().find("WVLOCK_LIMIT_PAGE_BYTES=N") != std::string::npos);
 }
 
 TEST_CASE("sources: invalid variants files make that version's variants unusable",

@@ -324,13 +324,13 @@ TEST_CASE("sync: bad input is a clear error and leaves the environment unchanged
     bad = env.wheel(gamma);
     options.limits.max_total_size = 4096;
     code = ErrorCode::kLimit;
-    expected = "expands to more than 4096 bytes (the uncompressed size limit)";
+    expected = "is over the unpacked-bytes limit of 4096 bytes";
   }
   SECTION("more than the entry count limit") {
     bad = env.wheel(gamma);
     options.limits.max_entries = 2;
     code = ErrorCode::kLimit;
-    expected = "has 4 entries, over the entry count limit of 2";
+    expected = "is 4 entries, over the wheel-entries limit of 2 entries";
   }
   REQUIRE(bad.has_value());
   auto report = env.sync_lock(lock_of({good, *bad}), options);
@@ -338,6 +338,9 @@ TEST_CASE("sync: bad input is a clear error and leaves the environment unchanged
   INFO(report.error().to_string());
   CHECK(report.error().code == code);
   CHECK(report.error().message.find(expected) != std::string::npos);
+  if (code == ErrorCode::kLimit) {
+    CHECK(report.error().to_string().find("raise it with `--limit ") != std::string::npos);
+  }
   CHECK(tree_digest(env.venv) == before);
 }
 

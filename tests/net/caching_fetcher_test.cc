@@ -417,3 +417,43 @@ TEST_CASE("caching fetcher: the default folder follows XDG_CACHE_HOME, then HOME
   CHECK(*from({{"XDG_CACHE_HOME", ""}, {"HOME", "/home/u"}}) == "/home/u/.cache/wvlock");
   CHECK(from({}).error().code == wv::ErrorCode::kNotFound);
 }
+
+TEST_CASE("caching fetcher: a body over the request's bound is cut, not retried, never stored",
+          "[net][cache][limits]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  // An "endless" page: far more than the caller will accept.
+  fixture.write("huge.html", std::string(4 << 20, 'x'));
+  CachingFetcher cache = fixture.cache();
+  FetchRequest request = get(fixture.server.url("/huge.html"));
+  request.max_body_bytes = 1000;
+
+  Result<FetchResponse> cut = cache.fetch(request);
+  REQUIRE(cut);
+  CHECK(cut->status == 200);
+  CHECK(cut->body_cut);
+  CHECK(cut->body.size() == 1001);  // one byte past the bound: "larger than allowed"
+  CHECK(fixture.count("/huge.html", "hits") == 1);  // a final answer, not a failure to retry
+
+  // Nothing was stored: the next fetch goes upstream again (no conditional request).
+  Result<FetchResponse> again = cache.fetch(request);
+  REQUIRE(again);
+  CHECK(again->body_cut);
+  CHECK(fixture.count("/huge.html", "hits") == 2);
+  CHECK(fixture.count("/huge.html", "conditional") == 0);
+
+  // Within the bound the body is whole and cached as usual.
+  request.max_body_bytes = 8 << 20;
+  Result<FetchResponse> whole = cache.fetch(request);
+  REQUIRE(whole);
+  CHECK_FALSE(whole->body_cut);
+  CHECK(whole->body.size() == (4u << 20));
+
+  // A verified download is bounded by its expected size: a bigger body is an integrity error
+  // found without reading it all, and nothing lands in the store.
+  const std::string expected = wv::sha256_hex(std::string(1000, 'x'));
+  auto download = cache.fetch_verified(fixture.server.url("/huge.html"), expected, 1000);
+  REQUIRE_FALSE(download);
+  CHECK(download.error().code == wv::ErrorCode::kIntegrity);
+  CHECK_THAT(download.error().message, Catch::Contains("is larger than the expected 1000 bytes"));
+}

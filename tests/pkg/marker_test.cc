@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/limits.h"
 #include "pkg/marker.h"
 
 namespace {
@@ -253,10 +254,17 @@ TEST_CASE("pep508: nesting is bounded", "[pkg][pep508]") {
   auto nested = [](std::size_t depth) {
     return std::string(depth, '(') + "os_name == 'posix'" + std::string(depth, ')');
   };
-  CHECK(holds(nested(wv::pkg::kMaxMarkerDepth)));
-  wv::Result<Marker> too_deep = wv::pkg::parse_marker(nested(wv::pkg::kMaxMarkerDepth + 1));
+  const std::uint64_t limit = wv::limit_value(wv::Limit::kMarkerDepth);
+  CHECK(holds(nested(limit)));
+  wv::Result<Marker> too_deep = wv::pkg::parse_marker(nested(limit + 1));
   REQUIRE_FALSE(too_deep.has_value());
-  CHECK(too_deep.error().message.find("limit of 100") != std::string::npos);
+  CHECK(too_deep.error().code == wv::ErrorCode::kLimit);
+  CHECK(too_deep.error().message.find("marker-depth limit of 100 levels") != std::string::npos);
+  CHECK(too_deep.error().to_string().find("--limit marker-depth=N") != std::string::npos);
+  // Raising the limit lets deeper input through; the default comes back afterwards.
+  wv::set_limit_value(wv::Limit::kMarkerDepth, 150);
+  CHECK(holds(nested(150)));
+  wv::reset_limit_values();
   // Far deeper input is refused quickly, without recursing that deep.
   CHECK_FALSE(wv::pkg::parse_marker(std::string(1'000'000, '(')).has_value());
 }

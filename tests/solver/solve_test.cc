@@ -207,3 +207,35 @@ TEST_CASE("solve: several constraints on one package are intersected", "[solver]
   auto result = solve(p, std::string("root"), v(1));
   CHECK(*std::get<Solution<std::string, SemVer>>(result).find("foo") == v(2));
 }
+
+TEST_CASE("solve: max_steps stops a long search at the same place every time",
+          "[solver][limits]") {
+  // A chain of 30 packages: at least 30 steps (one decision each) are needed.
+  Provider p;
+  p.add_dependencies("root", v(1), Deps{{"p0", SemRanges::full()}});
+  for (int i = 0; i < 30; ++i) {
+    Deps next;
+    if (i + 1 < 30) next.push_back({"p" + std::to_string(i + 1), SemRanges::full()});
+    p.add_dependencies("p" + std::to_string(i), v(1), next);
+  }
+  Options options;
+  options.max_steps = 10;
+  SolveStatistics statistics;
+  options.statistics = &statistics;
+  auto stopped = solve(p, std::string("root"), v(1), options);
+  auto* limit = std::get_if<StepLimitReached>(&stopped);
+  REQUIRE(limit != nullptr);
+  CHECK(limit->steps == 10);
+  CHECK(limit->statistics.decisions <= 10);
+  auto again = solve(p, std::string("root"), v(1), options);
+  REQUIRE(std::holds_alternative<StepLimitReached>(again));
+  CHECK(std::get<StepLimitReached>(again).statistics.decisions == limit->statistics.decisions);
+
+  options.max_steps = 1000;
+  auto solved = solve(p, std::string("root"), v(1), options);
+  auto* solution = std::get_if<Solution<std::string, SemVer>>(&solved);
+  REQUIRE(solution != nullptr);
+  CHECK(solution->packages.size() == 31);
+  options.max_steps = 0;  // unbounded
+  CHECK(std::holds_alternative<Solution<std::string, SemVer>>(solve(p, std::string("root"), v(1), options)));
+}
