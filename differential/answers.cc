@@ -76,6 +76,29 @@ bool has_unicode_fold_letter(std::string_view text) {
   return false;
 }
 
+// A non-ASCII byte next to an ASCII word character outside quotes: where Python's Unicode
+// `\b` (packaging's keyword and name patterns) and our "every non-ASCII byte is a word
+// character" can disagree.
+bool has_unicode_next_to_word(std::string_view text) {
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      continue;
+    }
+    if (static_cast<unsigned char>(c) < 0x80) continue;
+    const bool word_before = i > 0 && (is_ascii_alnum(text[i - 1]) || text[i - 1] == '_');
+    const bool word_after = i + 1 < text.size() && (is_ascii_alnum(text[i + 1]) || text[i + 1] == '_');
+    if (word_before || word_after) return true;
+  }
+  return false;
+}
+
 bool has_named_escape(std::string_view text) { return text.find("\\N{") != std::string_view::npos; }
 
 }  // namespace
@@ -265,6 +288,7 @@ std::string answer_case(Kind kind, std::span<const std::string> inputs) {
 std::optional<std::string> explain(Kind kind, std::span<const std::string> inputs,
                                    const std::string& ours, const std::string& packaging) {
   const bool packaging_ok = packaging.starts_with("ok");
+  const bool validity_differs = packaging_ok != ours.starts_with("ok");
   // Numbers above 2^64-1 (docs/pep440.md "Deviations"): we refuse them, packaging takes any.
   if (packaging_ok && any_input(inputs, has_big_number) &&
       (ours == "unsupported" || ours == "invalid" || kind == Kind::kMarker ||
@@ -297,6 +321,12 @@ std::optional<std::string> explain(Kind kind, std::span<const std::string> input
     return "spec: named-escape: \\N{...} escapes are refused (no Unicode name table); "
            "docs/pep508.md";
   }
+  if ((kind == Kind::kMarker || kind == Kind::kRequirement) && validity_differs &&
+      has_unicode_next_to_word(inputs[0])) {
+    return "spec: unicode-word: every non-ASCII byte counts as a word character for `\\b` "
+           "(no Unicode tables); Python's Unicode `\\b` differs next to non-ASCII punctuation "
+           "glued to a keyword or name (docs/pep508.md)";
+  }
   if (ours == "invalid" && packaging.starts_with("invalid | raises ")) {
     return "spec: packaging-raises: both refuse the input; packaging 23.0 lets a non-Invalid* "
            "exception escape (urllib ValueError for a bad bracketed host, ast SyntaxError for "
@@ -322,13 +352,14 @@ std::optional<std::string> explain(Kind kind, std::span<const std::string> input
              "raises InvalidVersion; docs/pep440.md";
     }
   }
-  const bool validity_differs = packaging_ok != ours.starts_with("ok");
   const bool arbitrary_fold = kind == Kind::kSpecifier &&
                               inputs[0].find("===") != std::string::npos &&
                               has_unicode_fold_letter(inputs[0]);
   // PEP 685 normalisation of `extra` values is canonicalize_name(), i.e. str.lower().
-  const bool extra_fold = (kind == Kind::kMarker || kind == Kind::kRequirement) &&
-                          inputs[0].find("extra") != std::string::npos;
+  // In a marker, whether `op + value` is a version specifier depends on the folding too
+  // (`== "1.0+K"` with the Kelvin sign is one for packaging).
+  const bool extra_fold = kind == Kind::kMarker || (kind == Kind::kRequirement &&
+                                                    inputs[0].find("extra") != std::string::npos);
   if (any_input(inputs, has_unicode_fold_letter) &&
       (validity_differs || arbitrary_fold || extra_fold)) {
     return "spec: unicode-case: Python's re.IGNORECASE and str.lower() fold a few non-ASCII "

@@ -6,6 +6,7 @@
 //
 // Usage: differential_fuzz [--seed N] [--cases N] [--seconds S] [--out DIR] [--batch N]
 //                          [--python PATH] [--oracle PATH]
+//        differential_fuzz --reclassify KIND FILE   (re-judge saved case lines, see below)
 // Exit: 0 no unexplained disagreement, 1 some, 2 usage or oracle failure, 77 the oracle is
 // unavailable (no /usr/bin/python3 or no packaging): the ctest entry reports a skip.
 #include <fcntl.h>
@@ -472,6 +473,42 @@ int Campaign::run(Oracle& oracle) {
   return unexplained == 0 ? 0 : 1;
 }
 
+// --reclassify KIND FILE: recomputes our answer and the verdict of every case line of FILE
+// (e.g. differential-found/marker.txt after a fix) and prints the updated lines; a case on
+// which we now agree with packaging gets the verdict "AGREES".
+int reclassify(std::string_view kind_text, const std::string& path) {
+  std::optional<Kind> kind;
+  for (Kind candidate : kAllKinds) {
+    if (kind_name(candidate) == kind_text) kind = candidate;
+  }
+  std::ifstream file(path);
+  if (!kind || !file) {
+    std::cerr << "differential_fuzz: cannot reclassify " << path << " as " << kind_text << "\n";
+    return 2;
+  }
+  std::string line;
+  while (std::getline(file, line)) {
+    if (line.empty() || line[0] == '#') {
+      std::cout << line << "\n";
+      continue;
+    }
+    std::vector<std::string> columns;
+    for (std::string_view column : split(line, '\t')) columns.push_back(unescape(column).value_or(""));
+    const std::size_t inputs = input_columns(*kind);
+    if (columns.size() != inputs + 3) {
+      std::cerr << "differential_fuzz: skipped a line with " << columns.size() << " columns\n";
+      continue;
+    }
+    std::span<const std::string> input(columns.data(), inputs);
+    const std::string ours = answer_case(*kind, input);
+    const std::string& packaging = columns[inputs + 1];
+    std::string verdict = ours == packaging ? "AGREES"
+                                            : explain(*kind, input, ours, packaging).value_or("UNEXPLAINED");
+    std::cout << case_line(input, ours, packaging, verdict) << "\n";
+  }
+  return 0;
+}
+
 int usage() {
   std::cerr << "usage: differential_fuzz [--seed N] [--cases N] [--seconds S] [--out DIR] "
                "[--batch N] [--python PATH] [--oracle PATH]\n";
@@ -484,6 +521,7 @@ int usage() {
 int main(int argc, char** argv) {
   using namespace wv::differential;
   Options options;
+  if (argc == 4 && std::string_view(argv[1]) == "--reclassify") return reclassify(argv[2], argv[3]);
   for (int i = 1; i < argc; ++i) {
     std::string_view argument = argv[i];
     if (i + 1 >= argc) return usage();

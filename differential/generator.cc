@@ -26,7 +26,8 @@ constexpr std::string_view kMarkerOperators[] = {"==", "!=", "<", "<=", ">", ">=
 constexpr std::string_view kVersionValues[] = {
     "3.8", "3.10", "3.12", "3.12.4", "3", "2.7", "3.13.0rc1", "3.12.0a1", "3.*", "3.12.*",
     "3.8.0", "4", "3.11.2", "1.0+local", "3.10.dev0", "6.1.0-18-amd64", "5.15", "23.1.0", "0",
-    "v3.8", "3.8.post1", "1!3.8", "3.12.4.1", "10.0.19045"};
+    "v3.8", "3.8.post1", "1!3.8", "3.12.4.1", "10.0.19045", "3.12\xc2\xa0", "\xe2\x80\x83" "3.8",
+    "3.12 ", " 3.8", "3.12.*\x1c", "3.8.0+Local.01"};
 constexpr std::string_view kStringValues[] = {
     "linux", "win32", "darwin", "posix", "nt", "CPython", "PyPy", "cpython", "x86_64", "aarch64",
     "Linux", "Windows", "Darwin", "AMD64", "", "lin", "x", "64", "Debian", "SMP", "#1", "java",
@@ -416,7 +417,7 @@ std::string Generator::mutate(std::string text) {
   static constexpr std::string_view kInserts[] = {
       ".", "-", "_", "+", "!", "*", " ", "a", "0", "9", "(", ")", "[", "]", ",", ";", "'", "\"",
       "=", "<", ">", "~", "\\", "\t", "\n", "and ", " or ", "not ", "v", "x", "\xc3\xa9", "\xc5\xbf",
-      "\xe2\x84\xaa", "\xc2\xa0", "@", "#"};
+      "\xe2\x84\xaa", "\xc2\xa0", "@", "#", "\xe2\x80\xa2", "\xc2\xab", "\xc3\x9f", "\xe2\x80\x83"};
   std::uint64_t edits = 1 + below(3);
   for (std::uint64_t e = 0; e < edits; ++e) {
     std::size_t at = static_cast<std::size_t>(below(text.size() + 1));
