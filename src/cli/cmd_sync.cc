@@ -24,7 +24,8 @@ namespace {
 // Wheels with a remote url: downloaded through the cache, verified against the lock.
 class NetworkWheelStore final : public install::WheelStore {
  public:
-  NetworkWheelStore(const GlobalOptions& options, FileSystem& file_system) {
+  NetworkWheelStore(const GlobalOptions& options, FileSystem& file_system)
+      : curl_(network_options()) {
     net::CacheOptions cache;
     cache.directory = cache_directory(options);
     cache.offline = options.offline;

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "base/log.h"
 #include "base/str.h"
 #include "index/sources.h"
 #include "net/caching_fetcher.h"
@@ -32,7 +33,7 @@ class WiredSource final : public ProjectSource {
     for (const std::string& url : project.config.extra_index_urls) add_index(url);
     Fetcher* fetcher = nullptr;
     if (needs_network) {
-      curl_ = std::make_unique<net::CurlFetcher>();
+      curl_ = std::make_unique<net::CurlFetcher>(network_options());
       net::CacheOptions cache;
       cache.directory = cache_directory(options);
       cache.offline = options.offline;
@@ -76,6 +77,21 @@ class WiredSource final : public ProjectSource {
 };
 
 }  // namespace
+
+net::CurlFetcherOptions network_options() {
+  net::CurlFetcherOptions options;
+  const char* timeout = std::getenv("WVLOCK_HTTP_TIMEOUT");
+  if (timeout == nullptr || *timeout == '\0') return options;
+  std::optional<std::uint64_t> seconds = parse_uint64(timeout);
+  if (!seconds || *seconds == 0 || *seconds > 86400) {
+    log_warning(str_cat("ignoring `WVLOCK_HTTP_TIMEOUT=", timeout,
+                        "`: expected whole seconds between 1 and 86400"));
+    return options;
+  }
+  options.connect_timeout = std::chrono::seconds(*seconds);
+  options.stall_timeout = std::chrono::seconds(*seconds);
+  return options;
+}
 
 std::string cache_directory(const GlobalOptions& options) {
   if (!options.cache_dir.empty()) return options.cache_dir;

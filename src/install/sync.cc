@@ -517,10 +517,10 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     return std::move(error).with_note(str_cat("the environment ", in_backticks(root),
                                               " was restored to its state before the sync"));
   }
-  // The commit point: without the journal the new state stands.
-  WV_TRY(file_system.remove(journal_path));
-  remove_quietly(trash);
-  // Folders the removed distributions leave empty.
+  // Folders the removed distributions leave empty go before the commit point, under the
+  // journal: a sync killed after it must not leave an empty `*.dist-info` folder behind (the
+  // next sync would list it as installed and fail to read its RECORD). A roll back recreates
+  // the parents of the files it restores.
   std::set<std::string, std::greater<>> parents;
   for (const std::string& rel : journal.trashed) {
     for (fs::path parent = fs::path(rel).parent_path(); !parent.empty();
@@ -535,6 +535,9 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     const std::string path = under(root, rel);
     if (fs::is_directory(path, ec) && fs::is_empty(path, ec)) fs::remove(path, ec);
   }
+  // The commit point: without the journal the new state stands.
+  WV_TRY(file_system.remove(journal_path));
+  remove_quietly(trash);
   return report;
 }
 

@@ -28,10 +28,36 @@ GET /__stats/<path> answers text lines `hits N`, `conditional N`, `not_modified 
 `authorized N`, `proxied N`, `ranged N` and `user_agent TEXT` (of the latest hit) for that path
 (query ignored); GET /__stats/__server answers `connections N`, the TCP connections accepted.
 With --tls CERT KEY it speaks HTTPS instead.
+
+Chaos mode (`--chaos SEED [--chaos-rate R] [--chaos-stall-s S] [--chaos-log FILE]`, for
+tests/fault) adds server-wide random faults on top of the above, and serves the root as a simple
+index: a folder URL answers its `index.json` (when Accept names json) or `index.html`, with the
+matching Content-Type, and the pages of about a third of the projects (a fixed set: crc32 of
+the name) lose their PEP 658 attributes, so the client reads those wheels' METADATA by range
+requests. Each request (path, its hit number since the last reseed, and SEED) draws, with
+probability R, one fault that fits it:
+  reset     the connection is reset (RST, no response)
+  stall     the answer waits S seconds (default 3: longer than the client's timeout in tests)
+  short     Content-Length is 100 bytes more than the body sent, then the connection closes
+  status    500, 503 or 429 (the last two with `Retry-After: 1`)
+  changing  the body gains a line with the hit number (a new ETag: the server changed it)
+  tamper    one byte in the middle is flipped, ETag of the good body (wheels, .metadata,
+            *-variants.json only: pages carry no hash the client could check them against)
+  metadata  a .metadata file gets an extra `Requires-Dist` line (ETag of the good body)
+Every applied fault is counted by kind and by what was asked for (page, metadata, variants,
+wheel, range) and, with --chaos-log, appended to FILE as `KIND CLASS PATH`.
+GET /__chaos/seed?seed=N&rate=R sets a new seed and rate, zeroes the hit counts (so a run is
+reproducible) and the tally; optional `kinds=a,b` limits the faults to those kinds, `only=TEXT`
+to paths containing TEXT, `max_hit=N` to the first N hits of each path (for regression tests).
+GET /__chaos/tally answers `requests N` and `KIND CLASS N` lines.
+Without --chaos nothing of this is active.
 """
 
 import base64
+import json
 import os
+import random
+import re
 import socket
 import socketserver
 import struct
@@ -46,6 +72,9 @@ STATS_LOCK = threading.Lock()
 REASONS = {200: "OK", 206: "Partial Content", 302: "Found", 304: "Not Modified",
            400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
            416: "Range Not Satisfiable", 500: "Internal Server Error"}
+CHAOS = {"seed": None, "rate": 0.3, "stall_s": 3.0, "log": None, "tally": {}, "requests": 0,
+         "kinds": None, "only": "", "max_hit": 0}
+CHAOS_KINDS = ["reset", "stall", "short", "status", "changing", "tamper", "metadata"]
 FIELDS = ["hits", "conditional", "not_modified", "authorized", "proxied", "ranged", "connections"]
 
 
@@ -64,6 +93,80 @@ def stat_of(path, field):
 def http_date(seconds):
     # Python never calls setlocale, so %a and %b are the C locale's English names.
     return time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(seconds))
+
+
+def chaos_class(path, ranged):
+    if ranged:
+        return "range"
+    if path.endswith("/") or path.endswith("/index.json") or path.endswith("/index.html"):
+        return "page"
+    if path.endswith(".metadata"):
+        return "metadata"
+    if path.endswith("-variants.json"):
+        return "variants"
+    return "wheel"
+
+
+def chaos_draw(path, hit, kind_class):
+    """The fault for this request, or None: a pure function of the seed, path and hit number."""
+    with STATS_LOCK:
+        seed, rate, allowed = CHAOS["seed"], CHAOS["rate"], CHAOS["kinds"]
+        only, max_hit = CHAOS["only"], CHAOS["max_hit"]
+    if only not in path or (max_hit and hit > max_hit):
+        return None
+    rng = random.Random(f"{seed}/{path}/{hit}")
+    if rng.random() >= rate:
+        return None
+    kinds = ["reset", "stall", "short", "status", "changing"]
+    if kind_class in ("wheel", "metadata", "variants", "range"):
+        kinds.append("tamper")
+    if kind_class == "metadata":
+        kinds.append("metadata")
+    if allowed is not None:
+        kinds = [kind for kind in kinds if kind in allowed]
+    return (rng.choice(kinds), rng) if kinds else None
+
+
+def chaos_record(kind, kind_class, path):
+    with STATS_LOCK:
+        key = f"{kind} {kind_class}"
+        CHAOS["tally"][key] = CHAOS["tally"].get(key, 0) + 1
+        if CHAOS["log"]:
+            with open(CHAOS["log"], "a") as log:
+                log.write(f"{kind} {kind_class} {path}\n")
+
+
+def strips_658(project):
+    return zlib.crc32(project.encode()) % 3 == 0
+
+
+def strip_658(body, is_json):
+    if is_json:
+        page = json.loads(body)
+        for entry in page.get("files", []):
+            entry.pop("core-metadata", None)
+            entry.pop("dist-info-metadata", None)
+        return (json.dumps(page, sort_keys=True, indent=1) + "\n").encode()
+    return re.sub(rb'\s+data-(?:core|dist-info)-metadata="[^"]*"', b"", body)
+
+
+def chaos_control(path, query):
+    """The /__chaos/... endpoints: the answer text."""
+    with STATS_LOCK:
+        if path == "/__chaos/seed":
+            CHAOS["seed"] = query.get("seed", "0")
+            CHAOS["rate"] = float(query.get("rate", CHAOS["rate"]))
+            CHAOS["kinds"] = query["kinds"].split(",") if "kinds" in query else None
+            CHAOS["only"] = query.get("only", "")
+            CHAOS["max_hit"] = int(query.get("max_hit", "0"))
+            CHAOS["tally"] = {}
+            CHAOS["requests"] = 0
+            for entry in STATS.values():
+                entry["hits"] = 0
+            return f"seed {CHAOS['seed']} rate {CHAOS['rate']}\n"
+        lines = [f"requests {CHAOS['requests']}"]
+        lines += [f"{key} {count}" for key, count in sorted(CHAOS["tally"].items())]
+        return "\n".join(lines) + "\n"
 
 
 class Handler(socketserver.StreamRequestHandler):
@@ -121,11 +224,36 @@ class Handler(socketserver.StreamRequestHandler):
             text += f"user_agent {stat_of(key, 'user_agent') or ''}\n"
             return self.send(200, text.encode(), [("Content-Type", "text/plain")])
 
+        chaos = None
+        if CHAOS["seed"] is not None:
+            if path.startswith("/__chaos/"):
+                return self.send(200, chaos_control(path, query).encode(),
+                                 [("Content-Type", "text/plain")])
+
         hit = bump(path, "hits")
         with STATS_LOCK:
             STATS[path]["user_agent"] = self.headers.get("user-agent", "")
         if proxied:
             bump(path, "proxied")
+
+        if CHAOS["seed"] is not None:
+            with STATS_LOCK:
+                CHAOS["requests"] += 1
+            kind_class = chaos_class(path, "range" in self.headers)
+            drawn = chaos_draw(path, hit, kind_class)
+            if drawn is not None:
+                chaos = (drawn[0], kind_class, drawn[1])
+                kind = drawn[0]
+                if kind in ("reset", "stall", "status"):
+                    chaos_record(kind, kind_class, path)
+                if kind == "reset":
+                    return self.reset_connection()
+                if kind == "stall":
+                    time.sleep(CHAOS["stall_s"])
+                if kind == "status":
+                    status = drawn[1].choice([500, 503, 429])
+                    extra = [] if status == 500 else [("Retry-After", "1")]
+                    return self.send(status, b"injected by chaos\n", extra)
 
         if "auth" in query:
             expected = "Basic " + base64.b64encode(query["auth"].encode()).decode()
@@ -144,17 +272,36 @@ class Handler(socketserver.StreamRequestHandler):
             time.sleep(float(query.get("stall_s", "5")))
 
         local = os.path.normpath(os.path.join(self.server.root, path.lstrip("/")))
+        content_type = "application/octet-stream"
+        page_project = None
+        if CHAOS["seed"] is not None and os.path.isdir(local):
+            # A simple index: content negotiation between the page's two spellings.
+            json_page = "json" in self.headers.get("accept", "")
+            local = os.path.join(local, "index.json" if json_page else "index.html")
+            content_type = "application/vnd.pypi.simple.v1+json" if json_page else "text/html"
+            page_project = os.path.basename(os.path.dirname(local))
         if not local.startswith(self.server.root + os.sep) or not os.path.isfile(local):
             return self.send(404, b"not found\n")
         with open(local, "rb") as handle:
             body = handle.read()
+        if page_project is not None and strips_658(page_project):
+            body = strip_658(body, content_type != "text/html")
         last_modified = http_date(os.path.getmtime(local))
         if query.get("changing") == "1":
+            body += f"hit {hit}\n".encode()
+        if chaos is not None and chaos[0] == "changing":
+            chaos_record("changing", chaos[1], path)
             body += f"hit {hit}\n".encode()
         etag = '"%08x-%x"' % (zlib.crc32(body), len(body))
         if query.get("tamper") == "1" and body:
             body = bytes([body[0] ^ 0x01]) + body[1:]
-        headers = [("Content-Type", "application/octet-stream"), ("Last-Modified", last_modified),
+        good_body = body
+        if chaos is not None and chaos[0] == "tamper" and body and chaos[1] != "range":
+            middle = len(body) // 2
+            body = body[:middle] + bytes([body[middle] ^ 0x20]) + body[middle + 1:]
+        if chaos is not None and chaos[0] == "metadata":
+            body = body.replace(b"\n", b"\nRequires-Dist: chaos-injected\n", 1)
+        headers = [("Content-Type", content_type), ("Last-Modified", last_modified),
                    ("Accept-Ranges", "bytes")]
         if query.get("noetag") != "1":
             headers.append(("ETag", etag))
@@ -169,10 +316,15 @@ class Handler(socketserver.StreamRequestHandler):
             else:
                 fresh = if_modified_since == last_modified and query.get("changing") != "1"
             if fresh:
+                if chaos is not None and chaos[0] in ("tamper", "metadata"):
+                    chaos = None  # not applied: a 304 has no body
                 bump(path, "not_modified")
                 return self.send(304, b"", [h for h in headers if h[0] != "Content-Type"])
 
-        if hit <= int(query.get("truncate", "0")):
+        if chaos is not None and chaos[0] in ("short", "tamper", "metadata"):
+            if chaos[0] != "tamper" or body != good_body or chaos[1] == "range":
+                chaos_record(chaos[0], chaos[1], path)
+        if hit <= int(query.get("truncate", "0")) or (chaos is not None and chaos[0] == "short"):
             self.send(200, body, headers, length=len(body) + 100)
             return False  # close: the client is left waiting for 100 bytes that never come
 
@@ -192,7 +344,11 @@ class Handler(socketserver.StreamRequestHandler):
             if start >= size or start > end:
                 return self.send(416, b"", [("Content-Range", f"bytes */{size}")])
             headers.append(("Content-Range", f"bytes {start}-{end}/{size}"))
-            return self.send(206, body[start:end + 1], headers)
+            part = body[start:end + 1]
+            if chaos is not None and chaos[0] == "tamper" and part:
+                middle = len(part) // 2
+                part = part[:middle] + bytes([part[middle] ^ 0x20]) + part[middle + 1:]
+            return self.send(206, part, headers)
 
         return self.send(200, body, headers)
 
@@ -208,9 +364,16 @@ class Server(socketserver.ThreadingTCPServer):
 
 def main():
     arguments = sys.argv[1:]
+    chaos_flags = {"--chaos": "seed", "--chaos-rate": "rate", "--chaos-stall-s": "stall_s",
+                   "--chaos-log": "log"}
+    while len(arguments) >= 2 and arguments[-2] in chaos_flags:
+        CHAOS[chaos_flags[arguments[-2]]] = arguments[-1]
+        arguments = arguments[:-2]
+    CHAOS["rate"], CHAOS["stall_s"] = float(CHAOS["rate"]), float(CHAOS["stall_s"])
     if len(arguments) not in (2, 5) or arguments[0] != "--root" or (
             len(arguments) == 5 and arguments[2] != "--tls"):
-        sys.exit("usage: fault_server.py --root DIR [--tls CERT KEY]")
+        sys.exit("usage: fault_server.py --root DIR [--tls CERT KEY] [--chaos SEED "
+                 "[--chaos-rate R] [--chaos-stall-s S] [--chaos-log FILE]]")
     server = Server(("127.0.0.1", 0), Handler)
     server.root = os.path.realpath(arguments[1])
     if len(arguments) == 5:
