@@ -394,6 +394,16 @@ Result<std::string> IndexSource::read_dist_info(const Distribution& wheel, const
   if (range.whole_file) ++stats_.metadata_whole_wheel;
   stats_.range_requests += range.requests;
   stats_.bytes_fetched += range.bytes;
+  if (!content && content.error().code == ErrorCode::kParse && !wheel.sha256().empty()) {
+    // Bytes read by range carry no hash, and a malformed wheel makes its version unavailable:
+    // a transfer damaged on the way must not pass for a broken wheel (the lock would quietly
+    // take another version). Read the whole wheel and check it against the index's sha256;
+    // only a wheel that matches it and still does not parse is broken.
+    WV_ASSIGN_OR_RETURN(std::string whole, refetch_rejected(*fetcher_, wheel.url,
+                                                            limits_.max_wheel_bytes, content.error()));
+    WV_TRY(check_sha256(whole, wheel.hashes, str_cat("wheel ", in_backticks(wheel.url))));
+    return read_dist_info_from_buffer(whole, wanted, wheel.filename, limits_);
+  }
   return content;
 }
 

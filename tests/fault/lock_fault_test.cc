@@ -1,0 +1,250 @@
+// `wvlock lock` against the chaos server (docs/fault-injection.md): every run ends with the
+// reference lockfile or a clear error that leaves the previous lockfile as it was, and the cache
+// it leaves never serves a bad file (an offline lock gives the reference or "not in the cache").
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+#include "fault/fault_harness.h"
+#include "support/temp_dir.h"
+
+namespace {
+
+using namespace wv::fault;
+using wv::str_cat;
+
+struct LockBench {
+  wv::test::TempDir tmp;
+  std::string project;
+  ChaosServer server;
+  std::string reference;  ///< the lockfile against the well-behaved server
+  std::string older;      ///< a lockfile of a slightly different project: a previous state
+
+  LockBench() : server(ecosystem_dir(), 2.0) {
+    REQUIRE(!ecosystem_dir().empty());
+    REQUIRE(server.ok());
+    project = tmp.path() + "/project";
+    std::string index = server.base() + "/simple";
+    // The older lockfile: the same index, one dependency fewer.
+    write_example_project(project, index, "  \"requests[socks]>=2.32\",\n", "");
+    REQUIRE(server.reseed("reference", 0));
+    Child old_lock = lock(tmp.path() + "/cache-reference", false);
+    INFO(old_lock.err);
+    REQUIRE(old_lock.exit_code == 0);
+    older = slurp(project + "/pylock.toml");
+    write_example_project(project, index);
+    fs::remove(project + "/pylock.toml");
+    Child clean = lock(tmp.path() + "/cache-reference", false);
+    INFO(clean.err);
+    REQUIRE(clean.exit_code == 0);
+    reference = slurp(project + "/pylock.toml");
+    REQUIRE(!reference.empty());
+    REQUIRE(reference != older);
+  }
+
+  Child lock(const std::string& cache, bool offline) {
+    std::vector<std::string> argv = {WVLOCK_BINARY, "--project", project, "--cache-dir", cache};
+    if (offline) argv.push_back("--offline");
+    argv.push_back("lock");
+    return run_child(argv, {"WVLOCK_HTTP_TIMEOUT=1"}, tmp.path(), std::chrono::seconds(120));
+  }
+
+  /// Classifies one finished lock run; a bad outcome is recorded in `tally`.
+  void judge(const Child& run, const std::string& previous, const std::string& what, Tally& tally) {
+    std::string now = fs::exists(project + "/pylock.toml") ? slurp(project + "/pylock.toml") : "";
+    if (run.timed_out) return tally.fail(what + ": ran past the bound (a hang)");
+    if (run.signal != 0) return tally.fail(str_cat(what, ": killed by signal ", run.signal, "\n", run.err));
+    if (has_sanitizer_report(run.err)) return tally.fail(what + ": sanitizer report\n" + run.err);
+    if (run.exit_code == 0) {
+      if (now != reference) {
+        return tally.fail(what + ": exit 0 but the lockfile differs from the reference: " +
+                          first_difference(reference, now) + "\n" + run.err);
+      }
+      ++tally.outcomes["success"];
+      return;
+    }
+    if (now != previous) return tally.fail(what + ": failed and the lockfile changed\n" + run.err);
+    // A clear error: `error: ...` naming what failed (a URL of the index, or the cache).
+    bool names_it = run.err.find("error: ") != std::string::npos &&
+                    (run.err.find("http://127.0.0.1:") != std::string::npos ||
+                     run.err.find("offline") != std::string::npos);
+    if (!names_it) return tally.fail(str_cat(what, ": unclear error (exit ", run.exit_code, ")\n", run.err));
+    ++tally.outcomes["clear error"];
+  }
+
+  /// An offline lock from `cache`: the reference lockfile, or a clear "not in the cache".
+  void check_offline(const std::string& cache, const std::string& what, Tally& tally) {
+    fs::remove(project + "/pylock.toml");
+    Child run = lock(cache, true);
+    if (run.exit_code == 0) {
+      if (slurp(project + "/pylock.toml") != reference) {
+        tally.fail(what + ": the offline lock from the cache differs from the reference");
+      } else {
+        ++tally.outcomes["offline: reference"];
+      }
+    } else if (run.signal == 0 && run.err.find("is not in the cache") != std::string::npos &&
+               fs::exists(project + "/pylock.toml") == false) {
+      ++tally.outcomes["offline: not cached"];
+    } else {
+      tally.fail(str_cat(what, ": the offline lock neither matched nor said `not in the cache` (exit ",
+                         run.exit_code, ")\n", run.err));
+    }
+    // Stored downloads are named by their sha256: each must still hash to its name.
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(cache + "/files-v1", ec), end; !ec && it != end;
+         it.increment(ec)) {
+      if (!it->is_regular_file()) continue;
+      std::string name = it->path().filename().string();
+      if (name.find(".tmp.") != std::string::npos) continue;
+      auto digest = wv::sha256_file_hex(it->path().string());
+      if (!digest || *digest != name) tally.fail(what + ": a stored file does not hash to its name: " + name);
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("fault: wvlock lock under server-wide chaos ends in the reference lock or a clear "
+          "error, and its cache never serves a bad file", "[fault][lock]") {
+  LockBench bench;
+  const std::uint64_t runs = knob("WV_FAULT_LOCK_RUNS", 4);
+  const std::uint64_t seed = knob("WV_FAULT_SEED", 1);
+  const double rate = knob_double("WV_FAULT_RATE", 0.1);
+  Tally tally;
+  tally.name = str_cat("lock (", runs, " runs, seeds ", seed, "..", seed + runs - 1, ", rate ", decimal(rate), ")");
+  const std::string shared = bench.tmp.path() + "/cache-shared";
+  for (std::uint64_t i = 0; i < runs; ++i) {
+    const std::uint64_t run_seed = seed + i;
+    // The previous state: no lockfile, the reference, or an older lockfile.
+    std::string previous = i % 3 == 0 ? "" : i % 3 == 1 ? bench.reference : bench.older;
+    fs::remove(bench.project + "/pylock.toml");
+    if (!previous.empty()) spit(bench.project + "/pylock.toml", previous);
+    const bool fresh = i % 2 == 0;
+    const std::string cache = fresh ? str_cat(bench.tmp.path(), "/cache-", run_seed) : shared;
+    REQUIRE(bench.server.reseed(str_cat("lock-", run_seed), rate));
+    Child run = bench.lock(cache, false);
+    tally.add_faults(bench.server.tally());
+    ++tally.runs;
+    std::string what = str_cat("lock seed ", run_seed, fresh ? " (fresh cache)" : " (shared cache)");
+    bench.judge(run, previous, what, tally);
+    if (fresh) {
+      REQUIRE(bench.server.reseed("offline", 0));
+      bench.check_offline(cache, what + ", offline", tally);
+      fs::remove_all(cache);
+    }
+  }
+  bench.check_offline(shared, "the shared cache, offline", tally);
+  tally.report();
+  INFO(tally.render());
+  CHECK(tally.bad.empty());
+}
+
+namespace {
+
+// Rewrites every cached answer whose URL ends with `suffix` (a whole, consistent entry: body
+// and sidecar agree, as the cache would have stored a bad answer from the server), with
+// `damage` applied to the body. Returns how many entries it changed.
+int damage_cache_entries(const std::string& cache, const std::string& suffix,
+                         const std::function<void(std::string&)>& damage) {
+  int changed = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(cache + "/http-v1", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string path = it->path().string();
+    if (path.size() < 5 || path.compare(path.size() - 5, 5, ".meta") != 0) continue;
+    std::string meta = slurp(path);
+    std::size_t url = meta.find("\nurl ");
+    std::size_t url_end = meta.find('\n', url + 1);
+    std::string address = meta.substr(url + 5, url_end - url - 5);
+    if (address.size() < suffix.size() ||
+        address.compare(address.size() - suffix.size(), suffix.size(), suffix) != 0) {
+      continue;
+    }
+    std::string body_path = path.substr(0, path.size() - 5) + ".body";
+    std::string body = slurp(body_path);
+    std::string old_sha = wv::sha256_hex(body), old_size = std::to_string(body.size());
+    damage(body);
+    spit(body_path, body);
+    auto replace = [&](const std::string& from, const std::string& to) {
+      std::size_t at = meta.find(from);
+      REQUIRE(at != std::string::npos);
+      meta.replace(at, from.size(), to);
+    };
+    replace("body-sha256 " + old_sha, "body-sha256 " + wv::sha256_hex(body));
+    replace("body-size " + old_size + "\n", "body-size " + std::to_string(body.size()) + "\n");
+    spit(path, meta);
+    ++changed;
+  }
+  return changed;
+}
+
+}  // namespace
+
+// Regression: the page cache stored answers the index then rejected (a .metadata or
+// variants.json whose sha256 is not the listed one, a JSON page that does not parse), and a
+// revalidation (304: the ETag was the good file's) or an offline lock served the bad copy again
+// and again. Now a rejected answer is asked for once more past the cache, which drops its copy.
+TEST_CASE("fault: a bad cached .metadata, variants.json or page is dropped and fetched again, "
+          "never served twice", "[fault][lock][regression]") {
+  LockBench bench;
+  const std::string cache = bench.tmp.path() + "/cache-reference";
+  struct Damage {
+    const char* suffix;
+    const char* what;
+  };
+  for (const Damage& damage : {Damage{".metadata", "metadata"}, Damage{"-variants.json", "variants"},
+                               Damage{"/simple/torch/", "page"}}) {
+    SECTION(damage.what) {
+      int changed = damage_cache_entries(cache, damage.suffix, [](std::string& body) {
+        body.insert(body.size() / 2, "\"chaos\"");
+      });
+      REQUIRE(changed > 0);
+      // Offline: the bad copy is not served; the error says the file is not in the cache.
+      fs::remove(bench.project + "/pylock.toml");
+      Child offline = bench.lock(cache, true);
+      INFO(offline.err);
+      CHECK(offline.exit_code != 0);
+      CHECK(offline.err.find("is not in the cache") != std::string::npos);
+      CHECK_FALSE(fs::exists(bench.project + "/pylock.toml"));
+      // Online: the server's good copy, and the reference lockfile.
+      damage_cache_entries(cache, damage.suffix, [](std::string& body) {
+        body.insert(body.size() / 2, "\"chaos\"");
+      });
+      Child online = bench.lock(cache, false);
+      INFO(online.err);
+      CHECK(online.exit_code == 0);
+      CHECK(slurp(bench.project + "/pylock.toml") == bench.reference);
+    }
+  }
+}
+
+// Regression: METADATA read by range requests carries no hash, and a range answer damaged on
+// the way made the zip look malformed, which the resolver takes as "this version is
+// unavailable": the lock quietly chose an older markupsafe (exit 0, a different lockfile). Now
+// a malformed range read is checked against the whole wheel and its sha256 first.
+TEST_CASE("fault: a damaged range read of a wheel's METADATA does not pass for a broken wheel",
+          "[fault][lock][regression]") {
+  LockBench bench;
+  // markupsafe's page has no PEP 658 attributes in chaos mode: its METADATA is read by range.
+  // `changing` appends a line to the wheel, so the range read of its tail finds no zip end.
+  SECTION("the first answer for each markupsafe wheel is damaged") {
+    fs::remove(bench.project + "/pylock.toml");
+    REQUIRE(bench.server.reseed("range", 1, "&kinds=changing&only=/markupsafe/markupsafe-&max_hit=1"));
+    Child run = bench.lock(bench.tmp.path() + "/cache-range", false);
+    auto faults = bench.server.tally();
+    INFO(run.err);
+    CHECK(faults["changing range"] > 0);
+    CHECK(run.exit_code == 0);
+    CHECK(slurp(bench.project + "/pylock.toml") == bench.reference);
+  }
+  SECTION("a wheel that stays damaged is a clear integrity error") {
+    fs::remove(bench.project + "/pylock.toml");
+    REQUIRE(bench.server.reseed("range", 1, "&kinds=changing&only=/markupsafe/markupsafe-3.0.3"));
+    Child run = bench.lock(bench.tmp.path() + "/cache-range", false);
+    INFO(run.err);
+    CHECK(run.exit_code != 0);
+    CHECK(run.err.find("markupsafe-3.0.3") != std::string::npos);
+    CHECK(run.err.find("sha256") != std::string::npos);
+    CHECK_FALSE(fs::exists(bench.project + "/pylock.toml"));
+  }
+}
