@@ -149,7 +149,13 @@ Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& sol
                              &version = version](const RankedWheel& wheel) -> Result<void> {
           if (&wheel == best) return {};
           auto requirements = provider.wheel_requirements(package, version, wheel);
-          if (requirements && *requirements == best_requirements) use.wheels.push_back(&wheel);
+          if (!requirements) {
+            // Metadata that could not be read (network, integrity) fails the lock: the kept
+            // list must not depend on the weather. A wheel with malformed metadata is not kept.
+            if (requirements.error().code != ErrorCode::kParse) return requirements.error();
+            return {};
+          }
+          if (*requirements == best_requirements) use.wheels.push_back(&wheel);
           return {};
         };
         for (const RankedWheel& wheel : choice->compatible) WV_TRY(keep_if_same(wheel));

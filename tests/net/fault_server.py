@@ -48,7 +48,8 @@ Every applied fault is counted by kind and by what was asked for (page, metadata
 wheel, range) and, with --chaos-log, appended to FILE as `KIND CLASS PATH`.
 GET /__chaos/seed?seed=N&rate=R sets a new seed and rate, zeroes the hit counts (so a run is
 reproducible) and the tally; optional `kinds=a,b` limits the faults to those kinds, `only=TEXT`
-to paths containing TEXT, `max_hit=N` to the first N hits of each path (for regression tests).
+to paths containing TEXT, `max_hit=N` to the first N hits of each path (for regression tests);
+`strip658=0` serves every page with its PEP 658 attributes (no range reads: all cacheable).
 GET /__chaos/tally answers `requests N` and `KIND CLASS N` lines.
 Without --chaos nothing of this is active.
 """
@@ -73,7 +74,7 @@ REASONS = {200: "OK", 206: "Partial Content", 302: "Found", 304: "Not Modified",
            400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
            416: "Range Not Satisfiable", 500: "Internal Server Error"}
 CHAOS = {"seed": None, "rate": 0.3, "stall_s": 3.0, "log": None, "tally": {}, "requests": 0,
-         "kinds": None, "only": "", "max_hit": 0}
+         "kinds": None, "only": "", "max_hit": 0, "strip658": True}
 CHAOS_KINDS = ["reset", "stall", "short", "status", "changing", "tamper", "metadata"]
 FIELDS = ["hits", "conditional", "not_modified", "authorized", "proxied", "ranged", "connections"]
 
@@ -159,6 +160,7 @@ def chaos_control(path, query):
             CHAOS["kinds"] = query["kinds"].split(",") if "kinds" in query else None
             CHAOS["only"] = query.get("only", "")
             CHAOS["max_hit"] = int(query.get("max_hit", "0"))
+            CHAOS["strip658"] = query.get("strip658", "1") != "0"
             CHAOS["tally"] = {}
             CHAOS["requests"] = 0
             for entry in STATS.values():
@@ -284,7 +286,7 @@ class Handler(socketserver.StreamRequestHandler):
             return self.send(404, b"not found\n")
         with open(local, "rb") as handle:
             body = handle.read()
-        if page_project is not None and strips_658(page_project):
+        if page_project is not None and CHAOS["strip658"] and strips_658(page_project):
             body = strip_658(body, content_type != "text/html")
         last_modified = http_date(os.path.getmtime(local))
         if query.get("changing") == "1":
