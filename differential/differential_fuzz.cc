@@ -412,6 +412,7 @@ int Campaign::run(Oracle& oracle) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   std::uint64_t done = 0;
+  double next_progress = 30;
   while (true) {
     if (options_.cases > 0 && done >= options_.cases) break;
     if (options_.seconds > 0 && elapsed() >= options_.seconds) break;
@@ -437,6 +438,14 @@ int Campaign::run(Oracle& oracle) {
       compare(requests[i], *theirs);
     }
     done += size;
+    if (elapsed() >= next_progress) {  // long campaigns say how far they are
+      next_progress += 30;
+      std::uint64_t unexplained = 0;
+      for (const auto& [kind, tally] : tallies_) unexplained += tally.unexplained;
+      std::fprintf(stderr, "differential: %llu cases after %.0f s, %llu unexplained\n",
+                   static_cast<unsigned long long>(done), elapsed(),
+                   static_cast<unsigned long long>(unexplained));
+    }
   }
   const double seconds = elapsed();
   write_findings();
@@ -551,6 +560,7 @@ int main(int argc, char** argv) {
     return kExitSkip;
   }
   ::signal(SIGPIPE, SIG_IGN);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // figures appear as they are printed
   Oracle oracle(options.python, options.oracle);
   if (!oracle.running()) {
     std::printf("differential: SKIPPED: could not start %s %s\n", options.python.c_str(),
