@@ -120,8 +120,10 @@ bool brute_force(const Registry& reg) {
         const Version& version = reg.packages[p].versions[pick[p]];
         if (!version.available) return false;
         for (const auto& [dep, range] : version.deps) {
+          // Named copy: clang 14 cannot capture a structured binding in a lambda.
+          const auto& wanted = dep;
           auto it = std::find_if(reg.packages.begin(), reg.packages.end(),
-                                 [&](const Package& q) { return q.name == dep; });
+                                 [&](const Package& q) { return q.name == wanted; });
           if (it == reg.packages.end()) return false;  // ghost
           int q = static_cast<int>(it - reg.packages.begin());
           if (pick[q] < 0 || !range.contains(it->versions[pick[q]].number)) return false;
