@@ -290,10 +290,12 @@ std::optional<std::string> explain(Kind kind, std::span<const std::string> input
   const bool packaging_ok = packaging.starts_with("ok");
   const bool validity_differs = packaging_ok != ours.starts_with("ok");
   // Numbers above 2^64-1 (docs/pep440.md "Deviations"): we refuse them, packaging takes any.
-  // In a marker the number decides whether `op + value` is a version specifier, so any
-  // answer may differ; elsewhere only validity.
+  // In a marker the number decides whether `op + value` is a version specifier, and in a
+  // specifier set whether a `===` operand is a (pre-release) version, so any answer may
+  // differ; elsewhere only validity.
   if (packaging_ok && any_input(inputs, has_big_number) &&
-      (ours == "unsupported" || ours == "invalid" || kind == Kind::kMarker)) {
+      (ours == "unsupported" || ours == "invalid" || kind == Kind::kMarker ||
+       (kind == Kind::kSpecifier && has_big_number(inputs[0])))) {
     return "spec: big-number: PEP 440 numbers above 2^64-1 are refused (docs/pep440.md)";
   }
   if (kind == Kind::kMarker && ours == "invalid" && packaging_ok) {
