@@ -109,6 +109,36 @@ TEST_CASE("http: PEP 691 JSON is negotiated, HTML is the fallback", "[index][htt
   CHECK(absent.error().code == wv::ErrorCode::kNotFound);
 }
 
+TEST_CASE("http: a page or metadata file over its limit stops the transfer and names the limit",
+          "[index][http][limits]") {
+  NEED_SERVER();
+  wv::index::SourceLimits limits;
+  limits.max_page_bytes = 200;
+  IndexSource small_pages({{LocationKind::kSimpleIndex, server.url("/simple")}}, file_system,
+                          &fetcher, limits);
+  auto page = small_pages.distributions(name("requests"));
+  REQUIRE_FALSE(page);
+  CHECK(page.error().code == wv::ErrorCode::kLimit);
+  CHECK_THAT(page.error().message, Catch::Contains("is over the page-bytes limit of 200 bytes") ||
+                                       Catch::Contains("bytes, over the page-bytes limit of 200"));
+  CHECK_THAT(page.error().to_string(), Catch::Contains("--limit page-bytes=N"));
+  // Only the bound (plus one byte) was read, not the page.
+  CHECK(small_pages.stats().bytes_fetched <= 201);
+
+  limits = {};
+  limits.max_metadata_bytes = 100;
+  IndexSource small_metadata({{LocationKind::kSimpleIndex, server.url("/simple")}}, file_system,
+                             &fetcher, limits);
+  auto files = small_metadata.distributions(name("requests"));
+  REQUIRE(files);
+  const Distribution* wheel = find_file(*files, "requests-2.32.0-py3-none-any.whl");
+  REQUIRE(wheel != nullptr);
+  auto metadata = small_metadata.wheel_metadata(*wheel);
+  REQUIRE_FALSE(metadata);
+  CHECK(metadata.error().code == wv::ErrorCode::kLimit);
+  CHECK_THAT(metadata.error().message, Catch::Contains("metadata-bytes limit of 100 bytes"));
+}
+
 TEST_CASE("http: without PEP 658, METADATA comes from range requests or the whole wheel",
           "[index][http]") {
   NEED_SERVER();
