@@ -279,7 +279,9 @@ void Campaign::compare(const Request& request, const Fields& theirs) {
   Tally& tally = tallies_[request.kind];
   ++tally.cases;
   if (!theirs.empty() && theirs[0] == "crash") {
-    record(request.kind, {request.texts[0]}, "(no crash)", join_answer(theirs));
+    std::vector<std::string> inputs(input_columns(request.kind));  // the case's first text
+    inputs[0] = request.texts[0];
+    record(request.kind, std::move(inputs), "(no crash)", join_answer(theirs));
     return;
   }
   switch (request.kind) {
