@@ -120,3 +120,41 @@ TEST_CASE("differential: our answers use the oracle's field layout", "[different
 
 }  // namespace
 }  // namespace wv::differential
+
+namespace wv::differential {
+namespace {
+
+TEST_CASE("differential: the classifier explains only its own classes", "[differential]") {
+  // A plain disagreement is never explained.
+  std::vector<std::string> version = {"1.0"};
+  CHECK_FALSE(explain(Kind::kVersion, version, "ok | 1.0 | 1.0 | 1.0 | 000 | ",
+                      "ok | 1.0.0 | 1.0.0 | 1.0.0 | 000 | "));
+  // A big number explains a refusal, not a wrong normal form of an accepted version.
+  std::vector<std::string> big = {"1.99999999999999999999"};
+  CHECK(explain(Kind::kVersion, big, "unsupported",
+                "ok | 1.99999999999999999999 | 1.99999999999999999999 | "
+                "1.99999999999999999999 | 000 | ")
+            .has_value());
+  CHECK_FALSE(explain(Kind::kVersion, big, "ok | 2 | 2 | 2 | 000 | ",
+                      "ok | 1.99999999999999999999 | 1.99999999999999999999 | "
+                      "1.99999999999999999999 | 000 | "));
+  // Text after a marker is explained only when the prefix gives packaging's exact answer.
+  const std::string environment =
+      "cpython|3.12.4|posix|x86_64|CPython|6.1|Linux|#1|3.12.4|3.12|linux";
+  std::vector<std::string> trailing = {"os_name == 'posix' xyz", environment, ""};
+  CHECK(explain(Kind::kMarker, trailing, "invalid", "ok | os_name == \"posix\" | 1").has_value());
+  CHECK_FALSE(explain(Kind::kMarker, trailing, "invalid", "ok | os_name == \"posix\" | 0"));
+  // packaging raising where we answer is not explained by arbitrary-prereleases unless the
+  // set has a === clause and everything else agrees.
+  std::vector<std::string> set = {">=1.0", "1.0", "None"};
+  CHECK_FALSE(explain(Kind::kSpecifier, set, "ok | >=1.0 | False | 1", "ok | >=1.0 | E | E"));
+  std::vector<std::string> arbitrary = {"===foobar", "1.0", "None"};
+  CHECK(explain(Kind::kSpecifier, arbitrary, "ok | ===foobar | False | 0",
+                "ok | ===foobar | E | E")
+            .has_value());
+  CHECK_FALSE(explain(Kind::kSpecifier, arbitrary, "ok | ===foobar | False | 0",
+                      "ok | ===FOOBAR | E | E"));
+}
+
+}  // namespace
+}  // namespace wv::differential
