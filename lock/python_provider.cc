@@ -364,6 +364,21 @@ Result<const WheelChoice*> PythonProvider::wheel_choice(Package base, int versio
   const VersionFiles& files = found->versions[std::size_t(version)];
   const Result<pkg::VariantsMetadata>* variants =
       files.has_variant_wheels ? &catalog_.variants(found->name, files.version) : nullptr;
+  if (variants && !*variants) {
+    // Variant metadata that could not be fetched fails the lock: the version must not become
+    // unavailable (and an older one quietly chosen) because of a bad transfer. Only a missing
+    // or malformed file makes the variant wheels unusable.
+    switch (variants->error().code) {
+      case ErrorCode::kNetwork:
+      case ErrorCode::kIntegrity:
+      case ErrorCode::kIo:
+      case ErrorCode::kLimit:
+      case ErrorCode::kUnsupported:
+        return variants->error();
+      default:
+        break;
+    }
+  }
   VersionDecision fresh;
   fresh.wheels = choose_wheels(target_, found->name.str(), files.version.to_string(),
                                files.wheels, variants);

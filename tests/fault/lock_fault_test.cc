@@ -107,7 +107,7 @@ struct LockBench {
 TEST_CASE("fault: wvlock lock under server-wide chaos ends in the reference lock or a clear "
           "error, and its cache never serves a bad file", "[fault][lock]") {
   LockBench bench;
-  const std::uint64_t runs = knob("WV_FAULT_LOCK_RUNS", 4);
+  const std::uint64_t runs = knob("WV_FAULT_LOCK_RUNS", 3);
   const std::uint64_t seed = knob("WV_FAULT_SEED", 1);
   const double rate = knob_double("WV_FAULT_RATE", 0.1);
   Tally tally;
@@ -274,6 +274,26 @@ TEST_CASE("fault: a kept wheel whose metadata cannot be read fails the lock inst
   CHECK(faults["tamper metadata"] > 0);
   CHECK(run.exit_code != 0);
   CHECK(run.err.find(wheel + ".metadata") != std::string::npos);
+  CHECK(run.err.find("sha256") != std::string::npos);
+  CHECK_FALSE(fs::exists(bench.project + "/pylock.toml"));
+}
+
+// Regression: when a `*-variants.json` could not be fetched (the server kept failing, or sent
+// bytes with the wrong sha256), the variant wheels of that version counted as unusable and the
+// lock quietly chose an older flash-attn for the CUDA targets (exit 0). Now it is an error that
+// names the file.
+TEST_CASE("fault: variant metadata that cannot be fetched fails the lock instead of making "
+          "the version unavailable", "[fault][lock][regression]") {
+  LockBench bench;
+  const std::string file = "flash_attn-2.8.3-variants.json";
+  fs::remove(bench.project + "/pylock.toml");
+  REQUIRE(bench.server.reseed("variants", 1, "&strip658=0&kinds=tamper&only=/" + file));
+  Child run = bench.lock(bench.tmp.path() + "/cache-variants", false);
+  auto faults = bench.server.tally();
+  INFO(run.err);
+  CHECK(faults["tamper variants"] > 0);
+  CHECK(run.exit_code != 0);
+  CHECK(run.err.find(file) != std::string::npos);
   CHECK(run.err.find("sha256") != std::string::npos);
   CHECK_FALSE(fs::exists(bench.project + "/pylock.toml"));
 }
