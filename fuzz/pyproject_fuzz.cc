@@ -1,7 +1,7 @@
 // pyproject.toml as wvlock reads it (targets/project_file.h): `[project]`,
 // `[dependency-groups]`, `[tool.wvlock]` and its `[[tool.wvlock.target]]` tables, through
-// toml++. Properties: no crash, no exception; every declared target is found by its name;
-// reading the same text twice gives the same configuration.
+// toml++. Properties: no crash, no exception; every declared target is found by its (unique)
+// name; reading the same text twice gives the same configuration.
 #include "fuzz/fuzz_target.h"
 #include "targets/project_file.h"
 
@@ -15,7 +15,8 @@ WV_FUZZ_TARGET(pyproject) {
   }
   const wv::targets::ProjectConfig& c = config.value();
   for (const wv::targets::Target& target : c.targets) {
-    WV_FUZZ_CHECK(c.find_target(target.name) != nullptr, "declared target not found: " + target.name);
+    // Duplicate names are refused, so each name finds its own target.
+    WV_FUZZ_CHECK(c.find_target(target.name) == &target, "declared target not found: " + target.name);
   }
   (void)wv::targets::resolve_project_path(c, c.index_url.value_or("simple"));
   for (const std::string& link : c.find_links) (void)wv::targets::resolve_project_path(c, link);
