@@ -99,7 +99,7 @@ struct SyncBench {
 TEST_CASE("fault: wvlock sync under chaos and SIGKILL leaves the old or the new environment, "
           "never a mix", "[fault][sync]") {
   SyncBench bench;
-  const std::uint64_t runs = knob("WV_FAULT_SYNC_RUNS", 6);
+  const std::uint64_t runs = knob("WV_FAULT_SYNC_RUNS", 4);
   const std::uint64_t seed = knob("WV_FAULT_SEED", 1);
   const double rate = knob_double("WV_FAULT_RATE", 0.1);
   Tally tally;
@@ -227,7 +227,7 @@ TEST_CASE("fault: a sync killed just after its commit point leaves the new envir
   SyncBench bench;
   REQUIRE(bench.server.reseed("regression", 0));
   int current = 0;
-  for (int i = 0; i < 12; ++i) {
+  for (int i = 0; i < 8; ++i) {
     const int target = 1 - current;
     KillPlan plan;
     plan.when = KillPlan::When::kWhenFileGone;
