@@ -42,17 +42,31 @@ struct LockBench {
     REQUIRE(reference != older);
   }
 
-  Child lock(const std::string& cache, bool offline) {
+  Child lock(const std::string& cache, bool offline, const KillPlan& plan = {}) {
     std::vector<std::string> argv = {WVLOCK_BINARY, "--project", project, "--cache-dir", cache};
     if (offline) argv.push_back("--offline");
     argv.push_back("lock");
-    return run_child(argv, {"WVLOCK_HTTP_TIMEOUT=1"}, tmp.path(), std::chrono::seconds(120));
+    return run_child(argv, {"WVLOCK_HTTP_TIMEOUT=1"}, tmp.path(), std::chrono::seconds(120), plan);
   }
 
   /// Classifies one finished lock run; a bad outcome is recorded in `tally`.
   void judge(const Child& run, const std::string& previous, const std::string& what, Tally& tally) {
     std::string now = fs::exists(project + "/pylock.toml") ? slurp(project + "/pylock.toml") : "";
     if (run.timed_out) return tally.fail(what + ": ran past the bound (a hang)");
+    if (run.killed) {
+      // SIGKILLed on purpose: the lockfile is the previous one or the new one, whole.
+      if (now == previous) ++tally.outcomes["killed: previous lockfile"];
+      else if (now == reference) ++tally.outcomes["killed: reference lockfile"];
+      else tally.fail(what + ": killed, and the lockfile is neither the previous nor the new one");
+      std::error_code ec;
+      for (fs::directory_iterator it(project, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->path().filename().string().rfind("pylock.toml.", 0) == 0) {
+          ++tally.outcomes["killed: stray pylock.toml.tmp.* left (harmless)"];
+          fs::remove(it->path(), ec);
+        }
+      }
+      return;
+    }
     if (run.signal != 0) return tally.fail(str_cat(what, ": killed by signal ", run.signal, "\n", run.err));
     if (has_sanitizer_report(run.err)) return tally.fail(what + ": sanitizer report\n" + run.err);
     if (run.exit_code == 0) {
@@ -128,7 +142,13 @@ TEST_CASE("fault: wvlock lock under server-wide chaos ends in the reference lock
     const bool ranges = ((i + 1) / 2) % 2 == 0;
     const std::string mode = ranges ? "" : "&strip658=0";
     REQUIRE(bench.server.reseed(str_cat("lock-", run_seed), rate, mode));
-    Child run = bench.lock(cache, false);
+    // Every fifth run is SIGKILLed after 0-6 s (a run takes about 5 s).
+    KillPlan plan;
+    if (i % 5 == 4) {
+      plan.when = KillPlan::When::kAfterDelay;
+      plan.delay = std::chrono::milliseconds(std::mt19937_64(run_seed)() % 6000);
+    }
+    Child run = bench.lock(cache, false, plan);
     tally.add_faults(bench.server.tally());
     ++tally.runs;
     std::string what = str_cat("lock seed ", run_seed, fresh ? " (fresh cache" : " (shared cache",
