@@ -174,12 +174,14 @@ std::string decode_html_entities(std::string_view text) {
       out.push_back(text[i++]);
       continue;
     }
-    std::size_t semicolon = text.find(';', i + 1);
-    // Entity names and numbers are short; a far ';' belongs to something else.
-    if (semicolon == std::string_view::npos || semicolon - i > 12) {
+    // Entity names and numbers are short; a far ';' belongs to something else. Look only that
+    // far: searching the rest of the text for each '&' is quadratic on a page of '&'.
+    std::size_t semicolon = text.substr(i + 1, 12).find(';');
+    if (semicolon == std::string_view::npos) {
       out.push_back(text[i++]);
       continue;
     }
+    semicolon += i + 1;
     std::string_view body = text.substr(i + 1, semicolon - i - 1);
     bool decoded = true;
     if (body == "lt") {
