@@ -2,6 +2,7 @@
 #include "pkg/sdist_filename.h"
 
 #include "base/str.h"
+#include "pkg/version_text.h"
 
 namespace wv::pkg {
 namespace {
@@ -60,24 +61,33 @@ Result<SdistFilename> parse_sdist_filename(std::string_view filename) {
     return expected_error("sdist filename", filename, 0,
                             "`name-version` before the extension, separated by `-`");
   }
-  std::optional<Error> first_error;
+  const std::size_t last_dash = dash;
+  // Each split is first checked without building a value or an error (an error quotes the
+  // input): parsing both sides at every dash was quadratic in the length of the name. The
+  // version is checked first; it fails within a few dashes of where it starts. Trailing
+  // whitespace (which parse_version strips) is skipped once, not at every split.
+  std::size_t end = stem.size();
+  while (std::size_t n = detail::python_space_length_before(stem, end)) end -= n;
   while (dash != std::string_view::npos) {
-    Result<PackageName> name = parse_package_name(stem.substr(0, dash));
-    Result<Version> version = parse_version(stem.substr(dash + 1));
-    if (name && version) {
-      return SdistFilename{std::move(*name), std::move(*version), stem_format.second};
-    }
-    if (!first_error) {
-      first_error = expected_error(
-          "sdist filename", filename, name ? dash + 1 : 0,
-          str_cat(name ? "a valid PEP 440 version after the last `-` ("
-                       : "a valid project name before the last `-` (",
-                  name ? version.error().message : name.error().message, ")"));
+    if (dash < end && is_valid_version(stem.substr(dash + 1, end - dash - 1)) &&
+        is_valid_name(stem.substr(0, dash))) {
+      WV_ASSIGN_OR_RETURN(PackageName name, parse_package_name(stem.substr(0, dash)));
+      WV_ASSIGN_OR_RETURN(Version version, parse_version(stem.substr(dash + 1)));
+      return SdistFilename{std::move(name), std::move(version), stem_format.second};
     }
     if (dash == 0) break;
     dash = stem.rfind('-', dash - 1);
   }
-  return std::move(*first_error);
+  // The error is the one for the rightmost split, as packaging's.
+  Result<PackageName> name = parse_package_name(stem.substr(0, last_dash));
+  Result<Version> version = parse_version(stem.substr(last_dash + 1));
+  return expected_error(
+      "sdist filename", filename, name ? last_dash + 1 : 0,
+      str_cat(name ? "a valid PEP 440 version after the last `-` ("
+                   : "a valid project name before the last `-` (",
+              name ? (version ? std::string("unknown") : version.error().message)
+                   : name.error().message,
+              ")"));
 }
 
 Result<SdistFilename> parse_sdist_filename(std::string_view filename,
@@ -86,9 +96,25 @@ Result<SdistFilename> parse_sdist_filename(std::string_view filename,
   const std::string_view stem = stem_format.first;
   // The name may be spelled any way that normalises to the project's name; it holds as many
   // dash-separated words as its spelling does, so try every dash.
+  // The prefix is normalised incrementally, as normalize_name() does it (normalising it afresh
+  // at every dash was quadratic); it only grows, so stop once it is longer than the name.
+  std::string prefix;
+  std::size_t normalised_up_to = 0;
+  bool in_separator_run = false;
   for (std::size_t dash = stem.find('-'); dash != std::string_view::npos;
        dash = stem.find('-', dash + 1)) {
-    if (normalize_name(stem.substr(0, dash)) != project.str()) continue;
+    for (; normalised_up_to < dash; ++normalised_up_to) {
+      const char c = stem[normalised_up_to];
+      if (c == '-' || c == '_' || c == '.') {
+        if (!in_separator_run) prefix.push_back('-');
+        in_separator_run = true;
+      } else {
+        prefix.push_back(to_ascii_lower(c));
+        in_separator_run = false;
+      }
+    }
+    if (prefix.size() > project.str().size()) break;
+    if (prefix != project.str()) continue;
     Result<Version> version = parse_version(stem.substr(dash + 1));
     if (!version) {
       return expected_error("sdist filename", filename, dash + 1,
