@@ -151,6 +151,14 @@ for target in "${targets[@]}"; do
   args=(-max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048
         -artifact_prefix="$crashes/")
   [ -f "$root/fuzz/dicts/$target.dict" ] && args+=(-dict="$root/fuzz/dicts/$target.dict")
+  # The targets' own input bounds (fuzz/fuzz_target.h): without -max_len libFuzzer takes the
+  # largest corpus file (index pages of several MB) and spends its time on inputs the target
+  # ignores; longer seeds are truncated to their first max_len bytes.
+  case $target in
+    wheel_zip|wheel_unpack) args+=(-max_len=1048576) ;;
+    pylock) args+=(-max_len=131072) ;;
+    *) args+=(-max_len=65536) ;;
+  esac
   echo "== fuzz_$target: ${seconds}s, corpus $(find "$corpus" -type f | wc -l) files"
   status=0
   (cd "$build" && ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/fuzz_$target" "${args[@]}" "$corpus") \
