@@ -1,26 +1,11 @@
 // Simple repository API project pages (src/index/simple_page.h): PEP 503 HTML and PEP 691 JSON.
 // This target: the HTML parser. Properties: no crash; the URL of every file of a page has no
 // fragment and its hashes are lower-case; decode_html_entities() never grows its input.
-#include <cctype>
 #include <string>
 
 #include "fuzz/fuzz_target.h"
+#include "fuzz/simple_page_check.h"
 #include "index/simple_page.h"
-
-namespace {
-
-void check_page(const wv::index::ProjectPage& page) {
-  for (const wv::index::IndexFile& file : page.files) {
-    WV_FUZZ_CHECK(file.url.find('#') == std::string::npos, "a file URL keeps its fragment: " + file.url);
-    for (const auto& [algorithm, hex] : file.hashes) {
-      for (char c : hex) {
-        WV_FUZZ_CHECK(!std::isupper(static_cast<unsigned char>(c)), "upper-case hash " + algorithm + "=" + hex);
-      }
-    }
-  }
-}
-
-}  // namespace
 
 WV_FUZZ_TARGET(simple_html) {
   if (size > wv::fuzz::kMaxTextInput) return;
@@ -29,6 +14,6 @@ WV_FUZZ_TARGET(simple_html) {
   WV_FUZZ_CHECK(decoded.size() <= page.size(), "entity decoding grew the text");
   for (const char* url : {"https://example.org/simple/torch/", "/srv/index/simple/torch/index.html"}) {
     auto parsed = wv::index::parse_html_project_page(page, url);
-    if (parsed) check_page(parsed.value());
+    if (parsed) wv::fuzz::check_project_page(parsed.value());
   }
 }
