@@ -38,6 +38,7 @@ Result<std::string> refetch_rejected(Fetcher& fetcher, const std::string& url, s
   FetchRequest request;
   request.url = url;
   request.headers.emplace_back(kRefetchHeader.first, kRefetchHeader.second);
+  request.max_body_bytes = limit;
   Result<FetchResponse> response = fetcher.fetch(request);
   if (!response) return std::move(response).error().with_note("before: " + rejected.message);
   if (response->status != 200 || response->body.size() > limit) return rejected;
@@ -82,6 +83,30 @@ Result<void> check_sha256(std::string_view content, const std::map<std::string, 
                       str_cat(what, " has sha256 ", actual, " but the index lists ", expected->second));
   }
   return {};
+}
+
+// check_sha256() on `text`, read from `url`; when it fails and `url` is remote, `text` is read
+// once more past any cache (refetch_rejected) and checked again, so a bad cached copy or a
+// transfer damaged on the way is not the final word.
+Result<void> check_sha256_or_refetch(std::string& text, Fetcher* fetcher, const std::string& url,
+                                     std::uint64_t limit,
+                                     const std::map<std::string, std::string>& hashes,
+                                     std::string_view what) {
+  Result<void> checked = check_sha256(text, hashes, what);
+  if (checked || fetcher == nullptr || !is_http_url(url)) return checked;
+  WV_ASSIGN_OR_RETURN(text, refetch_rejected(*fetcher, url, limit, checked.error()));
+  return check_sha256(text, hashes, what);
+}
+
+// A simple-index page as its Content-Type says: PEP 691 JSON, else PEP 503 HTML.
+Result<ProjectPage> parse_project_page(const FetchResponse& response, const std::string& url) {
+  std::string content_type;
+  if (auto found = response.headers.find("content-type"); found != response.headers.end()) {
+    content_type = to_lower(found->second);
+  }
+  return content_type.find("json") != std::string::npos
+             ? parse_json_project_page(response.body, url)
+             : parse_html_project_page(response.body, url);
 }
 
 }  // namespace
@@ -272,13 +297,7 @@ Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t ind
                          body_size(response), limits_.max_page_bytes);
     }
     std::string effective = response.effective_url.empty() ? page_url : response.effective_url;
-    std::string content_type;
-    if (auto found = response.headers.find("content-type"); found != response.headers.end()) {
-      content_type = to_lower(found->second);
-    }
-    bool json = content_type.find("json") != std::string::npos;
-    Result<ProjectPage> page = json ? parse_json_project_page(response.body, effective)
-                                    : parse_html_project_page(response.body, effective);
+    Result<ProjectPage> page = parse_project_page(response, effective);
     if (!page) {
       // A damaged cached copy or a bad transfer: once more from the server (see above).
       request.headers.emplace_back(kRefetchHeader.first, kRefetchHeader.second);
@@ -287,13 +306,7 @@ Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t ind
       if (again->status != 200 || again->body.size() > limits_.max_page_bytes) {
         return std::move(page).error();
       }
-      std::string again_type;
-      if (auto found = again->headers.find("content-type"); found != again->headers.end()) {
-        again_type = to_lower(found->second);
-      }
-      page = again_type.find("json") != std::string::npos
-                 ? parse_json_project_page(again->body, effective)
-                 : parse_html_project_page(again->body, effective);
+      page = parse_project_page(*again, effective);
       if (!page) return std::move(page).error();
     }
     return to_distributions(page->files, name, location.location);
@@ -414,15 +427,9 @@ Result<std::string> IndexSource::read_metadata_uncached(const Distribution& whee
     Result<std::string> text =
         read_small_file(metadata_url, limits_.max_metadata_bytes, Limit::kMetadataBytes);
     if (text) {
-      const std::string what = str_cat("core metadata file ", in_backticks(metadata_url));
-      Result<void> checked = check_sha256(*text, wheel.core_metadata_hashes, what);
-      if (!checked && fetcher_ != nullptr && is_http_url(metadata_url)) {
-        // A bad copy (cached, or damaged on the way): once more from the server.
-        WV_ASSIGN_OR_RETURN(*text, refetch_rejected(*fetcher_, metadata_url,
-                                                    limits_.max_metadata_bytes, checked.error()));
-        checked = check_sha256(*text, wheel.core_metadata_hashes, what);
-      }
-      WV_TRY(checked);
+      WV_TRY(check_sha256_or_refetch(*text, fetcher_, metadata_url, limits_.max_metadata_bytes,
+                                     wheel.core_metadata_hashes,
+                                     str_cat("core metadata file ", in_backticks(metadata_url))));
       ++stats_.metadata_pep658;
       return text;
     }
@@ -510,15 +517,9 @@ Result<pkg::VariantsMetadata> IndexSource::variants_metadata(const pkg::PackageN
     for (const Distribution* file : listed) {
       WV_ASSIGN_OR_RETURN(std::string text, read_small_file(file->url, limits_.max_variants_json_bytes,
                                                             Limit::kVariantsJsonBytes));
-      const std::string file_what = str_cat("variants file ", in_backticks(file->url));
-      Result<void> checked = check_sha256(text, file->hashes, file_what);
-      if (!checked && fetcher_ != nullptr && is_http_url(file->url)) {
-        // A bad copy (cached, or damaged on the way): once more from the server.
-        WV_ASSIGN_OR_RETURN(text, refetch_rejected(*fetcher_, file->url,
-                                                   limits_.max_variants_json_bytes, checked.error()));
-        checked = check_sha256(text, file->hashes, file_what);
-      }
-      WV_TRY(checked);
+      WV_TRY(check_sha256_or_refetch(text, fetcher_, file->url, limits_.max_variants_json_bytes,
+                                     file->hashes,
+                                     str_cat("variants file ", in_backticks(file->url))));
       ++stats_.variants_files;
       WV_ASSIGN_OR_RETURN(pkg::VariantsMetadata metadata, parse_variants_json(text, file->filename));
       parsed.push_back(std::move(metadata));
