@@ -333,12 +333,19 @@ struct CurlFetcher::Impl {
   std::optional<Result<FetchResponse>> judge(Transfer& transfer, CURLcode code) {
     bool retryable = false;
     std::optional<std::chrono::milliseconds> server_wait;
-    if (code == CURLE_WRITE_ERROR && transfer.response.body_cut) {
-      // Stopped on purpose at max_body_bytes: a final answer, not a failure to retry.
+    // The status and the URL after redirects, from curl, into the response.
+    auto take_status = [&]() -> long {
       long status = 0;
       curl_easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);
+      char* effective = nullptr;
+      curl_easy_getinfo(transfer.easy, CURLINFO_EFFECTIVE_URL, &effective);
       transfer.response.status = int(status);
-      transfer.response.effective_url = transfer.request->url;
+      transfer.response.effective_url = effective != nullptr ? effective : transfer.request->url;
+      return status;
+    };
+    if (code == CURLE_WRITE_ERROR && transfer.response.body_cut) {
+      // Stopped on purpose at max_body_bytes: a final answer, not a failure to retry.
+      take_status();
       return Result<FetchResponse>(std::move(transfer.response));
     }
     if (code != CURLE_OK) {
@@ -346,12 +353,7 @@ struct CurlFetcher::Impl {
       transfer.last_failure = describe(code);
       transfer.last_detail = transfer.error_buffer.data();
     } else {
-      long status = 0;
-      curl_easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);
-      char* effective = nullptr;
-      curl_easy_getinfo(transfer.easy, CURLINFO_EFFECTIVE_URL, &effective);
-      transfer.response.status = int(status);
-      transfer.response.effective_url = effective != nullptr ? effective : transfer.request->url;
+      const long status = take_status();
       transfer.last_detail.clear();
       std::optional<std::uint64_t> length = header_number(transfer.response, "content-length");
       bool has_body = status >= 200 && status != 204 && status != 304;
