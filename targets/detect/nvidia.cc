@@ -264,17 +264,22 @@ std::optional<NvidiaFacts> run_bounded(std::function<NvidiaFacts()> probe,
     NvidiaFacts facts;
   };
   auto state = std::make_shared<State>();
-  std::thread([state, probe = std::move(probe)] {
+  std::thread worker([state, probe = std::move(probe)] {
     NvidiaFacts facts = probe();
     std::lock_guard<std::mutex> lock(state->mutex);
     state->facts = std::move(facts);
     state->done = true;
     state->done_signal.notify_all();
-  }).detach();
+  });
   std::unique_lock<std::mutex> lock(state->mutex);
   if (!state->done_signal.wait_for(lock, timeout, [&] { return state->done; })) {
+    worker.detach();  // a hung driver call cannot be interrupted; leave it behind
     return std::nullopt;
   }
+  lock.unlock();
+  // A worker that answered is joined, so its thread-local state (dlerror's buffer) is released
+  // before we go on, rather than racing with the process's exit.
+  worker.join();
   return std::move(state->facts);
 }
 
