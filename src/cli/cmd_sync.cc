@@ -162,8 +162,8 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   install::LocalWheelStore store(inputs->lock_dir, &network);
   auto report = install::sync(sync_options, inputs->lockfile, inputs->live, store);
   if (!report) {
-    print_error(report.error());
     if (report.error().code == ErrorCode::kUnavailable) {
+      print_error(report.error());
       auto verdicts = install::evaluate_targets(inputs->lockfile, inputs->live, *select);
       std::string table = install::render_targets_table(inputs->lockfile, verdicts, inputs->live);
       std::fwrite(table.data(), 1, table.size(), stderr);

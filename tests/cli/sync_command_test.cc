@@ -218,6 +218,10 @@ TEST_CASE("cli sync: bad input is a clear error and leaves the environment uncha
     Run tampered = example.wvlock(kH100, "sync --venv '" + venv + "'");
     CHECK(tampered.status != 0);
     CHECK(tampered.err.find("sha256") != std::string::npos);
+    // Said once (it was printed twice).
+    const std::size_t first = tampered.err.find("error: ");
+    REQUIRE(first != std::string::npos);
+    CHECK(tampered.err.find("error: ", first + 1) == std::string::npos);
   }
   CHECK(example.digest(venv) == before);
 }
