@@ -64,15 +64,16 @@ Result<void> RealFileSystem::write_file_atomic(const std::string& path, std::str
   static std::atomic<unsigned> counter{0};
   std::string temporary =
       str_cat(path, ".tmp.", std::uint64_t(::getpid()), ".", counter.fetch_add(1));
+  // Errors name `path`, not the temporary: that is the file the user knows of.
   int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return errno_error("create", temporary);
+  if (fd < 0) return errno_error("write", path);
   const char* data = content.data();
   std::size_t left = content.size();
   while (left > 0) {
     ssize_t wrote = ::write(fd, data, left);
     if (wrote < 0) {
       if (errno == EINTR) continue;
-      Error error = errno_error("write", temporary);
+      Error error = errno_error("write", path);
       ::close(fd);
       ::unlink(temporary.c_str());
       return error;
@@ -82,7 +83,7 @@ Result<void> RealFileSystem::write_file_atomic(const std::string& path, std::str
   }
   // fsync before rename: after a crash the new name never points at an empty file.
   if ((durable && ::fsync(fd) != 0) || ::close(fd) != 0) {
-    Error error = errno_error("write", temporary);
+    Error error = errno_error("write", path);
     ::unlink(temporary.c_str());
     return error;
   }

@@ -132,8 +132,12 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
   }
   if (text != previous_text) {
     if (auto written = file_system.write_file_atomic(project->lockfile_path, text); !written) {
-      print_error(written.error());
-      return exit_code_for(written.error());
+      Error error = std::move(written).error().with_note(
+          previous_text.empty()
+              ? std::string("no lockfile was written")
+              : str_cat("the previous ", in_backticks(project->lockfile_path), " is unchanged"));
+      print_error(error);
+      return exit_code_for(error);
     }
   }
   log_info(str_cat(text == previous_text ? "unchanged " : "wrote ", project->lockfile_path, ": ",
