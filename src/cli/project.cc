@@ -41,6 +41,7 @@ class WiredSource final : public ProjectSource {
       fetcher = caching_.get();
     }
     source_ = std::make_unique<index::IndexSource>(std::move(locations), file_system, fetcher);
+    if (caching_) source_->set_derived_cache(caching_.get());
   }
 
   pkg::PackageSource& source() override { return *source_; }

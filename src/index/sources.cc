@@ -169,6 +169,12 @@ std::vector<Distribution> to_distributions(const std::vector<IndexFile>& files,
   return out;
 }
 
+std::string dist_info_cache_key(const Distribution& wheel, std::string_view leaf) {
+  const std::string sha256 = to_lower(wheel.sha256());
+  if (sha256.empty()) return "";
+  return str_cat("wheel-dist-info/", sha256, "/", wheel.name.str(), "/", leaf);
+}
+
 IndexSource::IndexSource(std::vector<SourceLocation> locations, const FileSystem& file_system,
                          Fetcher* fetcher, SourceLimits limits)
     : locations_(std::move(locations)),
@@ -400,6 +406,22 @@ Result<std::string> IndexSource::read_dist_info(const Distribution& wheel, const
     return make_error(ErrorCode::kUnsupported,
                       str_cat(in_backticks(wheel.url), " is remote but network access is off"));
   }
+  // A wheel's dist-info is fixed by its bytes: kept under the wheel's sha256, it serves later
+  // runs without range requests (which no response cache keeps), offline runs too.
+  const std::string key = dist_info_cache_key(wheel, leaf);
+  if (derived_ != nullptr && !key.empty()) {
+    if (std::optional<std::string> kept = derived_->load_derived(key)) {
+      ++stats_.dist_info_reused;
+      return std::move(*kept);
+    }
+  }
+  Result<std::string> content = fetch_remote_dist_info(wheel, wanted);
+  if (content && derived_ != nullptr && !key.empty()) derived_->store_derived(key, *content);
+  return content;
+}
+
+Result<std::string> IndexSource::fetch_remote_dist_info(const Distribution& wheel,
+                                                        const DistInfoEntry& wanted) {
   RangeReadStats range;
   Result<std::string> content =
       fetch_dist_info_file(*fetcher_, wheel.url, wheel.size, wanted, limits_, &range);

@@ -16,7 +16,9 @@
 
 #include "base/fetcher.h"
 #include "base/file_system.h"
+#include "base/derived_cache.h"
 #include "index/limits.h"
+#include "index/wheel_zip.h"
 #include "index/simple_page.h"
 #include "pkg/source.h"
 
@@ -40,6 +42,7 @@ struct SourceStats {
   int metadata_local_zip = 0;     ///< METADATA read from a local wheel
   int metadata_range = 0;         ///< METADATA read from a remote wheel by range requests
   int metadata_whole_wheel = 0;   ///< ... of which the server ignored ranges
+  int dist_info_reused = 0;       ///< dist-info files of remote wheels kept from an earlier run
   int range_requests = 0;         ///< HTTP requests spent on range reads
   std::uint64_t bytes_fetched = 0;
   int variants_files = 0;         ///< `*-variants.json` files read
@@ -62,6 +65,10 @@ class IndexSource final : public pkg::PackageSource {
   Result<std::string> file_sha256(const pkg::Distribution& file) override;
   Result<pkg::VariantsMetadata> wheel_variant_metadata(const pkg::Distribution& wheel) override;
 
+  /// Where dist-info files read from remote wheels by range requests are kept across runs,
+  /// keyed by the wheel's sha256 (null: not kept). Must outlive the source.
+  void set_derived_cache(DerivedCache* cache) { derived_ = cache; }
+
   const SourceStats& stats() const { return stats_; }
 
  private:
@@ -74,6 +81,9 @@ class IndexSource final : public pkg::PackageSource {
                                                            const pkg::PackageName& name);
   Result<std::string> read_metadata_uncached(const pkg::Distribution& wheel);
   Result<std::string> read_dist_info(const pkg::Distribution& wheel, const std::string& leaf);
+  /// A dist-info file of a remote wheel by range requests (the whole wheel when they fail).
+  Result<std::string> fetch_remote_dist_info(const pkg::Distribution& wheel,
+                                             const DistInfoEntry& wanted);
   /// Reads a whole small file (a `.metadata`, a variants file) from a path or URL.
   Result<std::string> read_small_file(const std::string& url_or_path, std::uint64_t limit,
                                       Limit limit_id);
@@ -81,10 +91,15 @@ class IndexSource final : public pkg::PackageSource {
   std::vector<SourceLocation> locations_;
   const FileSystem& file_system_;
   Fetcher* fetcher_;
+  DerivedCache* derived_ = nullptr;
   SourceLimits limits_;
   SourceStats stats_;
   std::unique_ptr<State> state_;
 };
+
+/// The DerivedCache key of a wheel's dist-info file: the wheel's sha256, the project and the
+/// file's leaf name; "" when the listing gave no sha256 (the wheel's bytes are then unknown).
+std::string dist_info_cache_key(const pkg::Distribution& wheel, std::string_view leaf);
 
 /// Turns the file entries of one project page into Distributions: keeps wheels, sdists and
 /// variants files of `project` (by parsed name), drops the rest. `index` names the location.

@@ -17,6 +17,9 @@ namespace {
 // Folder names carry a layout version: a new layout starts a new folder and old ones are ignored.
 constexpr std::string_view kHttpFolder = "http-v1";
 constexpr std::string_view kFilesFolder = "files-v1/sha256";
+constexpr std::string_view kDerivedFolder = "derived-v1";
+// A derived entry: this header line, the sha256 of the value, a newline, the value.
+constexpr std::string_view kDerivedMagic = "wvlock-derived 1 ";
 // What a download of unknown size counts for when batches are sized.
 constexpr std::uint64_t kUnknownDownloadSize = 64ull << 20;
 
@@ -142,7 +145,48 @@ void CachingFetcher::store(const FetchRequest& request, const FetchResponse& res
     written = file_system_.write_file_atomic(base + ".meta", serialize_cache_metadata(metadata),
                                              false);
   }
-  if (!written) log_warning(str_cat("cannot write the cache: ", written.error().message));
+  if (!written) warn_unwritable(written.error());
+}
+
+void CachingFetcher::warn_unwritable(const Error& error) {
+  std::string message = str_cat("cannot write the cache: ", error.message);
+  if (warned_unwritable_.exchange(true)) {
+    log_debug(message);
+    return;
+  }
+  log_warning(str_cat(message, " (wvlock goes on without storing; further failures to write the "
+                               "cache are shown with --verbose)"));
+}
+
+std::string CachingFetcher::derived_path(std::string_view key) const {
+  std::string hex = sha256_hex(key);
+  return path_join(path_join(path_join(options_.directory, kDerivedFolder), hex.substr(0, 2)), hex);
+}
+
+std::optional<std::string> CachingFetcher::load_derived(std::string_view key) {
+  const std::string path = derived_path(key);
+  Result<std::string> text = file_system_.read_file(path);
+  if (!text) return std::nullopt;
+  std::string_view view = *text;
+  const std::size_t header = kDerivedMagic.size() + 64 + 1;
+  if (view.size() >= header && view.substr(0, kDerivedMagic.size()) == kDerivedMagic &&
+      view[header - 1] == '\n' &&
+      sha256_hex(view.substr(header)) == view.substr(kDerivedMagic.size(), 64)) {
+    return std::string(view.substr(header));
+  }
+  log_debug(str_cat("cache: discarding the damaged entry ", in_backticks(path)));
+  (void)file_system_.remove(path);
+  return std::nullopt;
+}
+
+void CachingFetcher::store_derived(std::string_view key, std::string_view value) {
+  const std::string path = derived_path(key);
+  Result<void> written = file_system_.create_directories(path_parent(path));
+  if (written) {
+    written = file_system_.write_file_atomic(
+        path, str_cat(kDerivedMagic, sha256_hex(value), "\n", value), false);
+  }
+  if (!written) warn_unwritable(written.error());
 }
 
 Result<FetchResponse> CachingFetcher::fetch(const FetchRequest& request) {
@@ -232,7 +276,7 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
       if (changed) {
         Result<void> written = file_system_.write_file_atomic(
             entry_path(request) + ".meta", serialize_cache_metadata(entry.metadata), false);
-        if (!written) log_warning(str_cat("cannot write the cache: ", written.error().message));
+        if (!written) warn_unwritable(written.error());
       }
       results[i] = FetchResponse{entry.metadata.status, entry.metadata.headers,
                                  std::move(entry.body), entry.metadata.effective_url};

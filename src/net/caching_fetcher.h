@@ -1,9 +1,10 @@
 // The on-disk cache of wvlock (docs/network.md §Cache): a wv::Fetcher decorator that keeps index
 // pages and metadata revalidated with ETag / Last-Modified, serves them alone in offline mode,
-// and a content-addressed store of downloaded files keyed by their SHA-256, verified on every
-// use. All writes are atomic (temporary file + rename), so a killed process leaves no half entry.
+// a content-addressed store of downloaded files keyed by their SHA-256, verified on every use,
+// and values derived from such files (wv::DerivedCache). All writes are atomic (temporary file + rename), so a killed process leaves no half entry.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/derived_cache.h"
 #include "base/fetcher.h"
 #include "base/file_system.h"
 
@@ -39,7 +41,7 @@ struct VerifiedDownload {
 /// through (offline too, for file: URLs). A request carrying `Cache-Control: no-store` (a caller
 /// that rejected the answer it got: a wrong hash, a page that does not parse) deletes the entry
 /// of the same request without that header and goes to the server, unstored (offline: a miss).
-class CachingFetcher final : public Fetcher {
+class CachingFetcher final : public Fetcher, public DerivedCache {
  public:
   /// `upstream` and `file_system` must outlive the cache; `options.directory` must not be empty.
   CachingFetcher(Fetcher& upstream, FileSystem& file_system, CacheOptions options);
@@ -58,6 +60,13 @@ class CachingFetcher final : public Fetcher {
   std::vector<Result<std::string>> fetch_verified_all(
       const std::vector<VerifiedDownload>& downloads);
 
+  /// A derived value is stored with the sha256 of its bytes and checked on every load: a
+  /// damaged or truncated one is a miss and is dropped. Served offline too.
+  std::optional<std::string> load_derived(std::string_view key) override;
+  void store_derived(std::string_view key, std::string_view value) override;
+  /// Where the value stored under `key` lives.
+  std::string derived_path(std::string_view key) const;
+
   const std::string& directory() const { return options_.directory; }
   bool offline() const { return options_.offline; }
 
@@ -70,10 +79,14 @@ class CachingFetcher final : public Fetcher {
   struct Cached;
   std::optional<Cached> load(const FetchRequest& request);
   void store(const FetchRequest& request, const FetchResponse& response);
+  /// Logs the first failed cache write of this run; later ones only at debug level (a full
+  /// disk would otherwise print one warning per page).
+  void warn_unwritable(const Error& error);
 
   Fetcher& upstream_;
   FileSystem& file_system_;
   CacheOptions options_;
+  std::atomic<bool> warned_unwritable_{false};
 };
 
 /// `$XDG_CACHE_HOME/wvlock` when XDG_CACHE_HOME is an absolute path, else `$HOME/.cache/wvlock`;

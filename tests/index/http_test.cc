@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "base/file_system.h"
 #include "index/sources.h"
@@ -187,6 +188,66 @@ TEST_CASE("http: without PEP 658, METADATA comes from range requests or the whol
     ++compared;
   }
   CHECK(compared == 4);
+}
+
+TEST_CASE("http: dist-info read by range requests is kept under the wheel's sha256 and serves an "
+          "offline run", "[index][http][cache]") {
+  NEED_SERVER();
+  wv::test::TempDir cache_dir;
+  const std::string url = server.url("/no658/simple");
+  std::map<std::string, std::string> first_read;  // filename -> METADATA
+  {
+    wv::net::CachingFetcher cache(fetcher, file_system, {cache_dir.path(), false});
+    IndexSource online({{LocationKind::kSimpleIndex, url}}, file_system, &cache);
+    online.set_derived_cache(&cache);
+    for (const char* project : {"requests", "numpy"}) {
+      auto files = online.distributions(name(project));
+      REQUIRE(files);
+      for (const Distribution& file : *files) {
+        if (file.kind != DistributionKind::kWheel) continue;
+        auto metadata = online.wheel_metadata(file);
+        REQUIRE(metadata);
+        first_read[file.filename] = *metadata;
+      }
+    }
+    REQUIRE(first_read.size() > 2);
+    CHECK(online.stats().metadata_range == int(first_read.size()));
+    CHECK(online.stats().dist_info_reused == 0);
+  }
+  // Offline, from the same cache folder: the pages are cached responses, METADATA the kept
+  // dist-info; not one range request.
+  wv::net::CachingFetcher offline_cache(fetcher, file_system, {cache_dir.path(), true});
+  IndexSource offline({{LocationKind::kSimpleIndex, url}}, file_system, &offline_cache);
+  offline.set_derived_cache(&offline_cache);
+  std::vector<Distribution> wheels;
+  for (const char* project : {"requests", "numpy"}) {
+    auto files = offline.distributions(name(project));
+    REQUIRE(files);
+    for (const Distribution& file : *files) {
+      if (file.kind == DistributionKind::kWheel) wheels.push_back(file);
+    }
+  }
+  for (const Distribution& wheel : wheels) {
+    auto metadata = offline.wheel_metadata(wheel);
+    REQUIRE(metadata);
+    CHECK(*metadata == first_read[wheel.filename]);
+  }
+  CHECK(offline.stats().dist_info_reused == int(wheels.size()));
+  CHECK(offline.stats().metadata_range == 0);
+  CHECK(offline.stats().range_requests == 0);
+
+  // A damaged kept file is dropped, and offline that wheel is then a clear cache miss.
+  const Distribution& victim = wheels.front();
+  const std::string kept = offline_cache.derived_path(dist_info_cache_key(victim, "METADATA"));
+  std::string text = *file_system.read_file(kept);
+  text[text.size() / 2] ^= 0x20;
+  REQUIRE(file_system.write_file_atomic(kept, text));
+  IndexSource after_damage({{LocationKind::kSimpleIndex, url}}, file_system, &offline_cache);
+  after_damage.set_derived_cache(&offline_cache);
+  auto missed = after_damage.wheel_metadata(victim);
+  REQUIRE_FALSE(missed);
+  CHECK_THAT(missed.error().to_string(), Catch::Contains("is not in the cache"));
+  CHECK_FALSE(file_system.exists(kept));
 }
 
 TEST_CASE("http: figures for reading every METADATA over loopback, cold and warm",

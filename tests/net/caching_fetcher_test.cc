@@ -457,3 +457,49 @@ TEST_CASE("caching fetcher: a body over the request's bound is cut, not retried,
   CHECK(download.error().code == wv::ErrorCode::kIntegrity);
   CHECK_THAT(download.error().message, Catch::Contains("is larger than the expected 1000 bytes"));
 }
+
+TEST_CASE("caching fetcher: derived values are kept by key, checked on every load, served offline",
+          "[net][cache]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  CachingFetcher cache = fixture.cache();
+  const std::string key = "wheel-dist-info/" + std::string(64, 'a') + "/pkg/METADATA";
+  CHECK_FALSE(cache.load_derived(key));
+  cache.store_derived(key, "Metadata-Version: 2.4\nName: pkg\n");
+  CHECK(cache.load_derived(key) == "Metadata-Version: 2.4\nName: pkg\n");
+  // Offline, with nothing upstream: the value is still there. An empty value is a value.
+  CachingFetcher offline = fixture.cache(true);
+  CHECK(offline.load_derived(key) == "Metadata-Version: 2.4\nName: pkg\n");
+  cache.store_derived("empty", "");
+  CHECK(offline.load_derived("empty") == "");
+  CHECK(fixture.counting.requests == 0);
+  // Keys with slashes, spaces or `..` are hashed: the path stays inside the cache folder.
+  CHECK(cache.derived_path("../../etc/passwd").rfind(fixture.cache_dir.path() + "/derived-v1/", 0) == 0);
+
+  const std::string path = cache.derived_path(key);
+  SECTION("a changed byte in the value is a miss, and the entry is dropped") {
+    std::string text = *fixture.file_system.read_file(path);
+    text.back() ^= 1;
+    REQUIRE(fixture.file_system.write_file_atomic(path, text));
+    CHECK_FALSE(offline.load_derived(key));
+    CHECK_FALSE(fixture.file_system.exists(path));
+  }
+  SECTION("a truncated entry or a foreign file is a miss") {
+    std::string text = *fixture.file_system.read_file(path);
+    for (std::string damaged : {text.substr(0, text.size() - 3), text.substr(0, 40), std::string(),
+                                std::string("Metadata-Version: 2.4\nName: pkg\n")}) {
+      REQUIRE(fixture.file_system.write_file_atomic(path, damaged));
+      CHECK_FALSE(offline.load_derived(key));
+    }
+  }
+  SECTION("a value that cannot be stored is only not kept") {
+    // The cache folder's place is taken by a file: every write fails (ENOTDIR).
+    wv::test::TempDir other;
+    REQUIRE(fixture.file_system.write_file_atomic(other.file("blocker"), "x"));
+    CachingFetcher blocked(fixture.counting, fixture.file_system,
+                           CacheOptions{other.file("blocker") + "/cache", false});
+    blocked.store_derived(key, "value");
+    blocked.store_derived(key, "value");
+    CHECK_FALSE(blocked.load_derived(key));
+  }
+}
