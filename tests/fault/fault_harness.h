@@ -82,9 +82,12 @@ struct Child {
 };
 
 /// Runs `argv` in `dir` with `environment` (KEY=VALUE, added to or replacing this process's),
-/// stdout and stderr to files, for at most `bound`, SIGKILLed as `plan` says.
+/// stdout and stderr to files, for at most `bound`, SIGKILLed as `plan` says. `max_file_bytes`
+/// (a multiple of 512) stands in for a full disk: the child may not write a file past that size
+/// (RLIMIT_FSIZE), and such a write fails with EFBIG (SIGXFSZ ignored) as ENOSPC would.
 inline Child run_child(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
-                       const std::string& dir, std::chrono::seconds bound, const KillPlan& plan = {}) {
+                       const std::string& dir, std::chrono::seconds bound, const KillPlan& plan = {},
+                       std::optional<std::uint64_t> max_file_bytes = std::nullopt) {
   std::vector<std::string> env_strings;
   for (char** entry = environ; *entry; ++entry) {
     std::string item = *entry;
@@ -113,7 +116,10 @@ inline Child run_child(const std::vector<std::string>& argv, const std::vector<s
   auto start = std::chrono::steady_clock::now();
   pid_t pid = -1;
   // posix_spawn has no working-directory action in glibc 2.36's public API: spawn a shell `cd`.
-  std::vector<std::string> shell = {"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", dir};
+  // dash counts `ulimit -f` in 512-byte blocks; an ignored signal stays ignored across exec.
+  std::string script = "cd \"$0\" && exec \"$@\"";
+  if (max_file_bytes) script = str_cat("trap '' XFSZ; ulimit -f ", *max_file_bytes / 512, "; ", script);
+  std::vector<std::string> shell = {"/bin/sh", "-c", script, dir};
   for (const std::string& item : args) shell.push_back(item);
   std::vector<char*> shell_pointers;
   for (std::string& item : shell) shell_pointers.push_back(item.data());
