@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The fault-injection campaign (docs/fault-injection.md): RUNS runs of `wvlock lock` and RUNS
 # runs of `wvlock sync` against the chaos server, with the sync process SIGKILLed at random points,
-# then one combined tally. Exit status 1 when any run was lost, corrupted or unclear.
+# then the storage faults (full disk, unwritable cache, concurrent processes), then one combined
+# tally. Exit status 1 when any run was lost, corrupted or unclear.
 #
 #   scripts/fault-injection.sh [RUNS]            # default 100 of each
 #   WV_FAULT_SEED=1000 WV_FAULT_RATE=0.2 scripts/fault-injection.sh 50
@@ -34,13 +35,19 @@ for kind in lock sync; do
     echo "== $kind: runs $done_runs..$(( done_runs + n - 1 )) (seeds $(( seed + done_runs ))..)" >&2
     env "WV_FAULT_${upper}_RUNS=$n" "WV_FAULT_SEED=$(( seed + done_runs ))" "WV_FAULT_RATE=$rate" \
         WV_FAULT_TALLY_FILE="$tally" WV_BUILD_DIR="$PWD/$build" \
-        "$build/tests/fault_tests" "[fault][$kind]" >/dev/null 2>&1 || status=1
+        "$build/tests/fault_tests" "[fault][$kind]~[storage]" >/dev/null 2>&1 || status=1
     done_runs=$(( done_runs + n ))
   done
 done
+# The storage faults once: the full-disk sweeps, the unwritable cache, and RUNS/10 (at least 2)
+# rounds of two processes at once.
+echo "== storage: full disk, unwritable cache, concurrent processes" >&2
+env "WV_FAULT_CONCURRENT_RUNS=$(( runs / 10 > 2 ? runs / 10 : 2 ))" WV_FAULT_TALLY_FILE="$tally" \
+    WV_BUILD_DIR="$PWD/$build" "$build/tests/fault_tests" "[storage]" >/dev/null 2>&1 || status=1
 # Sum the chunks: `== fault tally: NAME ==` headers, then `KEY... COUNT` lines and `BAD` lines.
 awk -v wall=$(( $(date +%s) - start )) '
-  /^== fault tally: / { kind = ($4 == "lock") ? "lock" : "sync"; next }
+  # A campaign chunk ("lock (N runs, ...)") sums under its kind; a storage tally under its name.
+  /^== fault tally: / { kind = ($5 ~ /^\(/) ? $4 : substr($0, 17, length($0) - 19); next }
   /^BAD / { bad_lines[++nbad] = kind ": " substr($0, 5); next }
   /^ / || /^$/ { next }
   NF >= 2 && $NF ~ /^[0-9]+$/ {
