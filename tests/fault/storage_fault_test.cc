@@ -25,6 +25,14 @@ std::vector<std::string> temporaries(const std::string& root) {
   return found;
 }
 
+/// Every temporary file left under `roots` is a bad outcome.
+void check_no_temporaries(Tally& tally, const std::string& what,
+                          std::initializer_list<std::string> roots) {
+  for (const std::string& root : roots) {
+    for (const std::string& path : temporaries(root)) tally.fail(what + ": left " + path);
+  }
+}
+
 /// A failed run's error names the failed write's reason.
 bool says_disk_full(const Child& run) {
   return run.err.find("error: ") != std::string::npos &&
@@ -71,10 +79,9 @@ TEST_CASE("fault: a full disk during lock leaves the previous lockfile, and the 
     } else {
       ++tally.outcomes["clear error, lockfile unchanged"];
     }
-    for (const std::string& path : temporaries(bench.project)) tally.fail(what + ": left " + path);
-    for (const std::string& path : temporaries(cache)) tally.fail(what + ": left " + path);
-    // What the cache kept is good: online it gives the reference, offline the reference or
-    // "not in the cache"; and every stored download hashes to its name.
+    check_no_temporaries(tally, what, {bench.project, cache});
+    // What the cache kept is good: online and offline it gives the reference, and every stored
+    // download hashes to its name.
     Child again = bench.lock(cache, false);
     if (again.exit_code != 0 || slurp(bench.project + "/pylock.toml") != bench.reference) {
       tally.fail(what + ": the next lock, with room, failed\n" + again.err);
@@ -131,8 +138,7 @@ TEST_CASE("fault: a full disk during sync leaves the old environment or the new 
     } else {
       ++tally.outcomes["clear error, environment unchanged"];
     }
-    for (const std::string& path : temporaries(bench.venv)) tally.fail(what + ": left " + path);
-    for (const std::string& path : temporaries(cache)) tally.fail(what + ": left " + path);
+    check_no_temporaries(tally, what, {bench.venv, cache});
     // With room again, the same sync reaches the new state (nothing half-written stands in the way).
     Child again = bench.sync(target, cache, false);
     if (again.exit_code != 0 || bench.state_now() != target) {
@@ -218,9 +224,8 @@ TEST_CASE("fault: two wvlock processes at once on one cache or one project", "[f
       if (slurp(dir + "/pylock.toml") != bench.reference) {
         tally.fail(what + ": " + dir + "/pylock.toml is not the reference lockfile");
       }
-      for (const std::string& path : temporaries(dir)) tally.fail(what + ": left " + path);
     }
-    for (const std::string& path : temporaries(cache)) tally.fail(what + ": left " + path);
+    check_no_temporaries(tally, what, {bench.project, copy, cache});
     bench.check_offline(cache, what, tally, true);
   }
   tally.report();
@@ -261,7 +266,7 @@ TEST_CASE("fault: two syncs at once on one environment: one waits its turn or is
       tally.fail(what + ": the environment is in the state of the sync that was refused");
     }
     if (bench.leftovers()) tally.fail(what + ": staging or journal left behind");
-    for (const std::string& path : temporaries(bench.venv)) tally.fail(what + ": left " + path);
+    check_no_temporaries(tally, what, {bench.venv});
     std::string said;
     if (state >= 0 && !bench.imports(state, &said)) tally.fail(what + ": python cannot import torch: " + said);
   }
