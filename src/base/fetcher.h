@@ -22,6 +22,12 @@ struct FetchRequest {
   /// (max_body_bytes + 1 are kept) and the response has `body_cut` set: the caller reports its
   /// own limit, and a hostile server cannot make wvlock hold an endless body in memory.
   std::uint64_t max_body_bytes = 0;
+  /// When set, the body goes to this file (created, and truncated again at each attempt) as it
+  /// arrives, hashed on the way, instead of into FetchResponse::body: a download needs no
+  /// memory for its size. The response then has `streamed` set. A fetcher may ignore it (the
+  /// body is then in `body`, `streamed` false), so callers handle both. A file that cannot be
+  /// written is a kIo error, not retried.
+  std::string body_path;
 };
 
 struct FetchResponse {
@@ -32,6 +38,10 @@ struct FetchResponse {
   std::string effective_url;  ///< after redirects
   /// The body was cut after max_body_bytes + 1 bytes (it is larger than the request allowed).
   bool body_cut = false;
+  /// The body went to the request's `body_path`; `body` is empty.
+  bool streamed = false;
+  std::uint64_t streamed_bytes = 0;  ///< the bytes written to `body_path`
+  std::string streamed_sha256;       ///< their SHA-256, 64 lower-case hex digits
 };
 
 class Fetcher {

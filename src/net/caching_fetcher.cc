@@ -1,6 +1,9 @@
 #include "net/caching_fetcher.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 
 #include "base/hash.h"
 #include "base/limits.h"
@@ -337,21 +340,42 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
       results[i] = offline_miss(download.url);
       continue;
     }
-    // A known size bounds the body exactly; otherwise the download-bytes limit does.
-    requests.push_back(FetchRequest{download.url, {}, std::nullopt,
-                                    download.size ? std::max<std::uint64_t>(*download.size, 1)
-                                                  : limit_value(Limit::kDownloadBytes)});
+    // A known size bounds the body exactly; otherwise the download-bytes limit does. The body
+    // streams into a temporary file beside its place in the store, renamed once verified.
+    FetchRequest request{download.url, {}, std::nullopt,
+                         download.size ? std::max<std::uint64_t>(*download.size, 1)
+                                       : limit_value(Limit::kDownloadBytes)};
+    Result<void> folder = file_system_.create_directories(path_parent(path));
+    if (!folder) {
+      results[i] = std::move(folder).error().with_context(
+          str_cat("storing ", in_backticks(redact_url(download.url)), " in the cache"));
+      continue;
+    }
+    static std::atomic<std::uint64_t> downloads_started{0};
+    request.body_path =
+        str_cat(path, ".tmp.", std::uint64_t(::getpid()), ".d", downloads_started.fetch_add(1));
+    requests.push_back(std::move(request));
     request_of.push_back(i);
   }
 
-  auto settle = [&](std::size_t i, Result<FetchResponse>& answer) {
+  auto settle = [&](std::size_t i, const FetchRequest& request, Result<FetchResponse>& answer) {
     const VerifiedDownload& download = downloads[i];
     std::string shown = in_backticks(redact_url(download.url));
+    // The streamed file becomes the store's copy only once verified; otherwise it goes.
+    struct TemporaryGuard {
+      FileSystem& file_system;
+      const std::string& path;
+      bool keep = false;
+      ~TemporaryGuard() {
+        if (!keep) (void)file_system.remove(path);
+      }
+    } temporary{file_system_, request.body_path};
     if (!answer) {
       results[i] = std::move(answer).error();
       return;
     }
     const FetchResponse& response = *answer;
+    const std::uint64_t received = response.streamed ? response.streamed_bytes : response.body.size();
     if (response.status != 200) {
       results[i] = make_error(
           response.status == 404 ? ErrorCode::kNotFound : ErrorCode::kNetwork,
@@ -369,14 +393,14 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
                                       *download.size, " bytes"));
       return;
     }
-    if (download.size && response.body.size() != *download.size) {
+    if (download.size && received != *download.size) {
       results[i] = make_error(ErrorCode::kIntegrity,
-                              str_cat("the download of ", shown, " is ", response.body.size(),
+                              str_cat("the download of ", shown, " is ", received,
                                       " bytes, expected ", *download.size));
       return;
     }
     std::string expected = to_lower(download.sha256);
-    std::string actual = sha256_hex(response.body);
+    std::string actual = response.streamed ? response.streamed_sha256 : sha256_hex(response.body);
     if (actual != expected) {
       results[i] = make_error(ErrorCode::kIntegrity,
                               str_cat("the download of ", shown, " has sha256 ",
@@ -384,8 +408,11 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
       return;
     }
     std::string path = verified_path(expected);
-    Result<void> written = file_system_.create_directories(path_parent(path));
-    if (written) written = file_system_.write_file_atomic(path, response.body, false);
+    // Rename is atomic: a reader sees no file or the whole verified one.
+    Result<void> written = response.streamed
+                               ? file_system_.rename(request.body_path, path)
+                               : file_system_.write_file_atomic(path, response.body, false);
+    temporary.keep = response.streamed && bool(written);
     if (!written) {
       results[i] =
           std::move(written).error().with_context(str_cat("storing ", shown, " in the cache"));
@@ -394,8 +421,9 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
     results[i] = path;
   };
 
-  // Bodies arrive in memory, so downloads go upstream in batches of bounded total size (each
-  // batch in parallel); a batch's bodies are written and dropped before the next one starts.
+  // Downloads go upstream in batches of bounded total size (each batch in parallel). With the
+  // curl fetcher bodies stream to their files; a fetcher that ignores body_path holds them in
+  // memory, and the bound keeps that in check: a batch's bodies are dropped before the next.
   std::size_t batch_begin = 0;
   while (batch_begin < requests.size()) {
     std::size_t batch_end = batch_begin;
@@ -411,7 +439,7 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
         std::vector<FetchRequest>(requests.begin() + std::ptrdiff_t(batch_begin),
                                   requests.begin() + std::ptrdiff_t(batch_end)));
     for (std::size_t j = batch_begin; j < batch_end; ++j) {
-      settle(request_of[j], answers[j - batch_begin]);
+      settle(request_of[j], requests[j], answers[j - batch_begin]);
     }
     batch_begin = batch_end;
   }

@@ -2,17 +2,22 @@
 #include "net/curl_fetcher.h"
 
 #include <curl/curl.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <thread>
 
 #include "base/file_system.h"
+#include "base/sha256.h"
 #include "base/str.h"
 #include "net/progress.h"
 #include "net/url.h"
@@ -47,10 +52,66 @@ struct Transfer {
   Clock::time_point not_before;
   std::string last_failure;  ///< what went wrong with the latest attempt
   std::string last_detail;   ///< curl's own words for it, as a note
+  // A body streamed to the request's body_path (this attempt's file and hash).
+  int sink = -1;
+  std::unique_ptr<Sha256> hasher;
+  std::optional<Error> sink_error;  ///< a write to the file failed: final, not retried
+
+  /// The body bytes received by this attempt, in memory or in the file.
+  std::uint64_t received() const {
+    return response.streamed ? response.streamed_bytes : response.body.size();
+  }
 };
+
+/// Writes all of `bytes` to `fd`; false with errno set on failure.
+bool write_all(int fd, const char* bytes, std::size_t size) {
+  while (size > 0) {
+    ssize_t wrote = ::write(fd, bytes, size);
+    if (wrote < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    bytes += wrote;
+    size -= std::size_t(wrote);
+  }
+  return true;
+}
+
+/// Closes the attempt's file; false (with sink_error set) when the close reports a failed write.
+bool close_sink(Transfer& transfer) {
+  if (transfer.sink < 0) return true;
+  const int closed = ::close(transfer.sink);
+  transfer.sink = -1;
+  if (closed != 0 && !transfer.sink_error) {
+    transfer.sink_error = make_error(
+        ErrorCode::kIo, str_cat("cannot write ", in_backticks(transfer.request->body_path), ": ",
+                                std::strerror(errno)));
+    return false;
+  }
+  return true;
+}
+
+std::size_t on_streamed_body(Transfer& transfer, char* data, std::size_t size) {
+  FetchResponse& response = transfer.response;
+  const std::uint64_t bound = transfer.request->max_body_bytes;
+  if (bound != 0 && response.streamed_bytes + size > bound) {
+    response.body_cut = true;  // nothing past the bound is written
+    return 0;
+  }
+  if (!write_all(transfer.sink, data, size)) {
+    transfer.sink_error = make_error(
+        ErrorCode::kIo, str_cat("cannot write ", in_backticks(transfer.request->body_path), ": ",
+                                std::strerror(errno)));
+    return 0;
+  }
+  transfer.hasher->update(std::string_view(data, size));
+  response.streamed_bytes += size;
+  return size;
+}
 
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
+  if (transfer->sink >= 0) return on_streamed_body(*transfer, data, size * count);
   std::string& body = transfer->response.body;
   if (!transfer->reserved) {
     transfer->reserved = true;
@@ -306,7 +367,23 @@ struct CurlFetcher::Impl {
     return true;
   }
 
+  /// Opens the attempt's file when the request streams its body; false with sink_error set.
+  bool open_sink(Transfer& transfer) {
+    const std::string& path = transfer.request->body_path;
+    if (path.empty()) return true;
+    transfer.response.streamed = true;
+    transfer.hasher = std::make_unique<Sha256>();
+    transfer.sink = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (transfer.sink < 0) {
+      transfer.sink_error = make_error(
+          ErrorCode::kIo, str_cat("cannot write ", in_backticks(path), ": ", std::strerror(errno)));
+      return false;
+    }
+    return true;
+  }
+
   void release(Transfer& transfer) {
+    close_sink(transfer);
     if (transfer.easy != nullptr) curl_easy_cleanup(transfer.easy);
     transfer.easy = nullptr;
     if (transfer.header_list != nullptr) curl_slist_free_all(transfer.header_list);
@@ -343,6 +420,13 @@ struct CurlFetcher::Impl {
       transfer.response.effective_url = effective != nullptr ? effective : transfer.request->url;
       return status;
     };
+    // A file that cannot be written (a full disk) is not the network's fault: final.
+    if (transfer.sink_error || !close_sink(transfer)) {
+      return Result<FetchResponse>(Error(*transfer.sink_error).with_context(
+          str_cat("downloading ", in_backticks(redact_url(transfer.request->url)))));
+    }
+    if (transfer.hasher) transfer.response.streamed_sha256 = transfer.hasher->finish_hex();
+    transfer.hasher.reset();
     if (code == CURLE_WRITE_ERROR && transfer.response.body_cut) {
       // Stopped on purpose at max_body_bytes: a final answer, not a failure to retry.
       take_status();
@@ -365,10 +449,10 @@ struct CurlFetcher::Impl {
           server_wait = std::chrono::milliseconds(std::min<std::uint64_t>(*seconds, 3600) * 1000);
         }
       } else if (has_body && length && !transfer.response.headers.count("content-encoding") &&
-                 *length != transfer.response.body.size()) {
+                 *length != transfer.received()) {
         retryable = true;  // curl catches most of these; this is the belt to its braces
-        transfer.last_failure = str_cat("the body was truncated (", transfer.response.body.size(),
-                                        " of ", *length, " bytes)");
+        transfer.last_failure = str_cat("the body was truncated (", transfer.received(), " of ",
+                                        *length, " bytes)");
       } else {
         return Result<FetchResponse>(std::move(transfer.response));
       }
@@ -434,6 +518,13 @@ struct CurlFetcher::Impl {
         transfer.attempts += 1;
         transfer.response = FetchResponse{};
         transfer.reserved = false;
+        transfer.sink_error.reset();
+        if (!open_sink(transfer)) {
+          results[index] = Error(*transfer.sink_error).with_context(
+              str_cat("downloading ", in_backticks(redact_url(transfer.request->url))));
+          --remaining;
+          continue;
+        }
         if (!prepare(transfer) || curl_multi_add_handle(multi, transfer.easy) != CURLM_OK) {
           release(transfer);
           results[index] =
@@ -463,7 +554,7 @@ struct CurlFetcher::Impl {
         curl_easy_getinfo(easy, CURLINFO_PRIVATE, &transfer);
         curl_multi_remove_handle(multi, easy);
         --active;
-        const std::uint64_t received = transfer->response.body.size();
+        const std::uint64_t received = transfer->received();
         std::optional<Result<FetchResponse>> outcome = judge(*transfer, code);
         release(*transfer);
         std::size_t index = std::size_t(transfer - transfers.data());
@@ -499,7 +590,7 @@ struct CurlFetcher::Impl {
           bool sizes_known = ready.empty() && waiting.empty();
           for (const Transfer& transfer : transfers) {
             if (transfer.easy == nullptr) continue;  // only transfers in flight
-            snapshot.bytes_done += transfer.response.body.size();
+            snapshot.bytes_done += transfer.received();
             if (auto length = header_number(transfer.response, "content-length")) {
               snapshot.bytes_total += *length;
             } else {

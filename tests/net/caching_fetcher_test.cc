@@ -1,9 +1,13 @@
 // CachingFetcher over a real CurlFetcher and the loopback fault server.
 #include "net/caching_fetcher.h"
 
+#include <sys/resource.h>
+
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <cctype>
 #include <chrono>
+#include <filesystem>
 #include <map>
 
 #include "base/file_system.h"
@@ -354,8 +358,12 @@ TEST_CASE("caching fetcher: tampered, truncated or missing downloads are rejecte
   CHECK(missing.error().code == wv::ErrorCode::kNotFound);
   CHECK_THAT(missing.error().message, Catch::Contains("HTTP 404"));
 
-  // Nothing of it reached the cache.
+  // Nothing of it reached the cache, not even the streamed temporaries.
   CHECK_FALSE(fixture.cache(true).fetch_verified(tampered, sha, content.size()));
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(fixture.cache_dir.path())) {
+    INFO(entry.path());
+    CHECK_FALSE(entry.is_regular_file());
+  }
 }
 
 TEST_CASE("caching fetcher: fetch_verified_all downloads in parallel and keeps order",
@@ -502,4 +510,67 @@ TEST_CASE("caching fetcher: derived values are kept by key, checked on every loa
     blocked.store_derived(key, "value");
     CHECK_FALSE(blocked.load_derived(key));
   }
+}
+
+namespace {
+
+/// Passes requests on without their body_path: the body comes back in memory (how every
+/// download worked before streaming), the baseline of the figure below.
+class InMemoryFetcher final : public wv::Fetcher {
+ public:
+  explicit InMemoryFetcher(wv::Fetcher& inner) : inner_(inner) {}
+  Result<FetchResponse> fetch(const FetchRequest& request) override {
+    FetchRequest copy = request;
+    copy.body_path.clear();
+    return inner_.fetch(copy);
+  }
+
+ private:
+  wv::Fetcher& inner_;
+};
+
+long peak_rss_kib() {
+  struct rusage usage {};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+}  // namespace
+
+TEST_CASE("caching fetcher: figures for the peak memory of a 256 MiB verified download, streamed "
+          "and in memory", "[.][bench][net]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  // Written a MiB at a time, so this process's peak does not already hold the file.
+  wv::Sha256 hasher;
+  {
+    std::FILE* file = std::fopen(fixture.served.file("big-1.0-py3-none-any.whl").c_str(), "wb");
+    REQUIRE(file != nullptr);
+    std::string chunk(1u << 20, '\0');
+    for (int mib = 0; mib < 256; ++mib) {
+      for (std::size_t i = 0; i < chunk.size(); i += 4096) chunk[i] = char(mib + i / 4096);
+      hasher.update(chunk);
+      REQUIRE(std::fwrite(chunk.data(), 1, chunk.size(), file) == chunk.size());
+    }
+    std::fclose(file);
+  }
+  const std::string sha = hasher.finish_hex();
+  const std::string url = fixture.server.url("/big-1.0-py3-none-any.whl");
+  auto measure = [&](wv::Fetcher& upstream, const std::string& folder) {
+    CachingFetcher cache(upstream, fixture.file_system, CacheOptions{folder, false});
+    const long before = peak_rss_kib();
+    auto start = std::chrono::steady_clock::now();
+    REQUIRE(cache.fetch_verified(url, sha, 256u << 20));
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return std::pair<long, double>((peak_rss_kib() - before) / 1024, ms);
+  };
+  // Streamed first: the peak only grows, so the in-memory run must come second.
+  wv::test::TempDir streamed_cache, memory_cache;
+  auto [streamed_mib, streamed_ms] = measure(fixture.network, streamed_cache.path());
+  InMemoryFetcher in_memory(fixture.network);
+  auto [memory_mib, memory_ms] = measure(in_memory, memory_cache.path());
+  std::printf("  256 MiB verified download: streamed +%ld MiB peak in %.0f ms; in memory +%ld MiB "
+              "peak in %.0f ms\n",
+              streamed_mib, streamed_ms, memory_mib, memory_ms);
+  CHECK(streamed_mib < 64);
 }

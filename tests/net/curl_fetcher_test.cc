@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "base/file_system.h"
+#include "base/sha256.h"
 #include "base/str.h"
 #include "fault_server.h"
 #include "support/temp_dir.h"
@@ -101,6 +102,83 @@ TEST_CASE("curl fetcher: a multi-megabyte body arrives whole", "[net][curl]") {
   Result<FetchResponse> cut = impatient.fetch(get(server.url("/big.whl?truncate=2")));
   REQUIRE_FALSE(cut);
   CHECK_THAT(cut.error().message, Catch::Contains("truncated"));
+}
+
+TEST_CASE("curl fetcher: a body streamed to a file is written and hashed as it arrives, never "
+          "held in memory", "[net][curl][stream]") {
+  wv::test::TempDir root, out;
+  std::string content;
+  for (std::uint32_t i = 0; content.size() < (3u << 20); ++i) content += wv::str_cat(i * 40503u, ";");
+  write(root, "big.whl", content);
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcherOptions options = test_options();
+  options.max_attempts = 3;
+  CurlFetcher fetcher(options);
+  wv::RealFileSystem file_system;
+  auto streamed = [&](const std::string& url, const std::string& path, std::uint64_t bound = 0) {
+    FetchRequest request = get(url);
+    request.body_path = path;
+    request.max_body_bytes = bound;
+    return fetcher.fetch(request);
+  };
+
+  SECTION("whole") {
+    Result<FetchResponse> response = streamed(server.url("/big.whl"), out.file("a"));
+    REQUIRE(response);
+    CHECK(response->status == 200);
+    CHECK(response->streamed);
+    CHECK(response->body.empty());
+    CHECK(response->streamed_bytes == content.size());
+    CHECK(response->streamed_sha256 == wv::sha256_hex(content));
+    CHECK(*file_system.read_file(out.file("a")) == content);
+  }
+  SECTION("a retried attempt starts the file again") {
+    Result<FetchResponse> response = streamed(server.url("/big.whl?truncate=1"), out.file("b"));
+    REQUIRE(response);
+    CHECK(server.count(fetcher, "/big.whl", "hits") == 2);
+    CHECK(response->streamed_bytes == content.size());
+    CHECK(response->streamed_sha256 == wv::sha256_hex(content));
+    CHECK(*file_system.read_file(out.file("b")) == content);
+  }
+  SECTION("over the bound: cut, and nothing past the bound written") {
+    Result<FetchResponse> response = streamed(server.url("/big.whl"), out.file("c"), 100000);
+    REQUIRE(response);
+    CHECK(response->body_cut);
+    CHECK(response->streamed_bytes <= 100000);
+    CHECK(file_system.stat(out.file("c"))->size <= 100000);
+    CHECK(server.count(fetcher, "/big.whl", "hits") == 1);
+  }
+  SECTION("a full disk is an I/O error naming the file, not retried") {
+    // /dev/full opens, and every write to it fails with ENOSPC.
+    Result<FetchResponse> response = streamed(server.url("/big.whl"), "/dev/full");
+    REQUIRE_FALSE(response);
+    CHECK(response.error().code == wv::ErrorCode::kIo);
+    CHECK_THAT(response.error().message, Catch::Contains("cannot write `/dev/full`: No space left on device"));
+    CHECK_THAT(response.error().message, Catch::Contains("/big.whl"));
+    CHECK(server.count(fetcher, "/big.whl", "hits") == 1);
+  }
+  SECTION("a file that cannot be created: no request is made") {
+    Result<FetchResponse> response = streamed(server.url("/big.whl"), out.file("no/such/folder"));
+    REQUIRE_FALSE(response);
+    CHECK(response.error().code == wv::ErrorCode::kIo);
+    CHECK_THAT(response.error().message, Catch::Contains("No such file or directory"));
+    CHECK(server.count(fetcher, "/big.whl", "hits") == 0);
+  }
+  SECTION("several at once, each into its own file") {
+    std::vector<FetchRequest> requests;
+    for (int i = 0; i < 6; ++i) {
+      FetchRequest request = get(server.url(wv::str_cat("/big.whl?n=", i)));
+      request.body_path = out.file(wv::str_cat("many-", i));
+      requests.push_back(request);
+    }
+    std::vector<Result<FetchResponse>> responses = fetcher.fetch_all(requests);
+    for (int i = 0; i < 6; ++i) {
+      REQUIRE(responses[i]);
+      CHECK(responses[i]->streamed_sha256 == wv::sha256_hex(content));
+      CHECK(file_system.stat(out.file(wv::str_cat("many-", i)))->size == content.size());
+    }
+  }
 }
 
 TEST_CASE("curl fetcher: fetch_all runs many transfers and keeps request order", "[net][curl]") {
