@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "base/str.h"
+#include "pkg/name.h"
 #include "pkg/requirement.h"
 #include "pkg/specifier.h"
 #include "pkg/version.h"
@@ -110,6 +111,8 @@ std::string_view kind_name(Kind kind) {
     case Kind::kSpecifier: return "specifier";
     case Kind::kMarker: return "marker";
     case Kind::kRequirement: return "requirement";
+    case Kind::kIntersection: return "intersection";
+    case Kind::kName: return "name";
   }
   return "?";
 }
@@ -121,6 +124,8 @@ std::size_t input_columns(Kind kind) {
     case Kind::kSpecifier: return 3;
     case Kind::kMarker: return 3;
     case Kind::kRequirement: return 1;
+    case Kind::kIntersection: return 4;
+    case Kind::kName: return 1;
   }
   return 1;
 }
@@ -175,11 +180,11 @@ Fields our_order(std::span<const std::string> texts) {
   return out;
 }
 
-Fields our_specifier(std::string_view set_text, std::span<const std::string> versions) {
-  Result<pkg::SpecifierSet> set = pkg::parse_specifier_set(set_text);
-  if (!set) return {error_answer(set.error())};
-  std::optional<bool> pre = set->prereleases();
-  Fields out = {"ok", set->to_string(), !pre ? "None" : (*pre ? "True" : "False")};
+namespace {
+
+Fields specifier_answer(const pkg::SpecifierSet& set, std::span<const std::string> versions) {
+  std::optional<bool> pre = set.prereleases();
+  Fields out = {"ok", set.to_string(), !pre ? "None" : (*pre ? "True" : "False")};
   for (const std::string& text : versions) {
     Result<pkg::Version> version = pkg::parse_version(text);
     if (!version) {
@@ -189,12 +194,38 @@ Fields our_specifier(std::string_view set_text, std::span<const std::string> ver
     std::string bits;
     for (std::optional<bool> mode : {std::optional<bool>(), std::optional<bool>(true),
                                      std::optional<bool>(false)}) {
-      bits.push_back(set->contains(*version, mode) ? '1' : '0');
+      bits.push_back(set.contains(*version, mode) ? '1' : '0');
     }
     out.push_back(std::move(bits));
   }
   return out;
 }
+
+int mode_index(std::string_view mode) {
+  for (int m = 0; m < 3; ++m) {
+    if (mode == kModes[m]) return m;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Fields our_specifier(std::string_view set_text, std::span<const std::string> versions) {
+  Result<pkg::SpecifierSet> set = pkg::parse_specifier_set(set_text);
+  if (!set) return {error_answer(set.error())};
+  return specifier_answer(*set, versions);
+}
+
+Fields our_intersection(std::string_view a, std::string_view b,
+                        std::span<const std::string> versions) {
+  Result<pkg::SpecifierSet> left = pkg::parse_specifier_set(a);
+  if (!left) return {error_answer(left.error())};
+  Result<pkg::SpecifierSet> right = pkg::parse_specifier_set(b);
+  if (!right) return {error_answer(right.error())};
+  return specifier_answer(left->intersect(*right), versions);
+}
+
+Fields our_name(std::string_view text) { return {pkg::normalize_name(text)}; }
 
 Fields our_marker(std::string_view text, std::span<const Evaluation> evaluations) {
   Result<pkg::Marker> marker = pkg::parse_marker(text);
@@ -266,13 +297,13 @@ std::string answer_case(Kind kind, std::span<const std::string> inputs) {
       Fields ranks = our_order(inputs.subspan(0, 2));
       return reduce_order(ranks[0], ranks[1]);
     }
-    case Kind::kSpecifier: {
-      int mode = 0;
-      for (int m = 0; m < 3; ++m) {
-        if (inputs[2] == kModes[m]) mode = m;
-      }
-      return reduce_specifier(our_specifier(inputs[0], inputs.subspan(1, 1)), 0, mode);
-    }
+    case Kind::kSpecifier:
+      return reduce_specifier(our_specifier(inputs[0], inputs.subspan(1, 1)), 0,
+                              mode_index(inputs[2]));
+    case Kind::kIntersection:
+      return reduce_specifier(our_intersection(inputs[0], inputs[1], inputs.subspan(2, 1)), 0,
+                              mode_index(inputs[3]));
+    case Kind::kName: return join_answer(our_name(inputs[0]));
     case Kind::kMarker: {
       std::vector<std::string> values;
       for (std::string_view value : split(inputs[1], '|')) values.emplace_back(value);
@@ -287,6 +318,29 @@ std::string answer_case(Kind kind, std::span<const std::string> inputs) {
 
 std::optional<std::string> explain(Kind kind, std::span<const std::string> inputs,
                                    const std::string& ours, const std::string& packaging) {
+  if (kind == Kind::kIntersection) {
+    // The rules of a single set, for the two sets' clauses written as one.
+    const std::string joined = str_cat(inputs[0], ",", inputs[1]);
+    const std::string as_set[] = {joined, inputs[2], inputs[3]};
+    return explain(Kind::kSpecifier, as_set, ours, packaging);
+  }
+  if (kind == Kind::kName) {
+    // Only the non-ASCII letters may differ: without them the answers must be equal (or the
+    // text holds one of the letters whose lower case is ASCII, as the Kelvin sign's is `k`).
+    auto ascii_only = [](std::string_view text) {
+      std::string out;
+      for (char c : text) {
+        if (static_cast<unsigned char>(c) < 0x80) out.push_back(c);
+      }
+      return out;
+    };
+    if (ascii_only(inputs[0]) != inputs[0] &&
+        (ascii_only(ours) == ascii_only(packaging) || has_unicode_fold_letter(inputs[0]))) {
+      return "spec: unicode-name: PEP 503 names are ASCII (core metadata); we lower-case "
+             "ASCII letters only, packaging's str.lower() any letter (docs/pep508.md)";
+    }
+    return std::nullopt;
+  }
   const bool packaging_ok = packaging.starts_with("ok");
   const bool validity_differs = packaging_ok != ours.starts_with("ok");
   // Numbers above 2^64-1 (docs/pep440.md "Deviations"): we refuse them, packaging takes any.

@@ -1,6 +1,6 @@
 // Our side of the differential test against Python's packaging 23.0 (docs/differential.md):
-// the answer wv::pkg gives for each kind of case (PEP 440 versions, ordering and specifier sets,
-// PEP 508 markers and requirements) in the same field layout as differential/oracle.py, the
+// the answer wv::pkg gives for each kind of case (PEP 440 versions, ordering, specifier sets and
+// their intersections, PEP 508 markers and requirements, PEP 503 names) in the same field layout as differential/oracle.py, the
 // single-case answers stored in tests/differential/cases/<kind>.txt, the case-file line format,
 // and the classifier that recognises the documented deliberate differences.
 #pragma once
@@ -21,11 +21,13 @@ namespace wv::differential {
 using Fields = std::vector<std::string>;
 
 /// The kinds of case, one case file each.
-enum class Kind { kVersion, kOrder, kSpecifier, kMarker, kRequirement };
-inline constexpr Kind kAllKinds[] = {Kind::kVersion, Kind::kOrder, Kind::kSpecifier,
-                                     Kind::kMarker, Kind::kRequirement};
+enum class Kind { kVersion, kOrder, kSpecifier, kMarker, kRequirement, kIntersection, kName };
+inline constexpr Kind kAllKinds[] = {Kind::kVersion,     Kind::kOrder,        Kind::kSpecifier,
+                                     Kind::kMarker,      Kind::kRequirement,  Kind::kIntersection,
+                                     Kind::kName};
 
-/// "version", "order", "specifier", "marker", "requirement" (the case file's stem).
+/// "version", "order", "specifier", "marker", "requirement", "intersection", "name" (the case
+/// file's stem).
 std::string_view kind_name(Kind kind);
 /// The number of input columns of a case line of `kind` (then expected, packaging, verdict).
 std::size_t input_columns(Kind kind);
@@ -47,6 +49,11 @@ Fields our_order(std::span<const std::string> texts);
 /// invalid | ok, str, prereleases (None/True/False), then per version three characters:
 /// contains() with prereleases None, True, False ('1' / '0').
 Fields our_specifier(std::string_view set, std::span<const std::string> versions);
+/// Specifier set `a` & `b` (packaging's SpecifierSet.__and__): invalid when either is, else
+/// our_specifier()'s layout for the combined set.
+Fields our_intersection(std::string_view a, std::string_view b, std::span<const std::string> versions);
+/// The PEP 503 normal form (packaging's canonicalize_name), one field.
+Fields our_name(std::string_view text);
 /// invalid | ok, str, then per evaluation "1", "0" or "E:version" / "E:comparison" / "E:name".
 Fields our_marker(std::string_view marker, std::span<const Evaluation> evaluations);
 /// invalid | ok, str, name, extras (sorted, comma-joined), specifier, url, marker.
@@ -64,8 +71,9 @@ std::string reduce_marker(const Fields& fields, std::size_t index);
 std::string reduce_order(const std::string& a, const std::string& b);
 
 /// Our answer for one stored case: `inputs` are its input columns (unescaped).
-/// specifier: set, version, mode ("None"/"True"/"False"); marker: marker, environment (the
-/// eleven values joined by '|'), extra; order: a, b; version and requirement: the text.
+/// specifier: set, version, mode ("None"/"True"/"False"); intersection: set a, set b, version,
+/// mode; marker: marker, environment (the eleven values joined by '|'), extra; order: a, b;
+/// version, requirement and name: the text.
 std::string answer_case(Kind kind, std::span<const std::string> inputs);
 
 /// When `ours` and `packaging` (single-case answers) differ in a documented deliberate way,

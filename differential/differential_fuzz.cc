@@ -188,7 +188,7 @@ class Campaign {
 };
 
 std::string Campaign::serialize(const Request& request) const {
-  static constexpr char kLetters[] = {'V', 'O', 'S', 'M', 'R'};
+  static constexpr char kLetters[] = {'V', 'O', 'S', 'M', 'R', 'I', 'N'};
   std::string line(1, kLetters[static_cast<int>(request.kind)]);
   for (const std::string& text : request.texts) {
     line.push_back('\t');
@@ -202,10 +202,11 @@ std::string Campaign::serialize(const Request& request) const {
 }
 
 Request Campaign::next() {
-  static constexpr Kind kMix[] = {Kind::kVersion,   Kind::kVersion,   Kind::kVersion,
-                                  Kind::kOrder,     Kind::kSpecifier, Kind::kSpecifier,
-                                  Kind::kSpecifier, Kind::kMarker,    Kind::kMarker,
-                                  Kind::kMarker,    Kind::kRequirement, Kind::kRequirement};
+  static constexpr Kind kMix[] = {Kind::kVersion,      Kind::kVersion,      Kind::kVersion,
+                                  Kind::kOrder,        Kind::kSpecifier,    Kind::kSpecifier,
+                                  Kind::kSpecifier,    Kind::kMarker,       Kind::kMarker,
+                                  Kind::kMarker,       Kind::kRequirement,  Kind::kRequirement,
+                                  Kind::kIntersection, Kind::kIntersection, Kind::kName};
   Request request;
   request.kind = kMix[generator_.draw(std::size(kMix))];
   switch (request.kind) {
@@ -229,6 +230,16 @@ Request Campaign::next() {
       break;
     }
     case Kind::kRequirement: request.texts = {generator_.requirement()}; break;
+    case Kind::kIntersection: {
+      std::vector<std::string> versions, more;
+      request.texts = {generator_.specifier_set(versions), generator_.specifier_set(more)};
+      versions.insert(versions.end(), more.begin(), more.end());
+      for (std::string& version : versions) {
+        if (pkg::is_valid_version(version)) request.texts.push_back(std::move(version));
+      }
+      break;
+    }
+    case Kind::kName: request.texts = {generator_.project_name()}; break;
   }
   return request;
 }
@@ -330,17 +341,30 @@ void Campaign::compare(const Request& request, const Fields& theirs) {
       }
       break;
     }
-    case Kind::kSpecifier: {
-      std::span<const std::string> versions(request.texts.data() + 1, request.texts.size() - 1);
-      Fields ours = refusal(our_specifier(request.texts[0], versions), theirs);
+    case Kind::kSpecifier:
+    case Kind::kIntersection: {
+      // One set, or two combined with &, then the versions matched against it.
+      const std::size_t sets = request.kind == Kind::kIntersection ? 2 : 1;
+      const std::vector<std::string> set_texts(request.texts.begin(), request.texts.begin() + sets);
+      std::span<const std::string> versions(request.texts.data() + sets, request.texts.size() - sets);
+      auto answer = [&](std::span<const std::string> some) {
+        return sets == 2 ? our_intersection(set_texts[0], set_texts[1], some)
+                         : our_specifier(set_texts[0], some);
+      };
+      auto inputs_for = [&](const std::string& version, const char* mode) {
+        std::vector<std::string> inputs = set_texts;
+        inputs.push_back(version);
+        inputs.push_back(mode);
+        return inputs;
+      };
+      Fields ours = refusal(answer(versions), theirs);
       tally.comparisons += 1 + (theirs.size() > 1 ? 3 * versions.size() : 0);
       if (ours == theirs) break;
       const std::string first_version = versions.empty() ? "1.0" : versions[0];
       if (ours.size() != theirs.size() || ours.size() < 3 ||
           !std::equal(ours.begin(), ours.begin() + 3, theirs.begin())) {
-        Fields single_ours = our_specifier(request.texts[0], std::span<const std::string>(&first_version, 1));
-        record(Kind::kSpecifier, {request.texts[0], first_version, "None"},
-               reduce_specifier(single_ours, 0, 0),
+        Fields single_ours = answer(std::span<const std::string>(&first_version, 1));
+        record(request.kind, inputs_for(first_version, "None"), reduce_specifier(single_ours, 0, 0),
                versions.empty() ? join_answer(theirs) : reduce_specifier(theirs, 0, 0));
         break;
       }
@@ -348,11 +372,17 @@ void Campaign::compare(const Request& request, const Fields& theirs) {
       for (std::size_t i = 0; i < versions.size(); ++i) {
         for (int mode = 0; mode < 3; ++mode) {
           if (ours[3 + i][mode] != theirs[3 + i][mode]) {
-            record(Kind::kSpecifier, {request.texts[0], versions[i], kModes[mode]},
+            record(request.kind, inputs_for(versions[i], kModes[mode]),
                    reduce_specifier(ours, i, mode), reduce_specifier(theirs, i, mode));
           }
         }
       }
+      break;
+    }
+    case Kind::kName: {
+      ++tally.comparisons;
+      Fields ours = our_name(request.texts[0]);
+      if (ours != theirs) record(Kind::kName, {request.texts[0]}, join_answer(ours), join_answer(theirs));
       break;
     }
     case Kind::kMarker: {
@@ -472,7 +502,7 @@ int Campaign::run(Oracle& oracle) {
     for (const auto& [name, count] : tally.explained) {
       explained += str_cat(explained.empty() ? "" : ", ", name, " ", count);
     }
-    std::printf("  %-11s %9llu cases %11llu comparisons, unexplained %llu, explained: %s\n",
+    std::printf("  %-12s %8llu cases %11llu comparisons, unexplained %llu, explained: %s\n",
                 std::string(kind_name(kind)).c_str(),
                 static_cast<unsigned long long>(tally.cases),
                 static_cast<unsigned long long>(tally.comparisons),

@@ -377,6 +377,22 @@ std::string Generator::name() {
   return std::string(pick(kBad));
 }
 
+std::string Generator::project_name() {
+  static constexpr std::string_view kPieces[] = {"a", "Z", "numpy", "Torch", "zope", "9", "x1",
+                                                 "FLASH", "attn", "py", "SciPy", "\xc3\x89t\xc3\xa9"};
+  static constexpr std::string_view kSeparators[] = {"-", "_", ".", "--", "-_.", "..", "__", "._-_."};
+  std::string out;
+  if (chance(0.1)) out += pick(kSeparators);
+  const std::uint64_t pieces = 1 + below(4);
+  for (std::uint64_t i = 0; i < pieces; ++i) {
+    if (i > 0) out += pick(kSeparators);
+    out += random_case(pick(kPieces));
+  }
+  if (chance(0.1)) out += pick(kSeparators);
+  if (chance(0.15)) out = mutate(out);
+  return out;
+}
+
 std::string Generator::url() {
   static constexpr std::string_view kUrls[] = {
       "https://example.com/pkg-1.0.tar.gz", "http://host:8080/a.whl#sha256=00",

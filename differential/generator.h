@@ -1,5 +1,5 @@
 // Random inputs for the differential test (docs/differential.md): PEP 440 versions and
-// specifier sets, PEP 508 markers, marker environments and requirements, built from their
+// specifier sets, PEP 508 markers, marker environments and requirements, project names, built from their
 // grammars with every spelling the specs allow, then sometimes mutated into invalid text.
 // Deterministic for a seed.
 #pragma once
@@ -38,6 +38,9 @@ class Generator {
   /// A requirement: name, extras, specifiers with or without parentheses, URLs, markers;
   /// sometimes mutated.
   std::string requirement();
+  /// A project name to normalise: runs of `-_.`, mixed case, digits; sometimes mutated (any
+  /// text, non-ASCII letters included).
+  std::string project_name();
   /// A uniform draw in [0, n) from the same stream (0 when n is 0).
   std::uint64_t draw(std::uint64_t n) { return below(n); }
 

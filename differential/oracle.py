@@ -16,6 +16,8 @@ Requests (fields separated by tabs, text fields hex-encoded):
                              three characters for contains() with prereleases None/True/False
   M  marker  env:extra...    marker: invalid | ok, str, then per evaluation 1, 0 or E:<why>
   R  text                    requirement: invalid | ok, str, name, extras, specifier, url, marker
+  I  set  set  version...    the sets combined with `&`: invalid (either set) | the layout of S
+  N  text                    canonicalize_name(text)
 """
 import bisect
 import sys
@@ -26,6 +28,7 @@ try:
     from packaging.markers import UndefinedEnvironmentName
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.utils import canonicalize_name
     from packaging.version import InvalidVersion, Version
 except ImportError as error:  # the driver reports this and skips
     sys.stdout.write("NOPACKAGING %s\n" % error)
@@ -93,12 +96,26 @@ def answer_specifier(fields):
         return ["invalid"]
     except Exception as error:
         return refused(error)
+    return specifier_fields(spec, fields[1:])
+
+
+def answer_intersection(fields):
+    try:
+        spec = SpecifierSet(text(fields[0])) & SpecifierSet(text(fields[1]))
+    except InvalidSpecifier:
+        return ["invalid"]
+    except Exception as error:
+        return refused(error)
+    return specifier_fields(spec, fields[2:])
+
+
+def specifier_fields(spec, version_fields):
     try:
         pre = str(spec.prereleases)
     except InvalidVersion:
         pre = "E"
     out = ["ok", str(spec), pre]
-    for field in fields[1:]:
+    for field in version_fields:
         v = Version(text(field))
         out.append(tri(lambda: spec.contains(v)) + tri(lambda: spec.contains(v, prereleases=True))
                    + tri(lambda: spec.contains(v, prereleases=False)))
@@ -159,6 +176,8 @@ HANDLERS = {
     "S": answer_specifier,
     "M": answer_marker,
     "R": answer_requirement,
+    "I": answer_intersection,
+    "N": lambda fields: [canonicalize_name(text(fields[0]))],
 }
 
 

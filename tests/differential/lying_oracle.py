@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """differential/oracle.py with every kind of answer falsified, for the ctest that proves
 differential_fuzz notices disagreements (docs/differential.md): versions lose their local
-label in `public`, orders are reversed, contains() answers flipped, marker results flipped,
-requirement names upper-cased."""
+label in `public`, orders are reversed, contains() answers flipped (of single and combined sets),
+marker results flipped, requirement names upper-cased, canonical names given a trailing `-x`."""
 import os
 import sys
 
@@ -45,6 +45,18 @@ def lie_requirement(fields):
     return out
 
 
+def lie_intersection(fields):
+    out = oracle.answer_intersection(fields)
+    if out[0] == "ok":
+        out[3:] = [bits.translate(str.maketrans("01", "10")) for bits in out[3:]]
+    return out
+
+
+def lie_name(fields):
+    return [oracle.canonicalize_name(oracle.text(fields[0])) + "-x"]
+
+
 oracle.HANDLERS.update({"V": lie_version, "O": lie_order, "S": lie_specifier,
-                        "M": lie_marker, "R": lie_requirement})
+                        "M": lie_marker, "R": lie_requirement, "I": lie_intersection,
+                        "N": lie_name})
 oracle.main()
