@@ -331,8 +331,10 @@ struct CurlFetcher::Impl {
     curl_easy_setopt(easy, CURLOPT_MAXREDIRS, 10L);
     curl_easy_setopt(easy, CURLOPT_USERAGENT, options.user_agent.c_str());
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(options.connect_timeout.count()));
-    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(options.transfer_timeout.count()));
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    // 0: no total bound for a streamed download (see CurlFetcherOptions::transfer_timeout).
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS,
+                     request.body_path.empty() ? long(options.transfer_timeout.count()) : 0L);
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, long(std::max<std::uint64_t>(options.min_speed, 1)));
     curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
                      std::max(1L, long(options.stall_timeout.count() / 1000)));
     curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
@@ -436,6 +438,13 @@ struct CurlFetcher::Impl {
       retryable = is_retryable(code);
       transfer.last_failure = describe(code);
       transfer.last_detail = transfer.error_buffer.data();
+      if (code == CURLE_OPERATION_TIMEDOUT &&
+          transfer.last_detail.find("too slow") != std::string::npos) {
+        transfer.last_failure = str_cat(
+            "the server sent less than ", std::max<std::uint64_t>(options.min_speed, 1),
+            " bytes a second for ", std::max<long>(1, long(options.stall_timeout.count() / 1000)),
+            " s (stalled or trickling)");
+      }
     } else {
       const long status = take_status();
       transfer.last_detail.clear();

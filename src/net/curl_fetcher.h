@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -29,11 +30,15 @@ struct CurlFetcherOptions {
   std::chrono::milliseconds initial_backoff{250};
   std::chrono::milliseconds max_backoff{8000};
   std::chrono::milliseconds connect_timeout{15000};
-  /// Bound on one attempt, from start to last byte (generous: a GPU wheel can be 1 GB; a dead
-  /// connection is caught sooner by `stall_timeout`).
+  /// Bound on one attempt of a request held in memory (a page, a metadata file), from start to
+  /// last byte. A download streamed to a file (`FetchRequest::body_path`) has no total bound:
+  /// a 2.5 GB GPU wheel over a slow link may take hours, and must not be cut and retried for
+  /// ever; `stall_timeout` and `min_speed` end a dead or trickling one.
   std::chrono::milliseconds transfer_timeout{std::chrono::minutes(30)};
-  /// An attempt that receives nothing for this long is abandoned (and retried).
+  /// An attempt slower than `min_speed` bytes a second over this long (a server that sends
+  /// nothing, or trickles) is abandoned (and retried).
   std::chrono::milliseconds stall_timeout{30000};
+  std::uint64_t min_speed = 1024;
   /// Transfers of one fetch_all() that run at the same time.
   std::size_t max_parallel = 16;
   std::string user_agent = "wvlock/0.1.0";

@@ -305,6 +305,44 @@ TEST_CASE("curl fetcher: a stalled server times out within the bound", "[net][cu
   CHECK(once->body == "second try");
 }
 
+TEST_CASE("curl fetcher: a trickling server is abandoned; a streamed download has no total "
+          "bound", "[net][curl][retry]") {
+  wv::test::TempDir root, out;
+  write(root, "drip.whl", std::string(6000, 'd'));
+  write(root, "slow-but-fine.whl", std::string(40000, 'f'));
+  wv::test::FaultServer server(root.path());
+  REQUIRE(server.ok());
+  CurlFetcherOptions options = test_options();
+  options.max_attempts = 1;
+  options.stall_timeout = std::chrono::milliseconds(1000);
+  options.min_speed = 1024;
+  options.transfer_timeout = std::chrono::milliseconds(800);
+  CurlFetcher fetcher(options);
+
+  // 200 bytes a second: alive, never idle for a second, but far below the minimum speed.
+  auto started = std::chrono::steady_clock::now();
+  FetchRequest drip = get(server.url("/drip.whl?trickle=200"));
+  drip.body_path = out.file("drip");
+  Result<FetchResponse> dripped = fetcher.fetch(drip);
+  auto elapsed = std::chrono::steady_clock::now() - started;
+  REQUIRE_FALSE(dripped);
+  CHECK(dripped.error().code == wv::ErrorCode::kNetwork);
+  CHECK_THAT(dripped.error().message,
+             Catch::Contains("the server sent less than 1024 bytes a second for 1 s"));
+  CHECK(elapsed < std::chrono::milliseconds(4000));  // the whole body would take 30 s
+
+  // 20 KB a second for 2 s: past the 800 ms bound of an in-memory request, which is cut ...
+  Result<FetchResponse> in_memory = fetcher.fetch(get(server.url("/slow-but-fine.whl?trickle=20000")));
+  REQUIRE_FALSE(in_memory);
+  CHECK_THAT(in_memory.error().message, Catch::Contains("timed out"));
+  // ... while a streamed download, bounded by its speed only, arrives whole.
+  FetchRequest streamed = get(server.url("/slow-but-fine.whl?trickle=20000"));
+  streamed.body_path = out.file("fine");
+  Result<FetchResponse> arrived = fetcher.fetch(streamed);
+  REQUIRE(arrived);
+  CHECK(arrived->streamed_bytes == 40000);
+}
+
 TEST_CASE("curl fetcher: an unreachable server is a network error naming the URL", "[net][curl]") {
   CurlFetcherOptions options = test_options();
   options.max_attempts = 2;

@@ -15,6 +15,7 @@ Faults are chosen per request by query parameters (N counts hits of the same pat
   reset=N       the first N hits reset the connection (RST, no response)
   truncate=N    the first N hits announce a Content-Length 100 bytes larger than they send
   stall=N       the first N hits sleep `stall_s` seconds (default 5) before answering
+  trickle=B     the body is sent alive but slowly: B bytes a second, in pieces of B/10 bytes
   latency_ms=M  every hit waits M milliseconds first (a long round trip, for benchmarks)
   changing=1    the body gains a line with the hit number, so it (and its ETag) changes
   tamper=1      one byte of the body is flipped (a wrong hash), headers unchanged
@@ -194,14 +195,29 @@ class Handler(socketserver.StreamRequestHandler):
             if not self.respond(target):
                 return
 
-    def send(self, status, body=b"", headers=(), length=None):
-        """Writes one response in a single send; returns True to keep the connection."""
+    def send(self, status, body=b"", headers=(), length=None, trickle=0):
+        """Writes one response, in a single send unless `trickle` (bytes a second) spreads the
+        body over time; returns True to keep the connection."""
         lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}"]
         lines += [f"{name}: {value}" for name, value in headers]
         if status != 304:
             lines.append(f"Content-Length: {len(body) if length is None else length}")
         head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-        self.wfile.write(head if self.method == "HEAD" or status == 304 else head + body)
+        if self.method == "HEAD" or status == 304:
+            self.wfile.write(head)
+            return True
+        if trickle <= 0:
+            self.wfile.write(head + body)
+            return True
+        self.wfile.write(head)
+        piece = max(1, trickle // 10)
+        try:
+            for start in range(0, len(body), piece):
+                self.wfile.write(body[start:start + piece])
+                self.wfile.flush()
+                time.sleep(0.1)
+        except OSError:  # the client gave up
+            return False
         return True
 
     def reset_connection(self):
@@ -352,7 +368,7 @@ class Handler(socketserver.StreamRequestHandler):
                 part = part[:middle] + bytes([part[middle] ^ 0x20]) + part[middle + 1:]
             return self.send(206, part, headers)
 
-        return self.send(200, body, headers)
+        return self.send(200, body, headers, trickle=int(query.get("trickle", "0")))
 
 
 class Server(socketserver.ThreadingTCPServer):
