@@ -1,6 +1,7 @@
 #include "base/file_system.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -104,10 +105,10 @@ Result<FileInfo> RealFileSystem::stat(const std::string& path) const {
   }
   FileInfo info;
   info.type = type_of(status.type());
-  if (info.type == FileType::kRegular) {
-    info.size = fs::file_size(path, code);
-    if (code) return io_error("inspect", path, code);
-  }
+  struct ::stat raw {};
+  if (::lstat(path.c_str(), &raw) != 0) return errno_error("inspect", path);
+  if (info.type == FileType::kRegular) info.size = std::uint64_t(raw.st_size);
+  info.modified_unix_seconds = std::int64_t(raw.st_mtime);
   return info;
 }
 

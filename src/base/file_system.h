@@ -16,6 +16,7 @@ enum class FileType { kRegular, kDirectory, kSymlink, kOther };
 struct FileInfo {
   FileType type = FileType::kOther;
   std::uint64_t size = 0;
+  std::int64_t modified_unix_seconds = 0;  ///< the last write (mtime)
 };
 
 struct DirectoryEntry {

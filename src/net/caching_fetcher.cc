@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <ctime>
+#include <set>
 
 #include "base/hash.h"
 #include "base/limits.h"
@@ -21,6 +23,9 @@ namespace {
 constexpr std::string_view kHttpFolder = "http-v1";
 constexpr std::string_view kFilesFolder = "files-v1/sha256";
 constexpr std::string_view kDerivedFolder = "derived-v1";
+// A download's temporary file not written to for this long belongs to a process that died
+// (a live one writes at least every stall timeout, or starts the file again).
+constexpr std::int64_t kAbandonedAfterSeconds = 10 * 60;
 // A derived entry: this header line, the sha256 of the value, a newline, the value.
 constexpr std::string_view kDerivedMagic = "wvlock-derived 1 ";
 // What a download of unknown size counts for when batches are sized.
@@ -159,6 +164,20 @@ void CachingFetcher::warn_unwritable(const Error& error) {
   }
   log_warning(str_cat(message, " (wvlock goes on without storing; further failures to write the "
                                "cache are shown with --verbose)"));
+}
+
+void CachingFetcher::sweep_abandoned_downloads(const std::string& folder) {
+  Result<std::vector<DirectoryEntry>> entries = file_system_.list_directory(folder);
+  if (!entries) return;  // not created yet
+  const std::int64_t now = std::int64_t(std::time(nullptr));
+  for (const DirectoryEntry& entry : *entries) {
+    if (entry.type != FileType::kRegular || entry.name.find(".tmp.") == std::string::npos) continue;
+    const std::string path = path_join(folder, entry.name);
+    Result<FileInfo> info = file_system_.stat(path);
+    if (!info || now - info->modified_unix_seconds < kAbandonedAfterSeconds) continue;
+    log_debug(str_cat("cache: removing the abandoned download ", in_backticks(path)));
+    (void)file_system_.remove(path);
+  }
 }
 
 std::string CachingFetcher::derived_path(std::string_view key) const {
@@ -313,6 +332,7 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
   std::vector<FetchRequest> requests;
   std::vector<std::size_t> request_of;
 
+  std::set<std::string> swept;  // store folders already cleared of abandoned downloads
   for (std::size_t i = 0; i < count; ++i) {
     const VerifiedDownload& download = downloads[i];
     std::string expected = to_lower(download.sha256);
@@ -345,6 +365,7 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
     FetchRequest request{download.url, {}, std::nullopt,
                          download.size ? std::max<std::uint64_t>(*download.size, 1)
                                        : limit_value(Limit::kDownloadBytes)};
+    if (swept.insert(path_parent(path)).second) sweep_abandoned_downloads(path_parent(path));
     Result<void> folder = file_system_.create_directories(path_parent(path));
     if (!folder) {
       results[i] = std::move(folder).error().with_context(

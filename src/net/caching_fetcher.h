@@ -82,6 +82,10 @@ class CachingFetcher final : public Fetcher, public DerivedCache {
   /// Logs the first failed cache write of this run; later ones only at debug level (a full
   /// disk would otherwise print one warning per page).
   void warn_unwritable(const Error& error);
+  /// Removes the temporary files of downloads in `folder` that a killed process left (not
+  /// written to for ten minutes): a killed download of a multi-gigabyte wheel would otherwise
+  /// keep its partial file for ever.
+  void sweep_abandoned_downloads(const std::string& folder);
 
   Fetcher& upstream_;
   FileSystem& file_system_;

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <ctime>
+
 #include "base/file_system.h"
 #include "support/temp_dir.h"
 
@@ -15,6 +18,9 @@ TEST_CASE("file system: atomic write, read, list, rename, remove", "[base][file_
   REQUIRE(entries->size() == 1);  // no temporary file left behind
   CHECK((*entries)[0].name == "x.txt");
   CHECK(fs.stat(dir.file("a/b/x.txt"))->size == 3);
+  // The last write time, in seconds since 1970: now, give or take the clock's granularity.
+  const std::int64_t written = fs.stat(dir.file("a/b/x.txt"))->modified_unix_seconds;
+  CHECK(std::abs(written - std::int64_t(std::time(nullptr))) <= 2);
   CHECK(fs.stat(dir.file("a"))->type == wv::FileType::kDirectory);
   REQUIRE(fs.rename(dir.file("a/b/x.txt"), dir.file("a/y.txt")));
   CHECK_FALSE(fs.exists(dir.file("a/b/x.txt")));

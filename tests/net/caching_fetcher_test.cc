@@ -574,3 +574,30 @@ TEST_CASE("caching fetcher: figures for the peak memory of a 256 MiB verified do
               streamed_mib, streamed_ms, memory_mib, memory_ms);
   CHECK(streamed_mib < 64);
 }
+
+TEST_CASE("caching fetcher: a download's temporary file left by a killed process is removed once "
+          "abandoned, a fresh one is kept", "[net][cache][verified]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  const std::string content(2000, 'k');
+  fixture.write("pkg-1.0-py3-none-any.whl", content);
+  const std::string sha = wv::sha256_hex(content);
+  CachingFetcher cache = fixture.cache();
+  const std::string folder = wv::path_parent(cache.verified_path(sha));
+  REQUIRE(fixture.file_system.create_directories(folder));
+  // Two partial downloads in the same store folder: one last written an hour ago (its process
+  // died), one a moment ago (its process may still be writing it).
+  const std::string abandoned = folder + "/" + std::string(64, 'f').replace(0, 2, sha.substr(0, 2)) + ".tmp.4242.d0";
+  const std::string fresh = cache.verified_path(sha) + ".tmp.4343.d1";
+  REQUIRE(fixture.file_system.write_file_atomic(abandoned, "partial"));
+  REQUIRE(fixture.file_system.write_file_atomic(fresh, "partial"));
+  std::filesystem::last_write_time(abandoned,
+                                   std::filesystem::file_time_type::clock::now() - std::chrono::hours(1));
+
+  Result<std::string> path = cache.fetch_verified(fixture.server.url("/pkg-1.0-py3-none-any.whl"), sha,
+                                                  content.size());
+  REQUIRE(path);
+  CHECK_FALSE(fixture.file_system.exists(abandoned));
+  CHECK(fixture.file_system.exists(fresh));
+  CHECK(*fixture.file_system.read_file(*path) == content);
+}
