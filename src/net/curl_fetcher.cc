@@ -63,6 +63,18 @@ struct Transfer {
   }
 };
 
+/// The error of a failed open, write or close of the body file, from errno.
+Error body_file_error(const Transfer& transfer) {
+  return make_error(ErrorCode::kIo, str_cat("cannot write ", in_backticks(transfer.request->body_path),
+                                            ": ", std::strerror(errno)));
+}
+
+/// What the caller gets when the body file failed: the error, naming the download.
+Error body_file_failure(const Transfer& transfer) {
+  return Error(*transfer.sink_error)
+      .with_context(str_cat("downloading ", in_backticks(redact_url(transfer.request->url))));
+}
+
 /// Writes all of `bytes` to `fd`; false with errno set on failure.
 bool write_all(int fd, const char* bytes, std::size_t size) {
   while (size > 0) {
@@ -83,9 +95,7 @@ bool close_sink(Transfer& transfer) {
   const int closed = ::close(transfer.sink);
   transfer.sink = -1;
   if (closed != 0 && !transfer.sink_error) {
-    transfer.sink_error = make_error(
-        ErrorCode::kIo, str_cat("cannot write ", in_backticks(transfer.request->body_path), ": ",
-                                std::strerror(errno)));
+    transfer.sink_error = body_file_error(transfer);
     return false;
   }
   return true;
@@ -99,9 +109,7 @@ std::size_t on_streamed_body(Transfer& transfer, char* data, std::size_t size) {
     return 0;
   }
   if (!write_all(transfer.sink, data, size)) {
-    transfer.sink_error = make_error(
-        ErrorCode::kIo, str_cat("cannot write ", in_backticks(transfer.request->body_path), ": ",
-                                std::strerror(errno)));
+    transfer.sink_error = body_file_error(transfer);
     return 0;
   }
   transfer.hasher->update(std::string_view(data, size));
@@ -377,8 +385,7 @@ struct CurlFetcher::Impl {
     transfer.hasher = std::make_unique<Sha256>();
     transfer.sink = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (transfer.sink < 0) {
-      transfer.sink_error = make_error(
-          ErrorCode::kIo, str_cat("cannot write ", in_backticks(path), ": ", std::strerror(errno)));
+      transfer.sink_error = body_file_error(transfer);
       return false;
     }
     return true;
@@ -424,8 +431,7 @@ struct CurlFetcher::Impl {
     };
     // A file that cannot be written (a full disk) is not the network's fault: final.
     if (transfer.sink_error || !close_sink(transfer)) {
-      return Result<FetchResponse>(Error(*transfer.sink_error).with_context(
-          str_cat("downloading ", in_backticks(redact_url(transfer.request->url)))));
+      return Result<FetchResponse>(body_file_failure(transfer));
     }
     if (transfer.hasher) transfer.response.streamed_sha256 = transfer.hasher->finish_hex();
     transfer.hasher.reset();
@@ -529,8 +535,7 @@ struct CurlFetcher::Impl {
         transfer.reserved = false;
         transfer.sink_error.reset();
         if (!open_sink(transfer)) {
-          results[index] = Error(*transfer.sink_error).with_context(
-              str_cat("downloading ", in_backticks(redact_url(transfer.request->url))));
+          results[index] = body_file_failure(transfer);
           --remaining;
           continue;
         }
