@@ -1,11 +1,14 @@
 // The sync: plan, fetch, stage, then a journaled commit that can be rolled back.
 #include "install/sync.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <optional>
 #include <thread>
 #include <filesystem>
@@ -117,6 +120,22 @@ Result<void> roll_back(const std::string& root, const Journal& journal) {
   for (auto it = journal.created_dirs.rbegin(); it != journal.created_dirs.rend(); ++it) {
     fs::remove(under(root, *it), ec);  // fails (kept) when not empty
   }
+  return {};
+}
+
+/// Makes everything written to the file system holding `root` durable (syncfs): the staged
+/// files before the journal names them, the moves before the journal goes. Without it a power
+/// loss could keep a rename but not the data behind it, or drop the journal while keeping only
+/// some of the moves it guards.
+Result<void> flush_to_disk(const std::string& root) {
+  const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || ::syncfs(fd) != 0) {
+    const int saved = errno;
+    if (fd >= 0) ::close(fd);
+    return make_error(ErrorCode::kIo, str_cat("cannot flush ", in_backticks(root), " to disk: ",
+                                              std::strerror(saved)));
+  }
+  ::close(fd);
   return {};
 }
 
@@ -465,10 +484,12 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     journal.placed.push_back(str_cat(source_of[rel], "/", rel));
   }
 
-  // 4. Commit under the journal.
+  // 4. Commit under the journal, written (and the staged files) durably first.
   RealFileSystem file_system;
   const std::string journal_path = under(root, kJournalName);
+  WV_TRY(flush_to_disk(root));
   WV_TRY(file_system.write_file_atomic(journal_path, journal.serialize()));
+  WV_TRY(flush_to_disk(root));  // the journal's name too, not only its bytes
   const std::string trash = under(root, kTrashName);
   int moves = 0;
   auto commit = [&]() -> Result<void> {
@@ -535,7 +556,13 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     const std::string path = under(root, rel);
     if (fs::is_directory(path, ec) && fs::is_empty(path, ec)) fs::remove(path, ec);
   }
-  // The commit point: without the journal the new state stands.
+  // The commit point: without the journal the new state stands. The moves are made durable
+  // first; if that fails, the journal stays and the next sync rolls back to the old state.
+  if (Result<void> flushed = flush_to_disk(root); !flushed) {
+    return std::move(flushed).error().with_note(
+        str_cat("the journal ", in_backticks(journal_path), " was left; the next sync restores "
+                "the environment to its state before this one"));
+  }
   WV_TRY(file_system.remove(journal_path));
   remove_quietly(trash);
   return report;
