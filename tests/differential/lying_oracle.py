@@ -24,11 +24,15 @@ def lie_order(fields):
     return [rank if rank == "x" else str(valid - 1 - int(rank)) for rank in out]
 
 
-def lie_specifier(fields):
-    out = oracle.answer_specifier(fields)
+def flip_contains(out):
+    """A specifier answer with every contains() result flipped."""
     if out[0] == "ok":
         out[3:] = [bits.translate(str.maketrans("01", "10")) for bits in out[3:]]
     return out
+
+
+def lie_specifier(fields):
+    return flip_contains(oracle.answer_specifier(fields))
 
 
 def lie_marker(fields):
@@ -46,10 +50,7 @@ def lie_requirement(fields):
 
 
 def lie_intersection(fields):
-    out = oracle.answer_intersection(fields)
-    if out[0] == "ok":
-        out[3:] = [bits.translate(str.maketrans("01", "10")) for bits in out[3:]]
-    return out
+    return flip_contains(oracle.answer_intersection(fields))
 
 
 def lie_name(fields):
