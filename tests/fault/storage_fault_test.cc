@@ -233,8 +233,8 @@ TEST_CASE("fault: two wvlock processes at once on one cache or one project", "[f
   CHECK(tally.bad.empty());
 }
 
-TEST_CASE("fault: two syncs at once on one environment: one waits its turn or is refused, never "
-          "a mix", "[fault][sync][storage]") {
+TEST_CASE("fault: two syncs at once on one environment: the second is refused (or runs after "
+          "the first), never a mix", "[fault][sync][storage]") {
   SyncBench bench;
   REQUIRE(bench.server.reseed("concurrent", 0));
   Tally tally;
