@@ -28,9 +28,10 @@ using pkg::Distribution;
 using pkg::DistributionKind;
 
 // The header that asks for a file again after its answer was rejected (a wrong hash, a page
-// that does not parse): a caching fetcher drops its copy and does not store the new answer, so
-// a bad copy is never served twice (net/caching_fetcher.h).
-constexpr std::pair<const char*, const char*> kRefetchHeader{"Cache-Control", "no-store"};
+// that does not parse): a caching fetcher drops its copy, asks the server without revalidating
+// it, and keeps the new answer in its place, so a bad copy is never served twice and a good
+// one serves later offline runs (net/caching_fetcher.h).
+constexpr std::pair<const char*, const char*> kRefetchHeader{"Cache-Control", "no-cache"};
 
 // `url` once more, past any cache; an error unless the server answers 200 within `limit`.
 Result<std::string> refetch_rejected(Fetcher& fetcher, const std::string& url, std::uint64_t limit,

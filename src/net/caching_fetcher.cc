@@ -37,18 +37,26 @@ bool is_hex64(std::string_view text) {
                      [](char c) { return is_ascii_digit(c) || (c >= 'a' && c <= 'f'); });
 }
 
-// `Cache-Control: no-store` on a request: the caller rejected what the cache (or the server)
-// gave it for this request before, and asks the server again.
-bool asks_no_store(const FetchRequest& request) {
+// Whether the request's Cache-Control names `directive`.
+bool asks(const FetchRequest& request, std::string_view directive) {
   for (const auto& [name, value] : request.headers) {
-    if (iequals(name, "cache-control") && to_lower(value).find("no-store") != std::string::npos) {
+    if (iequals(name, "cache-control") && to_lower(value).find(directive) != std::string::npos) {
       return true;
     }
   }
   return false;
 }
 
-// The request whose entry a no-store request replaces: the same one without Cache-Control.
+// `no-store`: answer from the server, keep nothing. `no-cache`: the caller rejected what the
+// cache (or the server) gave it for this request before; answer from the server, without
+// revalidating the copy, and keep the new answer in its place.
+bool asks_no_store(const FetchRequest& request) { return asks(request, "no-store"); }
+bool asks_refetch(const FetchRequest& request) {
+  return asks(request, "no-cache") && !asks_no_store(request);
+}
+
+// The request whose entry a no-store or no-cache request replaces: the same one without
+// Cache-Control.
 FetchRequest without_cache_control(FetchRequest request) {
   std::erase_if(request.headers, [](const auto& header) { return iequals(header.first, "cache-control"); });
   return request;
@@ -62,7 +70,7 @@ bool is_cacheable(const FetchRequest& request) {
   for (const auto& [name, value] : request.headers) {
     if (iequals(name, "if-none-match") || iequals(name, "if-modified-since")) return false;
   }
-  return !asks_no_store(request);
+  return !asks_no_store(request) && !asks_refetch(request);
 }
 
 bool forbids_storing(const FetchResponse& response) {
@@ -227,9 +235,9 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
   for (std::size_t i = 0; i < count; ++i) {
     const FetchRequest& request = requests[i];
     if (!is_cacheable(request)) {
-      if (asks_no_store(request)) {
+      if (asks_no_store(request) || asks_refetch(request)) {
         // The caller found the cached answer bad (a wrong hash, a page that does not parse):
-        // drop it, so it is never served again, and answer from the server, unstored.
+        // drop it, so it is never served again, and answer from the server.
         std::string base = entry_path(without_cache_control(request));
         (void)file_system_.remove(base + ".meta");
         (void)file_system_.remove(base + ".body");
@@ -273,6 +281,12 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
     const FetchRequest& request = requests[i];
     Result<FetchResponse>& answer = answers[j];
     if (!is_cacheable(request)) {
+      // A refetch's answer takes the dropped copy's place (the caller checks it as it did the
+      // first; a bad one is dropped and refetched again on its next use).
+      if (asks_refetch(request) && answer && answer->status == 200 && !answer->body_cut &&
+          !forbids_storing(*answer)) {
+        store(without_cache_control(request), *answer);
+      }
       results[i] = std::move(answer);
       continue;
     }

@@ -38,9 +38,11 @@ struct VerifiedDownload {
 /// Caches GET responses of any Fetcher. Cached: status-200 http(s) responses to requests without
 /// a range (`Cache-Control: no-store` excepted); every use online revalidates them with
 /// If-None-Match / If-Modified-Since and a 304 serves the cached body. file: URLs and ranges pass
-/// through (offline too, for file: URLs). A request carrying `Cache-Control: no-store` (a caller
+/// through (offline too, for file: URLs). A request carrying `Cache-Control: no-cache` (a caller
 /// that rejected the answer it got: a wrong hash, a page that does not parse) deletes the entry
-/// of the same request without that header and goes to the server, unstored (offline: a miss).
+/// of the same request without that header, goes to the server without validators, and stores
+/// the new answer in its place (offline: a miss). `Cache-Control: no-store` does the same but
+/// stores nothing.
 class CachingFetcher final : public Fetcher, public DerivedCache {
  public:
   /// `upstream` and `file_system` must outlive the cache; `options.directory` must not be empty.

@@ -601,3 +601,34 @@ TEST_CASE("caching fetcher: a download's temporary file left by a killed process
   CHECK(fixture.file_system.exists(fresh));
   CHECK(*fixture.file_system.read_file(*path) == content);
 }
+
+TEST_CASE("caching fetcher: a rejected answer asked for again (no-cache) is replaced by the new "
+          "one; no-store keeps nothing", "[net][cache]") {
+  Fixture fixture;
+  REQUIRE(fixture.server.ok());
+  fixture.write("page.html", "first");
+  const std::string url = fixture.server.url("/page.html");
+  CachingFetcher cache = fixture.cache();
+  REQUIRE(cache.fetch(get(url))->body == "first");
+  fixture.write("page.html", "second");
+
+  FetchRequest refetch = get(url);
+  refetch.headers.emplace_back("Cache-Control", "no-cache");
+  const long conditional = fixture.count("/page.html", "conditional");
+  Result<FetchResponse> again = cache.fetch(refetch);
+  REQUIRE(again);
+  CHECK(again->body == "second");
+  // Asked without validators: the rejected copy's ETag must not bring it back as a 304.
+  CHECK(fixture.count("/page.html", "conditional") == conditional);
+  // The new answer took the old one's place; offline serves it.
+  CHECK(fixture.cache(true).fetch(get(url))->body == "second");
+
+  FetchRequest unstored = get(url);
+  unstored.headers.emplace_back("Cache-Control", "no-store");
+  REQUIRE(cache.fetch(unstored)->body == "second");
+  CHECK_FALSE(fixture.cache(true).fetch(get(url)));
+  // Offline, a refetch is a miss and the copy is dropped all the same.
+  REQUIRE(cache.fetch(get(url)));
+  CHECK_FALSE(fixture.cache(true).fetch(refetch));
+  CHECK_FALSE(fixture.cache(true).fetch(get(url)));
+}
