@@ -32,13 +32,17 @@ using pkg::DistributionKind;
 // it, and keeps the new answer in its place, so a bad copy is never served twice and a good
 // one serves later offline runs (net/caching_fetcher.h).
 constexpr std::pair<const char*, const char*> kRefetchHeader{"Cache-Control", "no-cache"};
+// The same for a one-off read whose answer is not worth keeping (a whole wheel read to check a
+// damaged range read: the download store, not the page cache, keeps wheels).
+constexpr std::pair<const char*, const char*> kOneOffHeader{"Cache-Control", "no-store"};
 
 // `url` once more, past any cache; an error unless the server answers 200 within `limit`.
-Result<std::string> refetch_rejected(Fetcher& fetcher, const std::string& url, std::uint64_t limit,
-                                     const Error& rejected) {
+Result<std::string> refetch_rejected(
+    Fetcher& fetcher, const std::string& url, std::uint64_t limit, const Error& rejected,
+    const std::pair<const char*, const char*>& header = kRefetchHeader) {
   FetchRequest request;
   request.url = url;
-  request.headers.emplace_back(kRefetchHeader.first, kRefetchHeader.second);
+  request.headers.emplace_back(header.first, header.second);
   request.max_body_bytes = limit;
   Result<FetchResponse> response = fetcher.fetch(request);
   if (!response) return std::move(response).error().with_note("before: " + rejected.message);
@@ -435,8 +439,9 @@ Result<std::string> IndexSource::fetch_remote_dist_info(const Distribution& whee
     // a transfer damaged on the way must not pass for a broken wheel (the lock would quietly
     // take another version). Read the whole wheel and check it against the index's sha256;
     // only a wheel that matches it and still does not parse is broken.
-    WV_ASSIGN_OR_RETURN(std::string whole, refetch_rejected(*fetcher_, wheel.url,
-                                                            limits_.max_wheel_bytes, content.error()));
+    WV_ASSIGN_OR_RETURN(std::string whole,
+                        refetch_rejected(*fetcher_, wheel.url, limits_.max_wheel_bytes,
+                                         content.error(), kOneOffHeader));
     WV_TRY(check_sha256(whole, wheel.hashes, str_cat("wheel ", in_backticks(wheel.url))));
     return read_dist_info_from_buffer(whole, wanted, wheel.filename, limits_);
   }

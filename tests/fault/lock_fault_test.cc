@@ -164,6 +164,16 @@ TEST_CASE("fault: a damaged range read of a wheel's METADATA does not pass for a
     CHECK(faults["changing range"] > 0);
     CHECK(run.exit_code == 0);
     CHECK(slurp(bench.project + "/pylock.toml") == bench.reference);
+    // The whole wheels read to check the damaged range reads were one-off reads: the page
+    // cache keeps no wheel (each sidecar names its URL on a `url ` line).
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(bench.tmp.path() + "/cache-range/http-v1", ec), end;
+         !ec && it != end; it.increment(ec)) {
+      if (it->path().extension() != ".meta") continue;
+      for (std::string_view line : wv::split(slurp(it->path().string()), '\n')) {
+        if (line.starts_with("url ")) CHECK_FALSE(line.ends_with(".whl"));
+      }
+    }
   }
   SECTION("a wheel that stays damaged is a clear integrity error") {
     fs::remove(bench.project + "/pylock.toml");
