@@ -348,6 +348,9 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   }
   if (options.dry_run) return report;
 
+  // The note of every failure before the commit begins.
+  const std::string unchanged = str_cat("nothing was changed in ", in_backticks(root));
+
   // 1. Every file, verified against the lock, before anything changes.
   std::vector<const PlanItem*> wanted;
   std::vector<const lock::LockedFile*> files;
@@ -363,8 +366,7 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   std::vector<std::pair<const PlanItem*, std::string>> fetched;
   for (std::size_t i = 0; i < paths.size(); ++i) {
     if (!paths[i]) {
-      return std::move(paths[i]).error().with_note(
-          str_cat("nothing was changed in ", in_backticks(root)));
+      return std::move(paths[i]).error().with_note(unchanged);
     }
     fetched.emplace_back(wanted[i], std::move(*paths[i]));
   }
@@ -420,8 +422,7 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     const PlanItem* item = fetched[i].first;
     Result<UnpackedWheel>& result = *unpacked[i];
     if (!result) {
-      return std::move(result).error().with_note(
-          str_cat("nothing was changed in ", in_backticks(root)));
+      return std::move(result).error().with_note(unchanged);
     }
     if (result->name != item->name) {
       return make_error(ErrorCode::kIntegrity,
@@ -487,9 +488,14 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   // 4. Commit under the journal, written (and the staged files) durably first.
   RealFileSystem file_system;
   const std::string journal_path = under(root, kJournalName);
-  WV_TRY(flush_to_disk(root));
+  if (Result<void> flushed = flush_to_disk(root); !flushed) {
+    return std::move(flushed).error().with_note(unchanged);
+  }
   WV_TRY(file_system.write_file_atomic(journal_path, journal.serialize()));
-  WV_TRY(flush_to_disk(root));  // the journal's name too, not only its bytes
+  if (Result<void> flushed = flush_to_disk(root); !flushed) {  // the journal's name too
+    (void)file_system.remove(journal_path);
+    return std::move(flushed).error().with_note(unchanged);
+  }
   const std::string trash = under(root, kTrashName);
   int moves = 0;
   auto commit = [&]() -> Result<void> {
