@@ -89,7 +89,7 @@ std::vector<std::string> generate_corpus(std::size_t count, std::uint64_t seed) 
 std::vector<std::string> conformance_versions() {
   const char* env = std::getenv("WVLOCK_CONFORMANCE_DIR");
   const std::string dir = env != nullptr ? env : WV_DEFAULT_CONFORMANCE_DIR;
-  std::ifstream in(dir + "/pep/versions.jsonl");
+  std::ifstream in(dir + "/pep-current/versions.jsonl");
   std::vector<std::string> out;
   std::string line;
   while (std::getline(in, line)) {

@@ -51,7 +51,7 @@ if [ -z "$fixtures" ] && command -v python3 >/dev/null; then
 fi
 [ -n "$fixtures" ] || echo "fuzz.sh: no fixture ecosystem; seeding from fuzz/seeds only" >&2
 have_conformance=0
-if [ -d "$conformance/pep" ]; then have_conformance=1; else
+if [ -d "$conformance/pep-current" ]; then have_conformance=1; else
   echo "fuzz.sh: no conformance data at $conformance; skipping it" >&2
 fi
 
@@ -97,7 +97,7 @@ seed_corpus() {
       find "$root/fuzz/$kind/$target" -type f | copy_files "$out" 100000
     fi
   done
-  local pep=$conformance/pep index=$conformance/variants-index
+  local pep=$conformance/pep-current index=$conformance/variants-index
   case $target in
     version)
       [ $have_conformance = 1 ] && jsonl_values "$pep/versions.jsonl" input "$out" ;;

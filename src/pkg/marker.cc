@@ -40,9 +40,23 @@ bool is_set_variable(MarkerVariable variable) {
   }
 }
 
-// The variables of packaging 23.0 (environment names and `extra`): the reference semantics.
+// The variables of PEP 508 (environment names and `extra`): the reference semantics.
 bool is_pep508_variable(MarkerVariable variable) {
   return static_cast<std::size_t>(variable) <= static_cast<std::size_t>(MarkerVariable::kExtra);
+}
+
+// The variables packaging 26 compares as versions (MARKERS_REQUIRING_VERSION); every other one
+// is a string.
+bool is_version_variable(MarkerVariable variable) {
+  switch (variable) {
+    case MarkerVariable::kImplementationVersion:
+    case MarkerVariable::kPlatformRelease:
+    case MarkerVariable::kPythonFullVersion:
+    case MarkerVariable::kPythonVersion:
+      return true;
+    default:
+      return false;
+  }
 }
 
 // Canonical `ns :: feature :: value` spelling: whitespace around each `::` removed, then
@@ -267,17 +281,19 @@ Outcome fail(Error* error, Error value) {
   return Outcome::kError;
 }
 
-// packaging's `_operators` on two strings (Python str comparison: code point order, which
-// UTF-8 byte order preserves; `in` is substring).
+// packaging 26's `_operators` on two strings: equality, inequality and substring; `<=`/`>=`
+// mean equal and `<`/`>` are false (strings have no order in a marker); `~=`/`===` are undefined.
 Outcome compare_strings(const MarkerExpression& expression, std::string_view lhs,
                         std::string_view rhs, Error* error) {
   switch (expression.op) {
-    case MarkerOperator::kEqual: return outcome(lhs == rhs);
+    case MarkerOperator::kEqual:
+    case MarkerOperator::kLessEqual:
+    case MarkerOperator::kGreaterEqual:
+      return outcome(lhs == rhs);
     case MarkerOperator::kNotEqual: return outcome(lhs != rhs);
-    case MarkerOperator::kLess: return outcome(lhs < rhs);
-    case MarkerOperator::kLessEqual: return outcome(lhs <= rhs);
-    case MarkerOperator::kGreater: return outcome(lhs > rhs);
-    case MarkerOperator::kGreaterEqual: return outcome(lhs >= rhs);
+    case MarkerOperator::kLess:
+    case MarkerOperator::kGreater:
+      return Outcome::kFalse;
     case MarkerOperator::kIn: return outcome(rhs.find(lhs) != std::string_view::npos);
     case MarkerOperator::kNotIn: return outcome(rhs.find(lhs) == std::string_view::npos);
     case MarkerOperator::kCompatible:
@@ -289,34 +305,36 @@ Outcome compare_strings(const MarkerExpression& expression, std::string_view lhs
                                         "undefined comparison ",
                                         in_backticks(marker_operator_string(expression.op)),
                                         " between ", in_backticks(lhs), " and ", in_backticks(rhs),
-                                        " (neither is a version)")));
+                                        " (it compares versions: only python_version, "
+                                        "python_full_version, implementation_version and "
+                                        "platform_release are compared as versions)")));
 }
 
-Outcome invalid_version(const MarkerExpression& expression, std::string_view value, Error* error) {
-  return fail(error, make_error(ErrorCode::kInvalidInput,
-                                str_cat(evaluation_error_prefix(expression), "invalid version ",
-                                        in_backticks(value),
-                                        " (the comparison is a version specifier)")));
+// A version comparison (packaging 26's `_eval_op` for a version variable with a valid
+// `op + rhs` specifier): the left value as written is contained or not; a left value that is
+// not a version is simply not contained (`platform_release >= "5"` on `6.1.0-18-amd64`).
+Outcome contains_version(const Specifier& specifier, std::string_view lhs,
+                         const Version* lhs_version) {
+  if (lhs_version != nullptr && specifier.op() != Operator::kArbitraryEqual) {
+    return outcome(specifier.contains(*lhs_version, true));
+  }
+  return outcome(specifier.contains(lhs, true));
 }
 
-// The reference's `_eval_op` when the left value is the variable's: a version comparison when
-// `op + compare_value` is a specifier, else string comparison.
 Outcome eval_variable_first(const MarkerExpression& expression, std::string_view lhs,
                             const Version* lhs_version, Error* error) {
-  if (expression.specifier) {
-    if (lhs_version == nullptr) return invalid_version(expression, lhs, error);
-    return outcome(expression.specifier->contains(*lhs_version, true));
-  }
+  if (expression.specifier) return contains_version(*expression.specifier, lhs, lhs_version);
   return compare_strings(expression, lhs, expression.compare_value, error);
 }
 
 Outcome eval_literal_first(const MarkerExpression& expression, std::string_view rhs,
                            Error* error) {
-  if (std::optional<Specifier> specifier = specifier_for(expression.op, rhs)) {
-    if (!expression.literal_version) {
-      return invalid_version(expression, expression.compare_value, error);
+  if (is_version_variable(expression.variable)) {
+    if (std::optional<Specifier> specifier = specifier_for(expression.op, rhs)) {
+      const Version* lhs_version = expression.literal_version ? &*expression.literal_version
+                                                              : nullptr;
+      return contains_version(*specifier, expression.compare_value, lhs_version);
     }
-    return outcome(specifier->contains(*expression.literal_version, true));
   }
   return compare_strings(expression, expression.compare_value, rhs, error);
 }
@@ -358,10 +376,6 @@ Outcome eval_expression(const MarkerExpression& expression, const MarkerContext&
     case MarkerPlan::kVariableFirst: {
       if (expression.variable == MarkerVariable::kExtra) {
         return over_extras(expression, context, [&](std::string_view extra) {
-          if (expression.specifier && is_valid_version(extra)) {
-            Result<Version> version = parse_version(extra);
-            return eval_variable_first(expression, extra, version ? &*version : nullptr, error);
-          }
           return eval_variable_first(expression, extra, nullptr, error);
         });
       }
@@ -517,7 +531,9 @@ std::optional<std::string> plan_expression(MarkerExpression& expression) {
     if (expression.variable == MarkerVariable::kExtra) {
       expression.compare_value = normalize_name(expression.compare_value);
     }
-    expression.specifier = specifier_for(expression.op, expression.compare_value);
+    if (is_version_variable(expression.variable)) {
+      expression.specifier = specifier_for(expression.op, expression.compare_value);
+    }
     return std::nullopt;
   }
   // A literal on the left: the right side names the variable (a literal naming one counts).
@@ -532,7 +548,7 @@ std::optional<std::string> plan_expression(MarkerExpression& expression) {
   expression.variable = *variable;
   expression.compare_value =
       *variable == MarkerVariable::kExtra ? normalize_name(lhs.value) : lhs.value;
-  if (is_valid_version(expression.compare_value)) {
+  if (is_version_variable(*variable) && is_valid_version(expression.compare_value)) {
     Result<Version> version = parse_version(expression.compare_value);
     if (version) expression.literal_version = std::move(*version);
   }
@@ -673,30 +689,24 @@ class MarkerParser {
   const std::uint64_t max_depth_ = limit_value(Limit::kMarkerDepth);
 };
 
-// packaging's _normalize_extra_values: only the first item of the top-level list, when it is
-// a comparison with `extra`, has its other side normalised (PEP 685) for printing.
-void normalize_first_extra(MarkerTree& tree) {
-  const MarkerGroup& root = tree.groups[tree.root];
-  if (root.items.empty() || root.items.front().kind != Kind::kExpression) return;
-  MarkerExpression& expression = tree.expressions[root.items.front().index];
-  auto to_value = [](MarkerOperand& operand) {
-    std::string text = operand.text();
-    operand.is_variable = false;
-    operand.value = normalize_name(text);
-  };
-  if (expression.lhs.is_variable && expression.lhs.variable == MarkerVariable::kExtra) {
-    to_value(expression.rhs);
-  } else if (expression.rhs.is_variable && expression.rhs.variable == MarkerVariable::kExtra) {
-    to_value(expression.lhs);
-  } else {
-    return;
+// packaging 26's _normalize_extra_values: in every comparison of `extra` with a quoted
+// string, the string is normalised (PEP 685) for printing and comparing.
+void normalize_extra_values(MarkerTree& tree) {
+  for (MarkerExpression& expression : tree.expressions) {
+    MarkerOperand* literal = nullptr;
+    if (expression.lhs.is_variable && expression.lhs.variable == MarkerVariable::kExtra &&
+        !expression.rhs.is_variable) {
+      literal = &expression.rhs;
+    } else if (expression.rhs.is_variable && expression.rhs.variable == MarkerVariable::kExtra &&
+               !expression.lhs.is_variable) {
+      literal = &expression.lhs;
+    }
+    if (literal == nullptr) continue;
+    literal->value = normalize_name(literal->value);
+    expression.specifier.reset();
+    expression.literal_version.reset();
+    (void)plan_expression(expression);  // only PEP 508 variables get here: never refused
   }
-  // A variable turned into a value changes how the comparison is evaluated (it is then read
-  // as the reference reads it: `"os-name" == extra`). Only PEP 508 variables get here, which
-  // plan_expression never refuses.
-  expression.specifier.reset();
-  expression.literal_version.reset();
-  (void)plan_expression(expression);
 }
 
 // Copies group `index` of `from` (and everything under it) into `to`; returns its new index.
@@ -766,7 +776,7 @@ Result<Marker> parse_marker_at(std::string_view source, std::size_t& position,
   MarkerTree tree;
   MarkerParser parser(cursor, what, tree);
   WV_ASSIGN_OR_RETURN(tree.root, parser.parse_marker(0));
-  normalize_first_extra(tree);
+  normalize_extra_values(tree);
   position = cursor.position();
   return MarkerTree::wrap(std::move(tree));
 }

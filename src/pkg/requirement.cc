@@ -260,7 +260,7 @@ std::string Requirement::to_string() const {
   if (!extras.empty()) out += str_cat("[", join(extras, ","), "]");
   if (!specifier.empty()) out += specifier.to_string();
   if (url) {
-    out += str_cat("@ ", *url);
+    out += str_cat(" @ ", *url);  // packaging 26 spaces both sides (23.0 wrote `name@ url`)
     if (!marker.is_empty()) out += ' ';
   }
   if (!marker.is_empty()) out += str_cat("; ", marker.to_string());

@@ -1,6 +1,7 @@
-// PEP 440 version specifiers with packaging 23.0's exact behaviour (specifiers.py): the
-// specifier pattern, the ==V.* prefix match on canonical version strings (_version_split /
-// _pad_version), ~= via that prefix, and the pre-release rules of Specifier and SpecifierSet.
+// PEP 440 version specifiers with packaging 26's exact behaviour (specifiers.py, _ranges.py):
+// the specifier pattern, each operator as an interval of the version order (==V.* and ~= end at
+// the next prefix's .dev0, <V at V.dev0, >V above V's post family), and the pre-release rules
+// of Specifier and SpecifierSet.
 #include "pkg/specifier.h"
 
 #include <algorithm>
@@ -33,65 +34,6 @@ std::string canonical_string(const Version& v, bool strip_trailing_zero) {
   return out;
 }
 
-// canonicalize_version() of a string: the canonical form when it is a version, else unchanged.
-std::string canonicalize(std::string_view text, bool strip_trailing_zero) {
-  Result<Version> parsed = parse_version(text);
-  if (!parsed) return std::string(text);
-  return canonical_string(*parsed, strip_trailing_zero);
-}
-
-bool is_digits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), is_ascii_digit);
-}
-
-// packaging's _version_split: split on '.', and split "2rc1" (digits then a|b|c|rc and digits,
-// lower case only, as the reference's pattern is case-sensitive) into "2", "rc1".
-std::vector<std::string> version_split(std::string_view text) {
-  std::vector<std::string> items;
-  for (std::string_view item : split(text, '.')) {
-    std::size_t digits = 0;
-    while (digits < item.size() && is_ascii_digit(item[digits])) ++digits;
-    bool split_here = false;
-    std::size_t letters = 0;
-    if (digits > 0 && digits < item.size()) {
-      const std::string_view rest = item.substr(digits);
-      if (rest.starts_with("rc")) letters = 2;
-      else if (rest[0] == 'a' || rest[0] == 'b' || rest[0] == 'c') letters = 1;
-      split_here = letters > 0 && is_digits(rest.substr(letters));
-    }
-    if (split_here) {
-      items.emplace_back(item.substr(0, digits));
-      items.emplace_back(item.substr(digits));
-    } else {
-      items.emplace_back(item);
-    }
-  }
-  return items;
-}
-
-// packaging's _is_not_suffix.
-bool is_not_suffix(std::string_view segment) {
-  for (std::string_view prefix : {"dev", "a", "b", "rc", "post"}) {
-    if (segment.starts_with(prefix)) return false;
-  }
-  return true;
-}
-
-// The general form of the ==V.* test (packaging's _compare_equal for a ".*" operand): compare
-// the split canonical public version, padded with "0" items, with the split operand.
-bool star_matches_general(const Version& v, const std::vector<std::string>& spec_items) {
-  const std::vector<std::string> prospective = version_split(canonical_string(v.public_version(), true));
-  std::size_t left_digits = 0;
-  while (left_digits < prospective.size() && is_digits(prospective[left_digits])) ++left_digits;
-  std::size_t right_digits = 0;
-  while (right_digits < spec_items.size() && is_digits(spec_items[right_digits])) ++right_digits;
-  std::vector<std::string> padded(prospective.begin(), prospective.begin() + left_digits);
-  for (std::size_t i = left_digits; i < right_digits; ++i) padded.emplace_back("0");
-  padded.insert(padded.end(), prospective.begin() + left_digits, prospective.end());
-  if (padded.size() < spec_items.size()) return false;
-  return std::equal(spec_items.begin(), spec_items.end(), padded.begin());
-}
-
 // True when a and b have the same epoch and release (trailing zeros ignored).
 bool same_base(const Version& a, const Version& b) {
   if (a.epoch() != b.epoch()) return false;
@@ -105,9 +47,27 @@ bool same_base(const Version& a, const Version& b) {
   return true;
 }
 
-// a <=> b with a's local label ignored (b never has one where this is used).
-std::strong_ordering compare_public(const Version& a, const Version& b) {
-  return a.compare_public(b);
+// `v` is in V's post family (V itself, V+local, V.postN with any dev or local): the versions
+// `>V` leaves out when V is a final or a pre-release (PEP 440, "Exclusive ordered comparison").
+bool in_post_family(const Version& v, const Version& spec) {
+  return same_base(v, spec) && v.pre() == spec.pre();
+}
+
+std::vector<std::uint64_t> release_of(const Version& v) {
+  return {v.release().begin(), v.release().end()};
+}
+
+// `release` with its last number bumped, as the .dev0 that starts it (1.2 -> 1.3.dev0): the
+// exclusive end of the prefix `release`. nullopt when the number cannot grow (no end).
+std::optional<Version> next_prefix_dev0(std::uint64_t epoch, std::vector<std::uint64_t> release) {
+  if (release.empty() || release.back() == UINT64_MAX) return std::nullopt;
+  ++release.back();
+  return Version::from_parts(epoch, std::move(release), std::nullopt, std::nullopt, 0);
+}
+
+// The .dev0 of `v` (local dropped): the earliest version of v's family that sorts before it.
+Version with_dev0(const Version& v) {
+  return Version::from_parts(v.epoch(), release_of(v), v.pre(), v.post(), 0);
 }
 
 bool has_python_space_or(std::string_view text, std::string_view forbidden) {
@@ -201,6 +161,7 @@ Result<Specifier> parse_specifier(std::string_view text) {
     }
     Result<Version> version = parse_version(operand);
     if (version) {
+      spec.operand_is_version_ = true;
       spec.prereleases_ = version->is_prerelease();
       spec.version_ = std::move(*version);
     }
@@ -238,48 +199,8 @@ Result<Specifier> parse_specifier(std::string_view text) {
     }
   }
 
-  // The prefix ==V.* compares against; ~= uses the operand minus its last release number and
-  // its suffixes, computed on the operand as written, exactly like packaging.
-  std::string prefix;
-  bool canonical = false;
-  if (spec.op_ == Operator::kEqualStar || spec.op_ == Operator::kNotEqualStar) {
-    prefix = canonical_string(spec.version_, false);
-    canonical = true;
-  } else if (spec.op_ == Operator::kCompatible) {
-    std::vector<std::string> items = version_split(operand);
-    std::vector<std::string> kept;
-    for (std::string& item : items) {
-      if (!is_not_suffix(item)) break;
-      kept.push_back(std::move(item));
-    }
-    if (!kept.empty()) kept.pop_back();
-    const std::string joined = join(kept, ".");
-    Result<Version> parsed = parse_version(joined);
-    canonical = parsed.has_value();
-    prefix = canonical ? canonical_string(*parsed, false) : joined;
-  }
-  if (!prefix.empty() || spec.op_ == Operator::kCompatible) {
-    spec.star_items_ = version_split(prefix);
-    spec.star_fast_ = canonical && std::all_of(spec.star_items_.begin(), spec.star_items_.end(),
-                                               [](const std::string& s) { return is_digits(s); });
-    if (spec.star_fast_) {
-      for (const std::string& item : spec.star_items_) {
-        spec.star_numeric_.push_back(parse_uint64(item).value_or(0));
-      }
-    }
-  }
-
-  switch (spec.op_) {
-    case Operator::kEqual:
-    case Operator::kGreaterEqual:
-    case Operator::kLessEqual:
-    case Operator::kCompatible:
-      spec.prereleases_ = spec.version_.is_prerelease();
-      break;
-    default:
-      spec.prereleases_ = false;  // != < > and the .* forms (whose operand is a release)
-      break;
-  }
+  spec.compute_bounds();
+  spec.prereleases_ = spec.admits_prereleases();
   return spec;
 }
 
@@ -289,95 +210,160 @@ std::string Specifier::to_string() const {
   return out;
 }
 
-std::optional<bool> Specifier::prereleases() const { return prereleases_; }
+std::optional<bool> Specifier::prereleases() const {
+  if (op_ == Operator::kArbitraryEqual && !operand_is_version_) return std::nullopt;
+  return prereleases_;
+}
+
+// packaging's Specifier.prereleases: `!=` (with or without `.*`) and `==V.*` never admit
+// pre-releases by themselves; every other operator does when its operand is a pre-release.
+bool Specifier::admits_prereleases() const {
+  switch (op_) {
+    case Operator::kNotEqual:
+    case Operator::kNotEqualStar:
+    case Operator::kEqualStar:
+      return false;
+    case Operator::kArbitraryEqual:
+      return operand_is_version_ && version_.is_prerelease();
+    default:
+      return version_.is_prerelease();
+  }
+}
 
 std::string Specifier::identity_key() const {
   std::string key(operator_string(op_));
-  key.append(canonicalize(raw_, op_ != Operator::kCompatible));
+  // `===` and the `.*` forms compare as written; the others by canonical operand (trailing
+  // zeros kept for ~=, whose meaning depends on them).
+  if (op_ == Operator::kArbitraryEqual) return key.append(raw_);
+  if (op_ == Operator::kEqualStar || op_ == Operator::kNotEqualStar) return key.append(raw_);
+  key.append(canonical_string(version_, op_ != Operator::kCompatible));
   return key;
 }
 
-bool Specifier::matches_star(const Version& v) const {
-  if (!star_fast_) return star_matches_general(v, star_items_);
-  const std::size_t n = star_numeric_.size();
-  if (v.epoch() != 0) {
-    // The prospective's first item is "E!N", not a number: the reference pads it with n "0"
-    // items, so only an all-zero prefix matches (a quirk of packaging kept for fidelity).
-    return std::all_of(star_numeric_.begin(), star_numeric_.end(),
-                       [](std::uint64_t x) { return x == 0; });
+// Each operator as an interval of the version order (packaging 26's _ranges): the bounds that
+// are versions are computed once here, so matching is a few comparisons.
+void Specifier::compute_bounds() {
+  switch (op_) {
+    case Operator::kLess:
+      // <V leaves out V's pre-releases unless V is one: below V.dev0 (V.postN.dev0 for a post).
+      lower_ = version_.is_prerelease() ? version_ : with_dev0(version_);
+      break;
+    case Operator::kGreater:
+      // >V.devN and >V.postN start at the next real version; >V (final or pre) leaves out V's
+      // post family, checked in matches().
+      if (const auto dev = version_.dev()) {
+        if (*dev != UINT64_MAX) {
+          lower_ = Version::from_parts(version_.epoch(), release_of(version_), version_.pre(),
+                                       version_.post(), *dev + 1);
+        }
+      } else if (const auto post = version_.post()) {
+        if (*post != UINT64_MAX) {
+          lower_ = Version::from_parts(version_.epoch(), release_of(version_), version_.pre(),
+                                       *post + 1, 0);
+        }
+      }
+      break;
+    case Operator::kCompatible: {
+      std::vector<std::uint64_t> prefix = release_of(version_);
+      prefix.pop_back();
+      upper_ = next_prefix_dev0(version_.epoch(), std::move(prefix));
+      break;
+    }
+    case Operator::kEqualStar:
+    case Operator::kNotEqualStar:
+      lower_ = Version::from_parts(version_.epoch(), release_of(version_), std::nullopt,
+                                   std::nullopt, 0);
+      upper_ = next_prefix_dev0(version_.epoch(), release_of(version_));
+      break;
+    default:
+      break;
   }
-  const std::span<const std::uint64_t> release = v.release();
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t part = i < release.size() ? release[i] : 0;
-    if (part != star_numeric_[i]) return false;
-  }
-  return true;
+}
+
+bool Specifier::in_prefix(const Version& v) const {
+  return v >= *lower_ && (!upper_ || v < *upper_);
 }
 
 bool Specifier::matches(const Version& v) const {
   switch (op_) {
     case Operator::kEqual:
       if (version_.has_local()) return v == version_;
-      return compare_public(v, version_) == 0;
+      return v.compare_public(version_) == 0;
     case Operator::kNotEqual:
       if (version_.has_local()) return v != version_;
-      return compare_public(v, version_) != 0;
+      return v.compare_public(version_) != 0;
     case Operator::kLessEqual:
-      return compare_public(v, version_) <= 0;
+      return v.compare_public(version_) <= 0;
     case Operator::kGreaterEqual:
-      return compare_public(v, version_) >= 0;
+      return v >= version_;
     case Operator::kLess:
-      if (!(v < version_)) return false;
-      // <V excludes pre-releases of V itself unless V is one.
-      if (!version_.is_prerelease() && v.is_prerelease() && same_base(v, version_)) return false;
-      return true;
+      return v < *lower_;
     case Operator::kGreater:
-      if (!(v > version_)) return false;
-      // >V excludes post-releases of V unless V is one, and local versions of V's release.
-      if (!version_.is_postrelease() && v.is_postrelease() && same_base(v, version_)) {
-        return false;
-      }
-      if (v.has_local() && same_base(v, version_)) return false;
-      return true;
+      if (version_.is_devrelease() || version_.is_postrelease()) return lower_ && v >= *lower_;
+      return v > version_ && !in_post_family(v, version_);
     case Operator::kCompatible:
-      return compare_public(v, version_) >= 0 && matches_star(v);
+      return v >= version_ && (!upper_ || v < *upper_);
     case Operator::kArbitraryEqual:
       return to_lower(raw_) == v.to_string();
     case Operator::kEqualStar:
-      return matches_star(v);
+      return in_prefix(v);
     case Operator::kNotEqualStar:
-      return !matches_star(v);
+      return !in_prefix(v);
   }
   return false;
 }
 
 bool Specifier::contains(const Version& v, std::optional<bool> prereleases) const {
-  const bool allow = prereleases.value_or(prereleases_);
-  if (!allow && v.is_prerelease()) return false;
+  // PEP 440 and packaging 26: a lone version has no alternatives, so by default a pre-release
+  // is judged like any version; only an explicit `false` leaves pre-releases out.
+  if (prereleases == false && v.is_prerelease()) return false;
   return matches(v);
+}
+
+bool Specifier::contains(std::string_view text, std::optional<bool> prereleases) const {
+  Result<Version> v = parse_version(text);
+  if (op_ == Operator::kArbitraryEqual) {
+    if (prereleases == false && v && v->is_prerelease()) return false;
+    return to_lower(raw_) == to_lower(text);
+  }
+  return v && contains(*v, prereleases);  // an unparsable version is never contained
 }
 
 // ---- sets --------------------------------------------------------------------------------------
 
 void SpecifierSet::add(Specifier specifier) {
   const std::string key = specifier.identity_key();
-  for (const Specifier& existing : specifiers_) {
-    if (existing.op() == specifier.op() && existing.identity_key() == key) return;
+  for (Specifier& existing : specifiers_) {
+    if (existing.identity_key() != key) continue;
+    // packaging keeps, of equal clauses, the one that sorts first as written.
+    if (specifier.to_string() < existing.to_string()) existing = std::move(specifier);
+    return;
   }
   prereleases_ = prereleases_ || specifier.prereleases().value_or(false);
+  has_arbitrary_ = has_arbitrary_ || specifier.op() == Operator::kArbitraryEqual;
   specifiers_.push_back(std::move(specifier));
 }
 
 std::optional<bool> SpecifierSet::prereleases() const {
-  if (specifiers_.empty()) return std::nullopt;
-  return prereleases_;
+  // packaging 26: true when a clause admits pre-releases, else unknown (never false).
+  if (!prereleases_) return std::nullopt;
+  return true;
 }
 
 bool SpecifierSet::contains(const Version& v, std::optional<bool> prereleases) const {
-  const bool allow = prereleases.value_or(prereleases_);
-  if (!allow && v.is_prerelease()) return false;
+  if (prereleases == false && v.is_prerelease()) return false;
   for (const Specifier& specifier : specifiers_) {
     if (!specifier.matches(v)) return false;
+  }
+  return true;
+}
+
+bool SpecifierSet::contains(std::string_view text, std::optional<bool> prereleases) const {
+  Result<Version> v = parse_version(text);
+  if (!has_arbitrary_) return v && contains(*v, prereleases);
+  if (prereleases == false && v && v->is_prerelease()) return false;
+  for (const Specifier& specifier : specifiers_) {
+    if (!specifier.contains(text, true)) return false;
   }
   return true;
 }

@@ -1,5 +1,5 @@
 // PEP 440 version specifiers ("Version specifiers": ~=, ==, !=, <=, >=, <, >, ===, ==X.*, !=X.*)
-// with the exact behaviour of packaging.specifiers (packaging 23.0): local-version rules,
+// with the exact behaviour of packaging.specifiers (packaging 26): local-version rules,
 // the `>V` / `<V` post- and pre-release exclusions, and the pre-release admission rules.
 // See docs/pep440.md.
 #pragma once
@@ -49,12 +49,17 @@ class Specifier {
   std::string to_string() const;
 
   /// Whether this clause admits pre-releases by itself (packaging's Specifier.prereleases):
-  /// true for ==, >=, <=, ~=, === whose operand is a pre-release. Always has a value.
+  /// false for != and the .* forms, else whether the operand is a pre-release; nullopt for
+  /// `===` with an operand that is not a version.
   std::optional<bool> prereleases() const;
 
-  /// True when `v` satisfies the clause. `prereleases` nullopt: use prereleases(); false:
-  /// pre-releases never match; true: they are judged like any version.
+  /// True when `v` satisfies the clause. `prereleases` false: pre-releases never match;
+  /// nullopt or true: they are judged like any version (a lone version has no alternatives,
+  /// so PEP 440's "only if nothing else" admits it; packaging >= 26).
   bool contains(const Version& v, std::optional<bool> prereleases = std::nullopt) const;
+  /// The same for a version as written: `===` compares the text; an unparsable text is never
+  /// contained by the other operators.
+  bool contains(std::string_view text, std::optional<bool> prereleases = std::nullopt) const;
 
   /// The key packaging uses to tell two clauses apart in a set (operator plus canonical
   /// operand; "==1.0" and "==1.0.0" share it).
@@ -64,17 +69,19 @@ class Specifier {
   friend Result<Specifier> parse_specifier(std::string_view text);
   friend class SpecifierSet;
   bool matches(const Version& v) const;  // the operator alone, no pre-release filter
-  bool matches_star(const Version& v) const;
+  bool in_prefix(const Version& v) const;  // ==V.*: lower_ <= v < upper_
+  void compute_bounds();
+  bool admits_prereleases() const;
 
   Operator op_ = Operator::kGreaterEqual;
   Version version_;
   std::string raw_;
-  // Prefix items that ==V.* (and the == half of ~=) compare against (packaging's
-  // _version_split of the canonical prefix). `star_numeric_` holds them as numbers when every
-  // item is a plain number, which allows the fast path.
-  std::vector<std::string> star_items_;
-  std::vector<std::uint64_t> star_numeric_;
-  bool star_fast_ = false;
+  // Interval ends that are versions, computed at parse: <V: v < lower_ (V.dev0 unless V is a
+  // pre-release); >V.devN/.postN: v >= lower_; ==V.*: lower_ <= v < upper_; ~=V: v < upper_.
+  // upper_ nullopt: no end (the last number cannot grow).
+  std::optional<Version> lower_;
+  std::optional<Version> upper_;
+  bool operand_is_version_ = false;  // `===` only: whether the operand parses as a version
   bool prereleases_ = false;
 };
 
@@ -88,16 +95,20 @@ class SpecifierSet {
  public:
   SpecifierSet() = default;
 
-  /// The clauses, duplicates (by identity_key) removed, in the order first written.
+  /// The clauses, duplicates (by identity_key) removed, in the order first written (of equal
+  /// clauses, the spelling that sorts first is kept, as packaging does).
   const std::vector<Specifier>& specifiers() const { return specifiers_; }
   bool empty() const { return specifiers_.empty(); }
 
-  /// nullopt for the empty set; else whether any clause admits pre-releases.
+  /// true when any clause admits pre-releases, else nullopt (packaging 26 never says false).
   std::optional<bool> prereleases() const;
 
-  /// True when `v` satisfies every clause. `prereleases` nullopt: pre-releases match only when
-  /// prereleases() is true; true: they are judged like any version; false: never.
+  /// True when `v` satisfies every clause. `prereleases` false: pre-releases never match;
+  /// nullopt or true: judged like any version (see Specifier::contains). Which pre-releases
+  /// a resolver may pick is its own policy, not this set's.
   bool contains(const Version& v, std::optional<bool> prereleases = std::nullopt) const;
+  /// The same for a version as written (`===` compares the text).
+  bool contains(std::string_view text, std::optional<bool> prereleases = std::nullopt) const;
 
   /// Clauses sorted as strings and joined with ",": packaging's str(SpecifierSet).
   std::string to_string() const;
@@ -111,6 +122,7 @@ class SpecifierSet {
  private:
   std::vector<Specifier> specifiers_;
   bool prereleases_ = false;  // any clause admits pre-releases
+  bool has_arbitrary_ = false;  // a `===` clause: text matters, see contains(string_view)
 };
 
 /// Parses "" / ">=1.0, <2" (pieces split on ',', whitespace around each ignored, empty pieces

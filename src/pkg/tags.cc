@@ -99,22 +99,24 @@ void add_manylinux_platforms(const TagPlatform& platform, std::vector<std::strin
 }
 
 // packaging's _mac_binary_formats() for the 64-bit architectures a modern host can have;
-// the 32-bit i386/ppc formats are kept for completeness of the macOS 10.x range.
+// the 32-bit i386/ppc formats are kept for completeness of the macOS 10.x range. `fat3`
+// (i386, ppc, x86_64) is distutils' name for the three-way build; packaging 23.0 wrote
+// `fat32`, a format no build tool produces.
 std::vector<std::string_view> mac_binary_formats(int major, int minor, std::string_view arch) {
   const bool before_10_4 = major == 10 && minor < 4;
   std::vector<std::string_view> formats = {arch};
   if (arch == "x86_64") {
     if (before_10_4) return {};
-    formats.insert(formats.end(), {"intel", "fat64", "fat32"});
+    formats.insert(formats.end(), {"intel", "fat64", "fat3"});
   } else if (arch == "i386") {
     if (before_10_4) return {};
-    formats.insert(formats.end(), {"intel", "fat32", "fat"});
+    formats.insert(formats.end(), {"intel", "fat3", "fat"});
   } else if (arch == "ppc64") {
     if (major > 10 || (major == 10 && minor > 5) || before_10_4) return {};
     formats.push_back("fat64");
   } else if (arch == "ppc") {
     if (major > 10 || (major == 10 && minor > 6)) return {};
-    formats.insert(formats.end(), {"fat32", "fat"});
+    formats.insert(formats.end(), {"fat3", "fat"});
   }
   if (arch == "arm64" || arch == "x86_64") formats.push_back("universal2");
   if (arch == "x86_64" || arch == "i386" || arch == "ppc64" || arch == "ppc" || arch == "intel") {

@@ -1,5 +1,5 @@
-// Conformance: markers and requirements against packaging 23.0's answers in
-// conformance/pep/{markers,marker-environments,requirements}.jsonl (every line, every field,
+// Conformance: markers and requirements against packaging 26.4's answers in
+// conformance/pep-current/{markers,marker-environments,requirements}.jsonl (every line, every field,
 // every evaluation case including the ones where the reference raises).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -54,11 +54,11 @@ std::map<int, MarkerEnvironment> read_environments(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("pep508: markers match packaging 23.0 (markers.jsonl)", "[pkg][pep508][conformance]") {
+TEST_CASE("pep508: markers match packaging 26.4 (markers.jsonl)", "[pkg][pep508][conformance]") {
   const std::optional<std::string> dir = wv::test::conformance_dir();
   if (!dir) return;
   const std::map<int, MarkerEnvironment> environments =
-      read_environments(*dir + "/pep/marker-environments.jsonl");
+      read_environments(*dir + "/pep-current/marker-environments.jsonl");
   REQUIRE(environments.size() == 4);
   std::map<int, PreparedEnvironment> prepared;
   for (const auto& [index, env] : environments) prepared.emplace(index, PreparedEnvironment(env));
@@ -67,7 +67,7 @@ TEST_CASE("pep508: markers match packaging 23.0 (markers.jsonl)", "[pkg][pep508]
   int failed = 0;
   int cases = 0;
   const bool readable = wv::test::for_each_line(
-      *dir + "/pep/markers.jsonl", [&](std::string_view line, int number) {
+      *dir + "/pep-current/markers.jsonl", [&](std::string_view line, int number) {
         const json entry = json::parse(line);
         const std::string input = entry.at("marker");
         const std::string where = "line " + std::to_string(number) + " `" + input + "`";
@@ -130,14 +130,14 @@ TEST_CASE("pep508: markers match packaging 23.0 (markers.jsonl)", "[pkg][pep508]
   REQUIRE(failed == 0);
 }
 
-TEST_CASE("pep508: requirements match packaging 23.0 (requirements.jsonl)",
+TEST_CASE("pep508: requirements match packaging 26.4 (requirements.jsonl)",
           "[pkg][pep508][conformance]") {
   const std::optional<std::string> dir = wv::test::conformance_dir();
   if (!dir) return;
   int passed = 0;
   int failed = 0;
   const bool readable = wv::test::for_each_line(
-      *dir + "/pep/requirements.jsonl", [&](std::string_view line, int number) {
+      *dir + "/pep-current/requirements.jsonl", [&](std::string_view line, int number) {
         const json entry = json::parse(line);
         const std::string input = entry.at("input");
         const std::string where = "line " + std::to_string(number) + " `" + input + "`";

@@ -49,13 +49,13 @@ TEST_CASE("pep508: requirement normal form", "[pkg][pep508]") {
   CHECK(normal("torch\n") == "torch");  // regex `$` allows one trailing newline
   CHECK(normal("torch;extra=='Dev_Extra'") == "torch; extra == \"dev-extra\"");
   CHECK(normal("torch ; python_version<'3.11' and extra == 'Cuda'") ==
-        "torch; python_version < \"3.11\" and extra == \"Cuda\"");
-  // URL requirements: no space before `@`, a space before `;`.
+        "torch; python_version < \"3.11\" and extra == \"cuda\"");
+  // URL requirements: a space each side of `@`, a space before `;`.
   CHECK(normal("pkg @ https://example.com/pkg-1.0-py3-none-any.whl") ==
-        "pkg@ https://example.com/pkg-1.0-py3-none-any.whl");
+        "pkg @ https://example.com/pkg-1.0-py3-none-any.whl");
   CHECK(normal("pkg[x] @ file:///wheels/pkg.whl ; os_name == 'posix'") ==
-        "pkg[x]@ file:///wheels/pkg.whl ; os_name == \"posix\"");
-  CHECK(normal("pkg @ git+https://github.com/o/r.git@v1 ") == "pkg@ git+https://github.com/o/r.git@v1");
+        "pkg[x] @ file:///wheels/pkg.whl ; os_name == \"posix\"");
+  CHECK(normal("pkg @ git+https://github.com/o/r.git@v1 ") == "pkg @ git+https://github.com/o/r.git@v1");
 }
 
 TEST_CASE("pep508: requirement URLs are checked as packaging checks them", "[pkg][pep508]") {

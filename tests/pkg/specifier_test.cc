@@ -96,9 +96,13 @@ TEST_CASE("pep440: == and != with a trailing .* match a release prefix", "[pkg][
   CHECK(in("==1!2.*", "1!2.3"));
   CHECK_FALSE(in("==1!2.*", "2.3"));
   CHECK_FALSE(in("==2.*", "1!2.3"));
-  // packaging 23.0 pads a version with an epoch with "0" items, so an all-zero prefix matches
-  // it; we keep that for fidelity (docs/pep440.md).
-  CHECK(in("==0.*", "1!2.0"));
+  // ==V.* is an interval of the version order, [V.dev0, next prefix .dev0): an epoch is part
+  // of it (packaging 23.0 padded 1!2.0 with "0" items and matched ==0.*).
+  CHECK_FALSE(in("==0.*", "1!2.0"));
+  CHECK(in("==1.0.*", "1.0.post1"));
+  CHECK(in("==1.0.*", "1.0.dev0"));
+  CHECK_FALSE(in("==1.0.*", "1.1.dev0"));
+  CHECK(in("!=0.*", "1!0.5"));
 }
 
 TEST_CASE("pep440: ~= means >= V and == V's prefix", "[pkg][pep440]") {
@@ -114,12 +118,14 @@ TEST_CASE("pep440: ~= means >= V and == V's prefix", "[pkg][pep440]") {
   CHECK_FALSE(in("~=1.4.5a4", "1.5"));
   CHECK(in("~=2.2.0", "2.2.0+local"));
   CHECK(in("~=1!2.2", "1!2.5"));
-  // packaging derives the prefix from the operand as written (case-sensitively): RC1 is not
-  // recognised as a suffix there, so ~=2.2.RC1 keeps 2.2 as its prefix.
+  // The prefix comes from the parsed release, however the operand is spelt (packaging 23.0
+  // split the text case-sensitively and read ~=2.2.RC1 as ~=2.2.0).
   CHECK(in_pre("~=2.2.rc1", "2.5"));
   CHECK(in_pre("~=2.2.RC1", "2.2.5"));
-  CHECK_FALSE(in_pre("~=2.2.RC1", "2.5"));
-  CHECK(in("~=0.0", "1!2.0"));  // the epoch quirk of ==V.*, through ~=
+  CHECK(in_pre("~=2.2.RC1", "2.5"));
+  CHECK_FALSE(in("~=2.2", "3.0.dev0"));  // the next prefix starts at its .dev0
+  CHECK(in("~=2.2", "2.99.post1"));
+  CHECK_FALSE(in("~=0.0", "1!2.0"));  // the epoch counts
   CHECK_FALSE(in("~=1!2.2", "2.5"));
 }
 
@@ -137,6 +143,17 @@ TEST_CASE("pep440: > excludes post and local releases of V, < excludes pre-relea
   CHECK(in_pre("<1.7rc2", "1.7rc1"));
   CHECK(in("<1.7", "1.6.post1"));
   CHECK_FALSE(in("<1.7", "1.7"));
+  // <V.postN ends at V.postN.dev0: V's pre-releases are below it (packaging 23.0 left them
+  // out by V's base version).
+  CHECK(in_pre("<1.7.post1", "1.7rc1"));
+  CHECK(in("<1.7.post1", "1.7"));
+  CHECK_FALSE(in_pre("<1.7.post1", "1.7.post1.dev0"));
+  CHECK(in_pre("<1.7.post1.dev2", "1.7.post1.dev1"));
+  // >V.devN / >V.postN start at the next real version.
+  CHECK(in_pre(">1.7.dev1", "1.7.dev2"));
+  CHECK_FALSE(in_pre(">1.7.dev1", "1.7.dev1+local"));
+  CHECK(in_pre(">1.7.post1", "1.7.post2.dev0"));
+  CHECK_FALSE(in(">1.7", "1.7.post1.dev3"));  // V's post family, dev releases included
 }
 
 TEST_CASE("pep440: === compares normalised strings case-insensitively", "[pkg][pep440]") {
@@ -147,28 +164,37 @@ TEST_CASE("pep440: === compares normalised strings case-insensitively", "[pkg][p
   CHECK_FALSE(in("===foobar", "1.0"));
 }
 
-TEST_CASE("pep440: pre-releases match only when the set names one or the caller allows them",
+TEST_CASE("pep440: a lone version is judged like any other unless pre-releases are refused",
           "[pkg][pep440]") {
-  CHECK_FALSE(in("", "1.0a1"));
-  CHECK(in_pre("", "1.0a1"));
+  // packaging 26: contains() of one version has no alternatives to prefer, so a pre-release
+  // matches by default; only an explicit `false` leaves it out. Which pre-releases a resolver
+  // picks is its own policy (lock/python_provider).
+  CHECK(in("", "1.0a1"));
+  CHECK(in(">=1.0", "2.0a1"));
+  CHECK_FALSE(parse_specifier_set(">=1.0").value().contains(v("2.0a1"), false));
+  CHECK_FALSE(parse_specifier_set(">=1.0a1").value().contains(v("2.0a1"), false));
   CHECK(in("", "1.0"));
+  CHECK(in("==1.0a1", "1.0a1"));
+  auto clause = parse_specifier(">=1.0").value();
+  CHECK(clause.contains(v("2.0a1")));
+  CHECK_FALSE(clause.contains(v("2.0a1"), false));
+  CHECK_FALSE(clause.contains(std::string_view("not a version")));
+}
+
+TEST_CASE("pep440: whether a set admits pre-releases by itself: true or unknown",
+          "[pkg][pep440]") {
   CHECK_FALSE(parse_specifier_set("")->prereleases().has_value());
-  CHECK_FALSE(in(">=1.0", "2.0a1"));
-  CHECK(in(">=1.0a1", "2.0a1"));  // the set names a pre-release: all its pre-releases count
+  CHECK_FALSE(parse_specifier_set(">=1.0")->prereleases().has_value());  // never `false`
   CHECK(*parse_specifier_set(">=1.0a1")->prereleases());
   CHECK(*parse_specifier_set(">=1.0a1,<3")->prereleases());
-  CHECK_FALSE(*parse_specifier_set("<1.0a1")->prereleases());  // only ==, >=, <=, ~=, ===
-  CHECK_FALSE(*parse_specifier_set("!=1.0a1")->prereleases());
+  CHECK(*parse_specifier_set("<1.0a1")->prereleases());  // every operator but != and .*
+  CHECK(*parse_specifier_set(">1.0a1")->prereleases());
+  CHECK_FALSE(parse_specifier_set("!=1.0a1")->prereleases().has_value());
   CHECK(*parse_specifier_set("==1.0.dev1")->prereleases());
   CHECK(*parse_specifier_set("===1.0a1")->prereleases());
-  CHECK_FALSE(*parse_specifier_set("===foobar")->prereleases());
-  CHECK_FALSE(*parse_specifier_set("==1.0.*")->prereleases());
-  CHECK(in("==1.0a1", "1.0a1"));
-  CHECK_FALSE(parse_specifier_set(">=1.0a1").value().contains(v("2.0a1"), false));
-  // A single clause with the same rules.
-  auto clause = parse_specifier(">=1.0").value();
-  CHECK_FALSE(clause.contains(v("2.0a1")));
-  CHECK(clause.contains(v("2.0a1"), true));
+  CHECK_FALSE(parse_specifier_set("===foobar")->prereleases().has_value());
+  CHECK_FALSE(parse_specifier("===foobar")->prereleases().has_value());
+  CHECK_FALSE(parse_specifier_set("==1.0.*")->prereleases().has_value());
   CHECK(*parse_specifier("~=1.0b1")->prereleases());
 }
 

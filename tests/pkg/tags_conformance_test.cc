@@ -1,5 +1,5 @@
-// Conformance: compatible_tags() against packaging 23.0's sys_tags() for the hosts in
-// conformance/pep/tags.jsonl (every tag, in order).
+// Conformance: compatible_tags() against packaging 26.4's sys_tags() for the hosts in
+// conformance/pep-current/tags.jsonl (every tag, in order).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -59,7 +59,7 @@ TEST_CASE("tags conformance: compatible_tags matches packaging's sys_tags in ord
           "[pkg][tags][conformance]") {
   const std::optional<std::string> dir = wv::test::conformance_dir();
   if (!dir) return;
-  const std::string path = *dir + "/pep/tags.jsonl";
+  const std::string path = *dir + "/pep-current/tags.jsonl";
   int passed = 0;
   int failed = 0;
   int tags_checked = 0;
