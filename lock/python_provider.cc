@@ -23,6 +23,32 @@ std::pair<int, int> segment_bounds(const Set::Segment& segment, int count) {
   return {std::max(low, 0), std::min(high, count - 1)};
 }
 
+// uv's `explicit` opt-in: a clause naming a pre-release (`>0.0.0a1` too, which packaging's
+// Specifier.prereleases does not count), except an exclusion: `!=1.0a1` wants none.
+bool names_prerelease(const pkg::Specifier& clause) {
+  if (clause.op() == pkg::Operator::kNotEqual || clause.op() == pkg::Operator::kNotEqualStar) {
+    return false;
+  }
+  return clause.version().is_prerelease();
+}
+
+// The newest version index in `range` that is (`prerelease`) or is not a pre-release; either
+// when `prerelease` is nullopt.
+std::optional<int> newest_in(const ProjectListing& listing, const Set& range,
+                             std::optional<bool> prerelease) {
+  int count = int(listing.versions.size());
+  const auto segments = range.segments();
+  for (auto segment = segments.rbegin(); segment != segments.rend(); ++segment) {
+    auto [low, high] = segment_bounds(*segment, count);
+    for (int i = high; i >= low; --i) {
+      if (!prerelease || listing.versions[std::size_t(i)].version.is_prerelease() == *prerelease) {
+        return i;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 PythonProvider::PythonProvider(const ProjectRequirements& project, const TargetContext& target,
@@ -34,9 +60,7 @@ PythonProvider::PythonProvider(const ProjectRequirements& project, const TargetC
       std::string name = requirement.normalized_name();
       direct_.insert(name);
       for (const pkg::Specifier& clause : requirement.specifier.specifiers()) {
-        // uv's opt-in: any clause naming a pre-release (`>0.0.0a1` too, which packaging's
-        // Specifier.prereleases does not count).
-        if (clause.version().is_prerelease()) explicit_prereleases_.insert(name);
+        if (names_prerelease(clause)) explicit_prereleases_.insert(name);
         if (clause.op() == pkg::Operator::kEqual || clause.op() == pkg::Operator::kArbitraryEqual) {
           allowed_yanked_[name].push_back(clause.version());
         }
@@ -111,25 +135,20 @@ Set PythonProvider::set_for(const ProjectListing& listing,
   return set;
 }
 
-bool PythonProvider::prerelease_allowed(Package package) const {
-  // uv's modes: "if-necessary" means the package publishes nothing but pre-releases;
-  // "explicit" means a project requirement on it names a pre-release.
-  bool necessary = false;
-  if (const ProjectListing* found = listing(package)) {
-    necessary = !found->versions.empty();
-    for (const VersionFiles& files : found->versions) {
-      if (!files.version.is_prerelease()) necessary = false;
-    }
-  }
-  bool explicit_request = explicit_prereleases_.count(nodes_[package].name) > 0;
+PrereleaseSelection PythonProvider::prerelease_selection(const std::string& name) const {
+  // uv's current rules: `if-necessary` (and its old alias) prefers stable versions and falls
+  // back to pre-releases when no stable candidate is left, whoever asks for the package;
+  // `explicit` does so only for packages a project requirement names a pre-release for.
   switch (project_.prerelease) {
-    case PrereleaseMode::kAllow: return true;
-    case PrereleaseMode::kDisallow: return false;
-    case PrereleaseMode::kIfNecessary: return necessary;
-    case PrereleaseMode::kExplicit: return explicit_request;
-    case PrereleaseMode::kIfNecessaryOrExplicit: return necessary || explicit_request;
+    case PrereleaseMode::kAllow: return PrereleaseSelection::kAllow;
+    case PrereleaseMode::kDisallow: return PrereleaseSelection::kDisallow;
+    case PrereleaseMode::kIfNecessary:
+    case PrereleaseMode::kIfNecessaryOrExplicit: return PrereleaseSelection::kPreferStable;
+    case PrereleaseMode::kExplicit:
+      return explicit_prereleases_.count(name) > 0 ? PrereleaseSelection::kPreferStable
+                                                   : PrereleaseSelection::kDisallow;
   }
-  return false;
+  return PrereleaseSelection::kDisallow;
 }
 
 PythonProvider::Priority PythonProvider::prioritize(Package package, const Set& range,
@@ -157,11 +176,15 @@ solver::ProviderResult<std::optional<int>, Error> PythonProvider::choose_version
   auto found = listing_for(package);
   if (!found) return solver::Failure<Error>{found.error()};
   const ProjectListing& listing = **found;
-  bool allow_pre = prerelease_allowed(package);
-  for (int i = int(listing.versions.size()) - 1; i >= 0; --i) {
-    if (!range.contains(i)) continue;
-    if (listing.versions[i].version.is_prerelease() && !allow_pre) continue;
-    return std::optional<int>(i);
+  switch (prerelease_selection(n.name)) {
+    case PrereleaseSelection::kAllow: return newest_in(listing, range, std::nullopt);
+    case PrereleaseSelection::kDisallow: return newest_in(listing, range, false);
+    case PrereleaseSelection::kPreferStable: {
+      // Stable first; the range shrinks as the solver rules stable versions out, so a
+      // pre-release comes up exactly when every stable candidate has failed.
+      std::optional<int> stable = newest_in(listing, range, false);
+      return stable ? stable : newest_in(listing, range, true);
+    }
   }
   return std::optional<int>();
 }

@@ -36,6 +36,15 @@ struct Node {
   std::string extra;  ///< kPackageExtra: the extra
 };
 
+/// How pre-release candidates take part in choosing a version (uv's `PrereleaseSelection`).
+/// Pre-releases always stay in the version sets the solver reasons about, so every learned
+/// incompatibility stays true; the selection only orders the candidates.
+enum class PrereleaseSelection : std::uint8_t {
+  kDisallow,      ///< never a pre-release
+  kAllow,         ///< the newest version, pre-release or not
+  kPreferStable,  ///< the newest stable version; a pre-release only when no stable is left
+};
+
 /// One dependency of a decided version, as the lockfile records it.
 struct DependencyEdge {
   std::uint32_t node = 0;
@@ -88,6 +97,8 @@ class PythonProvider {
   /// dependencies here.
   Result<std::vector<std::string>> wheel_requirements(Package base, int version,
                                                       const RankedWheel& wheel);
+  /// How pre-releases of package `name` (normalised) are chosen under the project's mode.
+  PrereleaseSelection prerelease_selection(const std::string& name) const;
 
  private:
   Package intern(NodeKind kind, std::string name, std::string extra);
@@ -98,7 +109,6 @@ class PythonProvider {
   Result<std::vector<DependencyEdge>> edges_for(const std::vector<const pkg::Requirement*>& reqs);
   Result<bool> applies(const pkg::Requirement& requirement, std::span<const std::string> extras,
                        const pkg::VariantFacts* variant) const;
-  bool prerelease_allowed(Package package) const;
 
   const ProjectRequirements& project_;
   const TargetContext& target_;
@@ -106,7 +116,8 @@ class PythonProvider {
   std::vector<Node> nodes_;
   std::map<std::tuple<NodeKind, std::string, std::string>, Package> ids_;
   std::vector<const ProjectListing*> listings_;  // by node; nullptr until read
-  std::set<std::string> explicit_prereleases_;    // packages a project requirement names a pre for
+  /// Packages a project requirement names a pre-release for (`explicit` mode only).
+  std::set<std::string> explicit_prereleases_;
   /// Yanked versions the project pins exactly (`==`/`===`), by package: PEP 592 lets only an
   /// explicit pin select a yanked file; transitive pins do not.
   std::map<std::string, std::vector<pkg::Version>> allowed_yanked_;

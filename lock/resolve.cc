@@ -55,33 +55,51 @@ bool is_package(const Node& node) {
   return node.kind == NodeKind::kPackage || node.kind == NodeKind::kPackageExtra;
 }
 
+// A preferred version and whether it comes from an earlier target of this lock.
+struct Wanted {
+  std::string version;
+  bool from_earlier_target = false;
+};
+
+// An earlier target's pre-release is no reason to pass over this target's stable candidates
+// (uv ignores a sibling fork's pre-release preference); the previous lockfile's is kept.
+bool inherited_prerelease(const PythonProvider& provider, Package node, int index,
+                          const Wanted& want) {
+  if (!want.from_earlier_target) return false;
+  if (!provider.listing(node)->versions[std::size_t(index)].version.is_prerelease()) return false;
+  return provider.prerelease_selection(provider.node(node).name) != PrereleaseSelection::kAllow;
+}
+
 // The preferences of one target: the existing lockfile's choice for this target, else the
 // version an earlier target chose, else the existing lockfile's choice for any target — each
 // kept only when it does not give this target a lower wheel class than its best version.
 Result<std::vector<std::pair<Package, int>>> preferences(
     PythonProvider& provider, const TargetContext& target,
     const std::map<std::string, std::string>& earlier, const ResolveOptions& options) {
-  std::map<std::string, std::string> wanted;
+  std::map<std::string, Wanted> wanted;
   if (options.previous && !options.upgrade_all) {
     for (const LockedPackage& package : options.previous->packages) {
       if (options.upgrade_packages.count(package.name)) continue;
       if (package.targets.count(target.name)) {
-        wanted[package.name] = package.version;
+        wanted[package.name] = {package.version, false};
       }
     }
   }
-  for (const auto& [name, version] : earlier) wanted.emplace(name, version);
+  for (const auto& [name, version] : earlier) wanted.emplace(name, Wanted{version, true});
   if (options.previous && !options.upgrade_all) {
     for (const LockedPackage& package : options.previous->packages) {
-      if (!options.upgrade_packages.count(package.name)) wanted.emplace(package.name, package.version);
+      if (!options.upgrade_packages.count(package.name)) {
+        wanted.emplace(package.name, Wanted{package.version, false});
+      }
     }
   }
   std::vector<std::pair<Package, int>> preferred;
-  for (const auto& [name, version] : wanted) {
+  for (const auto& [name, want] : wanted) {
     auto node = provider.package_node(name);
     if (!node) continue;
-    WV_ASSIGN_OR_RETURN(std::optional<int> index, provider.find_version(*node, version));
+    WV_ASSIGN_OR_RETURN(std::optional<int> index, provider.find_version(*node, want.version));
     if (!index) continue;
+    if (inherited_prerelease(provider, *node, *index, want)) continue;
     WV_ASSIGN_OR_RETURN(const WheelChoice* choice, provider.wheel_choice(*node, *index));
     auto preferred_class = choice->best_class();
     if (!preferred_class) continue;

@@ -2,7 +2,8 @@
 // $WVLOCK_CONFORMANCE_DIR/packse/scenarios: each scenario's packages become an in-memory source,
 // its root requirements the project, and its environment the declared targets (for
 // `universal = true`: one target per platform its markers name). The outcome is compared with
-// `expected`: satisfiable, and for single-environment scenarios the chosen versions.
+// `expected` (or uv's current expectation where the file predates uv's pre-release rules):
+// satisfiable, and for single-environment scenarios the chosen versions.
 #include <catch2/catch.hpp>
 #include <toml++/toml.h>
 
@@ -76,6 +77,34 @@ const std::map<std::string, std::string> kForkArtifacts = {
      "uv ignores Requires-Python upper bounds; a target's Python is concrete, so wvlock "
      "honours them"},
 };
+
+// Scenarios whose files predate uv's current pre-release rules (uv #19993, 2026-07: prefer
+// stable versions, fall back to a pre-release once no stable candidate in range is left, for
+// transitive requirements too; docs/solver.md "Pre-releases"). uv's own copies of these files
+// now expect what follows (the packages are unchanged), and so do we: each is checked against
+// this expectation instead of the file's.
+toml::table current_uv(std::initializer_list<std::pair<const char*, const char*>> packages) {
+  toml::table chosen;
+  for (const auto& [name, version] : packages) chosen.insert(name, version);
+  return toml::table{{"satisfiable", true}, {"packages", std::move(chosen)}};
+}
+
+const std::map<std::string, toml::table>& superseded_expectations() {
+  static const std::map<std::string, toml::table> expectations = {
+      {"package-only-prereleases-in-range", current_uv({{"a", "1.0.0a1"}})},
+      {"package-prerelease-specified-mixed-available", current_uv({{"a", "0.3.0"}})},
+      {"package-prereleases-specifier-boundary", current_uv({{"a", "0.1.0"}})},
+      {"transitive-package-only-prereleases-in-range",
+       current_uv({{"a", "0.1.0"}, {"b", "1.0.0a1"}})},
+      {"transitive-prerelease-and-stable-dependency",
+       current_uv({{"a", "1.0.0"}, {"b", "1.0.0"}, {"c", "2.0.0b1"}})},
+      {"transitive-prerelease-and-stable-dependency-many-versions",
+       current_uv({{"a", "1.0.0"}, {"b", "1.0.0"}, {"c", "2.0.0b9"}})},
+      {"transitive-prerelease-and-stable-dependency-many-versions-holes",
+       current_uv({{"a", "1.0.0"}, {"b", "1.0.0"}, {"c", "2.0.0b4"}})},
+  };
+  return expectations;
+}
 
 struct Result {
   Verdict verdict;
@@ -187,7 +216,10 @@ Result run(const Scenario& scenario, const std::string& raw_text) {
 
   wv::lock::Catalog catalog(source);
   auto outcome = wv::lock::resolve_targets(project, contexts, catalog, {});
-  const toml::table& expected = *table.get("expected")->as_table();
+  const auto superseded = superseded_expectations().find(scenario.name);
+  const toml::table& expected = superseded != superseded_expectations().end()
+                                    ? superseded->second
+                                    : *table.get("expected")->as_table();
   bool want_satisfiable = expected.get("satisfiable")->value_or(false);
   if (!outcome) return {Verdict::kFail, "error: " + outcome.error().to_string()};
   bool got_satisfiable = outcome->lockfile.has_value();
@@ -242,7 +274,7 @@ TEST_CASE("packse: every scenario resolves as expected", "[lock][packse]") {
   }
   std::sort(files.begin(), files.end());
   REQUIRE_FALSE(files.empty());
-  int passed = 0, failed = 0, deliberate = 0;
+  int passed = 0, failed = 0, deliberate = 0, updated = 0, seen_superseded = 0;
   for (const std::string& file : files) {
     std::ifstream in(file);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -258,8 +290,14 @@ TEST_CASE("packse: every scenario resolves as expected", "[lock][packse]") {
     if (!scenario.table.get("expected")) continue;  // examples without expectations
     scenario.name = string_or(scenario.table.get("name"), file);
     Result result = run(scenario, text);
+    seen_superseded += int(superseded_expectations().count(scenario.name));
     if (result.verdict == Verdict::kPass) {
       ++passed;
+      if (superseded_expectations().count(scenario.name)) {
+        ++updated;
+        std::printf("current uv: %s: checked against uv's current expectation\n",
+                    scenario.name.c_str());
+      }
     } else if (result.verdict == Verdict::kDeliberate) {
       ++deliberate;
       std::printf("deliberate: %s: %s\n", scenario.name.c_str(), result.detail.substr(0, 200).c_str());
@@ -268,7 +306,10 @@ TEST_CASE("packse: every scenario resolves as expected", "[lock][packse]") {
       std::printf("FAILED %s: %s\n", scenario.name.c_str(), result.detail.c_str());
     }
   }
-  std::printf("packse: %d passed, %d failed, %d deliberate differences\n", passed, failed,
-              deliberate);
+  std::printf("packse: %d passed (%d of them against uv's current expectation), %d failed, "
+              "%d deliberate differences\n",
+              passed, updated, failed, deliberate);
+  // Every superseded expectation names a scenario that is there, so none goes unused.
+  CHECK(seen_superseded == int(superseded_expectations().size()));
   CHECK(failed == 0);
 }
