@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
 # Everything needed to run the whole test suite on a fresh Debian 12 machine: install
 # dependencies, configure, build with ninja, run ctest; then the same suite under ASan and UBSan
-# (scripts/test-sanitize.sh; WV_SKIP_SANITIZE=1 skips it for a quick local run).
-set -euo pipefail
+# (scripts/test-sanitize.sh; WV_SKIP_SANITIZE=1 skips it for a quick local run). The sanitizer
+# pass runs even when the first one fails, so one failure cannot hide another; the script exits
+# non-zero when either failed, and says which.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh || exit 1
 build=${WV_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$(nproc)"
-ctest --test-dir "$build" -j"$(nproc)" --output-on-failure
+first=0
+{ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
+  cmake --build "$build" -j"$(nproc)" &&
+  ctest --test-dir "$build" -j"$(nproc)" --output-on-failure; } || first=$?
+second=0
 if [[ "${WV_SKIP_SANITIZE:-0}" != 1 ]]; then
-  bash scripts/test-sanitize.sh
+  bash scripts/test-sanitize.sh || second=$?
 fi
+if [[ $first != 0 || $second != 0 ]]; then
+  echo "test.sh: FAILED — first pass exit $first, sanitizer pass exit $second" >&2
+  exit 1
+fi
+echo "test.sh: both passes passed"

@@ -161,7 +161,7 @@ for p in d["packages"]:
         assert w["name"].endswith(".whl")
 print("ok", len(d["packages"]))
 )";
-  int status = std::system(("cd '" + example.dir + "' && python3 check.py > .py 2>&1").c_str());
+  int status = std::system(("cd '" + example.dir + "' && " WV_TEST_PYTHON " check.py > .py 2>&1").c_str());
   INFO(slurp(example.dir + "/.py"));
   CHECK(status == 0);
 }

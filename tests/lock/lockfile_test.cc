@@ -124,7 +124,7 @@ for p in d["packages"]:
         assert "variants" in p["variants-json"]
 print("ok")
 )";
-  std::string command = "python3 " + script + " " + dir.file("pylock.toml") + " > " +
+  std::string command = std::string(WV_TEST_PYTHON) + " " + script + " " + dir.file("pylock.toml") + " > " +
                         dir.file("out.txt") + " 2>&1";
   int status = std::system(command.c_str());
   INFO(*fs.read_file(dir.file("out.txt")));

@@ -28,11 +28,11 @@ ServerProcess::ServerProcess(std::vector<std::string> arguments) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
   posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
-  arguments.insert(arguments.begin(), "python3");
+  arguments.insert(arguments.begin(), WV_TEST_PYTHON);  // the build's interpreter, not PATH's
   std::vector<char*> argv;
   for (std::string& argument : arguments) argv.push_back(argument.data());
   argv.push_back(nullptr);
-  if (::posix_spawnp(&pid_, "python3", &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+  if (::posix_spawnp(&pid_, WV_TEST_PYTHON, &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
   posix_spawn_file_actions_destroy(&actions);
   ::close(to_child[0]);
   ::close(from_child[1]);

@@ -12,7 +12,7 @@ namespace wv::test {
 
 class ServerProcess {
  public:
-  /// Runs `python3 <arguments...>` (interpreter flags, the script, its options).
+  /// Runs `WV_TEST_PYTHON <arguments...>` (interpreter flags, the script, its options).
   explicit ServerProcess(std::vector<std::string> arguments);
   ~ServerProcess();
   ServerProcess(const ServerProcess&) = delete;
