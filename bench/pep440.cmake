@@ -4,4 +4,5 @@ add_executable(pep440_bench ${CMAKE_CURRENT_SOURCE_DIR}/pep440_bench.cc)
 target_link_libraries(pep440_bench PRIVATE wv_pkg wv_options)
 target_compile_definitions(pep440_bench PRIVATE
   WV_BENCH_DIR="${CMAKE_CURRENT_SOURCE_DIR}"
-  WV_DEFAULT_CONFORMANCE_DIR="${PROJECT_SOURCE_DIR}/../shared/conformance")
+  WV_DEFAULT_CONFORMANCE_DIR="${PROJECT_SOURCE_DIR}/../shared/conformance"
+  WV_PACKAGING_ORACLE_DIR="${PROJECT_SOURCE_DIR}/../shared/oracles/packaging-26.4")

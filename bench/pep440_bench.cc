@@ -1,6 +1,7 @@
 // PEP 440 benchmark: parse, sort and filter (a few specifier sets) the valid versions of the
 // conformance data and a generated, seeded corpus of 1M versions with wv::pkg, then run the
-// same work through Python's packaging (bench/pep440_reference.py under /usr/bin/python3) and
+// same work through Python's packaging (bench/pep440_reference.py under /usr/bin/python3, with
+// packaging 26.4 from ../shared/oracles when it is there) and
 // print both CPU times and the ratio. The specifier sets are evaluated over the first
 // --contains N versions (default 200000) on both sides, since packaging needs minutes for a
 // million. Options: --count N (corpus size), --contains N, --no-python.
@@ -135,6 +136,7 @@ struct Timings {
   double contains_ms = 0;
   std::vector<std::size_t> matches;
   std::string first, median, last;
+  std::string packaging;  // the reference's version
   double total() const { return parse_ms + sort_ms + contains_ms; }
 };
 
@@ -200,7 +202,13 @@ bool run_python(const std::vector<std::string>& inputs, std::size_t contains_lim
     std::ofstream out(path);
     for (const std::string& line : inputs) out << line << '\n';
   }
-  std::string command = "/usr/bin/python3 " + shell_quote(std::string(WV_BENCH_DIR) + "/pep440_reference.py") +
+  // The current reference (packaging 26.4, ../shared/oracles) when it is there.
+  std::string command;
+  std::error_code code;
+  if (std::filesystem::is_directory(WV_PACKAGING_ORACLE_DIR "/packaging", code)) {
+    command = "PYTHONPATH=" + shell_quote(WV_PACKAGING_ORACLE_DIR) + " ";
+  }
+  command += "/usr/bin/python3 " + shell_quote(std::string(WV_BENCH_DIR) + "/pep440_reference.py") +
                         " " + shell_quote(path) + " " + std::to_string(contains_limit);
   for (const std::string& set : kSpecifierSets) command += " " + shell_quote(set);
   FILE* pipe = ::popen(command.c_str(), "r");
@@ -216,6 +224,7 @@ bool run_python(const std::vector<std::string>& inputs, std::size_t contains_lim
   const int status = ::pclose(pipe);
   std::filesystem::remove(path);
   if (status != 0 || !values.count("parse_ms")) return false;
+  t.packaging = values["packaging"];
   t.parse_ms = std::stod(values["parse_ms"]);
   t.sort_ms = std::stod(values["sort_ms"]);
   t.contains_ms = std::stod(values["contains_ms"]);
@@ -255,7 +264,9 @@ int bench(const char* label, const std::vector<std::string>& inputs, std::size_t
               label, inputs.size(), std::min(contains_limit, inputs.size()), keyed * 100.0,
               sizeof(Version));
   std::printf("  %-10s %15s", "", "wv::pkg");
-  if (have_python) std::printf(" %15s %10s", "packaging 23.0", "ratio");
+  if (have_python) {
+    std::printf(" %15s %10s", ("packaging " + reference.packaging).substr(0, 15).c_str(), "ratio");
+  }
   std::printf("\n");
   print_row("parse", ours.parse_ms, reference.parse_ms, have_python);
   print_row("sort", ours.sort_ms, reference.sort_ms, have_python);

@@ -1,10 +1,11 @@
-"""The Python side of bench/pep440_bench.cc: the same work with packaging (23.0 under
-/usr/bin/python3), timed in CPU time like the C++ side. Usage: pep440_reference.py CORPUS CONTAINS_LIMIT SPECIFIER_SET... ; prints key=value lines.
+"""The Python side of bench/pep440_bench.cc: the same work with packaging (26.4 from
+../shared/oracles on PYTHONPATH, else Debian's 23.0 under /usr/bin/python3), timed in CPU time like the C++ side. Usage: pep440_reference.py CORPUS CONTAINS_LIMIT SPECIFIER_SET... ; prints key=value lines.
 The specifier sets are evaluated over the first CONTAINS_LIMIT versions (packaging re-parses
 versions inside every comparison, so all of a large corpus would take minutes)."""
 import sys
 import time
 
+import packaging
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
@@ -29,6 +30,7 @@ def main() -> None:
     counts = [sum(1 for v in sample if s.contains(v)) for s in sets]
     contains_s = time.process_time() - start
 
+    print(f"packaging={packaging.__version__}")
     print(f"count={len(versions)}")
     print(f"parse_ms={parse_s * 1000:.3f}")
     print(f"sort_ms={sort_s * 1000:.3f}")
