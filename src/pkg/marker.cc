@@ -145,6 +145,9 @@ VariantFacts make_variant_facts(std::string_view label, std::span<const std::str
 
 PreparedEnvironment::PreparedEnvironment(MarkerEnvironment environment)
     : environment_(std::move(environment)) {
+  // packaging 26's _repair_python_full_version: an untagged CPython build reports "3.13.1+",
+  // which is read as the local version "3.13.1+local" (as a string too).
+  if (environment_.python_full_version.ends_with('+')) environment_.python_full_version += "local";
   for (std::size_t i = 0; i < kEnvironmentVariableCount; ++i) {
     std::string_view text = value(static_cast<MarkerVariable>(i));
     if (is_valid_version(text)) {
@@ -189,8 +192,13 @@ struct MarkerOperand {
   std::string text() const {
     return is_variable ? std::string(marker_variable_name(variable)) : value;
   }
+  // packaging 26's Value.serialize: double quotes, single ones when the value holds a `"`. A
+  // value holding both has no quoting (packaging raises); it is printed in double quotes.
   std::string serialize() const {
-    return is_variable ? std::string(marker_variable_name(variable)) : str_cat("\"", value, "\"");
+    if (is_variable) return std::string(marker_variable_name(variable));
+    const bool single = value.find('"') != std::string::npos &&
+                        value.find('\'') == std::string::npos;
+    return single ? str_cat("'", value, "'") : str_cat("\"", value, "\"");
   }
 };
 
@@ -459,12 +467,14 @@ Outcome eval_group(const MarkerTree& tree, std::uint32_t group_index,
   return outcome(any || all);
 }
 
-// packaging's _format_marker.
+// packaging 26's _format_marker: a redundant `((...))` wrapper is unwrapped but keeps its
+// nesting, so `a and ((b or c))` prints `a and (b or c)` (packaging 23.0 dropped the
+// parentheses, printing a marker of another meaning).
 void format_group(const MarkerTree& tree, std::uint32_t group_index, bool first, std::string& out) {
   const MarkerGroup& group = tree.groups[group_index];
   if (group.items.size() == 1) {
     const MarkerItem& only = group.items.front();
-    if (only.kind == Kind::kGroup) return format_group(tree, only.index, true, out);
+    if (only.kind == Kind::kGroup) return format_group(tree, only.index, first, out);
     if (only.kind == Kind::kExpression) {
       out += tree.expressions[only.index].serialize();
       return;
@@ -527,10 +537,9 @@ std::optional<std::string> plan_expression(MarkerExpression& expression) {
     // The reference uses the right side's `.value` as is: for a variable, its name.
     expression.plan = MarkerPlan::kVariableFirst;
     expression.variable = lhs.variable;
+    // No normalisation here: packaging 26 normalises only a quoted string compared with
+    // `extra` (normalize_extra_values, at parse), never a variable's name on the right.
     expression.compare_value = rhs.text();
-    if (expression.variable == MarkerVariable::kExtra) {
-      expression.compare_value = normalize_name(expression.compare_value);
-    }
     if (is_version_variable(expression.variable)) {
       expression.specifier = specifier_for(expression.op, expression.compare_value);
     }
@@ -546,8 +555,7 @@ std::optional<std::string> plan_expression(MarkerExpression& expression) {
   }
   expression.plan = MarkerPlan::kLiteralFirst;
   expression.variable = *variable;
-  expression.compare_value =
-      *variable == MarkerVariable::kExtra ? normalize_name(lhs.value) : lhs.value;
+  expression.compare_value = lhs.value;  // `"a_b" == "extra"` compares "a_b" as written
   if (is_version_variable(*variable) && is_valid_version(expression.compare_value)) {
     Result<Version> version = parse_version(expression.compare_value);
     if (version) expression.literal_version = std::move(*version);

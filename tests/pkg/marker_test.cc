@@ -82,10 +82,12 @@ TEST_CASE("pep508: parentheses survive only around groups of several items", "[p
         "(os_name == \"a\" or os_name == \"b\") and python_version > \"3\"");
   CHECK(normal("os_name == 'a' and (python_version > '3')") ==
         "os_name == \"a\" and python_version > \"3\"");
-  // packaging 23.0 drops the parentheses of a doubly wrapped group, changing the meaning of
-  // the printed text; we print what the reference prints (docs/pep508.md).
+  // A doubly wrapped group keeps one pair (packaging 26; 23.0 dropped both, changing the
+  // meaning of the printed text), and the printed form parses back to the same marker.
   CHECK(normal("os_name == 'a' and ((os_name == 'b' or os_name == 'c'))") ==
-        "os_name == \"a\" and os_name == \"b\" or os_name == \"c\"");
+        "os_name == \"a\" and (os_name == \"b\" or os_name == \"c\")");
+  CHECK(normal("((os_name == 'b' or os_name == 'c')) and os_name == 'a'") ==
+        "(os_name == \"b\" or os_name == \"c\") and os_name == \"a\"");
 }
 
 TEST_CASE("pep508: both quote styles and Python escapes", "[pkg][pep508]") {
