@@ -323,3 +323,26 @@ amd = { rocm = "6.3", gfx = ["gfx942"] }
   const auto& baseline = package(*outcome->lockfile, "numpy").targets.at("mi250").wheels;
   CHECK(baseline.front().find("x86_64_v1") != std::string::npos);
 }
+
+TEST_CASE("resolve: markers on values that are not versions evaluate as packaging 26 does",
+          "[lock][resolve]") {
+  // A declared target knows no platform_release (""); a live Linux host reports
+  // `6.1.0-18-amd64`. Neither is a version, so `platform_release >= "5"` is simply false, as
+  // pip evaluates it (packaging 23.0 raised InvalidVersion and the lock failed). Other
+  // variables compare as strings: `sys_platform >= "linux"` means equal.
+  MemorySource source;
+  source.add({.name = "app", .version = "1.0",
+              .requires_dist = {"kernel-helper ; platform_release >= '5'",
+                                "linux-only ; sys_platform >= 'linux'",
+                                "never ; sys_platform > 'darwin'"}});
+  source.add({.name = "kernel-helper", .version = "1.0"});
+  source.add({.name = "linux-only", .version = "1.0"});
+  source.add({.name = "never", .version = "1.0"});
+  wv::lock::Catalog catalog(source);
+  auto outcome = wv::lock::resolve_targets(project({"app"}), contexts(kCpuAndH100), catalog, {});
+  REQUIRE(outcome);
+  INFO((outcome->failures.empty() ? "" : outcome->failures[0].explanation));
+  REQUIRE(outcome->lockfile);
+  CHECK(package(*outcome->lockfile, "app").targets.at("cpu").dependencies ==
+        std::vector<std::string>{"linux-only==1.0"});
+}
