@@ -6,6 +6,7 @@
 
 #include "lock/resolve.h"
 #include "memory_source.h"
+#include "target_contexts.h"
 #include "targets/project_file.h"
 
 namespace {
@@ -28,20 +29,7 @@ platform = "macos-arm64"
 macos = "14.0"
 )";
 
-std::vector<wv::lock::TargetContext> contexts(const std::string& targets_toml) {
-  std::string text =
-      "[project]\nname = \"demo\"\n[tool.wvlock]\npython = \"3.12\"\n" + targets_toml;
-  auto config = wv::targets::parse_project_file(text, "pyproject.toml");
-  INFO((config ? "" : config.error().to_string()));
-  REQUIRE(config);
-  std::vector<wv::lock::TargetContext> result;
-  for (const auto& target : config->targets) {
-    auto context = wv::lock::make_target_context(target);
-    REQUIRE(context);
-    result.push_back(std::move(*context));
-  }
-  return result;
-}
+using wv::test::contexts;
 
 wv::lock::ProjectRequirements project(
     std::vector<std::string> dependencies,

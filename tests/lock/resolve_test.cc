@@ -2,6 +2,7 @@
 
 #include "lock/resolve.h"
 #include "memory_source.h"
+#include "target_contexts.h"
 #include "targets/project_file.h"
 
 namespace {
@@ -11,20 +12,7 @@ using wv::test::MemoryWheel;
 
 constexpr const char* kLinux = "cp312-cp312-manylinux_2_28_x86_64";
 
-// Declared targets, read the way the CLI reads them.
-std::vector<wv::lock::TargetContext> contexts(const std::string& targets_toml) {
-  std::string text = "[project]\nname = \"demo\"\n[tool.wvlock]\npython = \"3.12\"\n" + targets_toml;
-  auto config = wv::targets::parse_project_file(text, "pyproject.toml");
-  INFO((config ? "" : config.error().to_string()));
-  REQUIRE(config);
-  std::vector<wv::lock::TargetContext> result;
-  for (const auto& target : config->targets) {
-    auto context = wv::lock::make_target_context(target);
-    REQUIRE(context);
-    result.push_back(std::move(*context));
-  }
-  return result;
-}
+using wv::test::contexts;
 
 const char* kCpuAndH100 = R"(
 [[tool.wvlock.target]]
