@@ -36,6 +36,19 @@ std::vector<std::string> split_answer(std::string_view answer) {
   return out;
 }
 
+// join_answer() undone exactly: fields keep their own whitespace (a URL may end in "\n").
+std::vector<std::string> split_fields(std::string_view answer) {
+  std::vector<std::string> out;
+  for (std::string_view piece : split(answer, '|')) {
+    if (!out.empty() && piece.starts_with(' ')) piece.remove_prefix(1);
+    out.emplace_back(piece);
+  }
+  for (std::size_t i = 0; i + 1 < out.size(); ++i) {
+    if (out[i].ends_with(' ')) out[i].pop_back();
+  }
+  return out;
+}
+
 // True when `text` holds a run of digits whose value is above 2^64-1 (the documented limit
 // of our version numbers).
 bool has_big_number(std::string_view text) {
@@ -59,13 +72,20 @@ bool any_input(std::span<const std::string> inputs, bool (*test)(std::string_vie
                      [&](const std::string& input) { return test(input); });
 }
 
-// Names our markers accept beyond PEP 508 (PEP 751 sets, PEP 825 variant markers).
-bool names_extension_variable(std::string_view text) {
-  for (std::string_view name : {"extras", "dependency_groups", "variant_label",
-                                "variant_properties", "variant_features", "variant_namespaces"}) {
+// The PEP 825 variant markers: ours, not packaging's.
+bool names_variant_variable(std::string_view text) {
+  for (std::string_view name : {"variant_label", "variant_properties", "variant_features",
+                                "variant_namespaces"}) {
     if (text.find(name) != std::string_view::npos) return true;
   }
   return false;
+}
+
+// The PEP 751 set variables (`extras` also matches inside `extras`-like words; the rule
+// checks validity too).
+bool names_set_variable(std::string_view text) {
+  return text.find("extras") != std::string_view::npos ||
+         text.find("dependency_groups") != std::string_view::npos;
 }
 
 // Non-ASCII letters that Python's re.IGNORECASE matches to ASCII ones (simple case folding):
@@ -73,29 +93,6 @@ bool names_extension_variable(std::string_view text) {
 bool has_unicode_fold_letter(std::string_view text) {
   for (std::string_view letter : {"\xc5\xbf", "\xe2\x84\xaa", "\xc4\xb0", "\xc4\xb1"}) {
     if (text.find(letter) != std::string_view::npos) return true;
-  }
-  return false;
-}
-
-// A non-ASCII byte next to an ASCII word character outside quotes: where Python's Unicode
-// `\b` (packaging's keyword and name patterns) and our "every non-ASCII byte is a word
-// character" can disagree.
-bool has_unicode_next_to_word(std::string_view text) {
-  char quote = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quote != 0) {
-      if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      quote = c;
-      continue;
-    }
-    if (static_cast<unsigned char>(c) < 0x80) continue;
-    const bool word_before = i > 0 && (is_ascii_alnum(text[i - 1]) || text[i - 1] == '_');
-    const bool word_after = i + 1 < text.size() && (is_ascii_alnum(text[i + 1]) || text[i + 1] == '_');
-    if (word_before || word_after) return true;
   }
   return false;
 }
@@ -316,99 +313,84 @@ std::string answer_case(Kind kind, std::span<const std::string> inputs) {
   return "?";
 }
 
-std::optional<std::string> explain(Kind kind, std::span<const std::string> inputs,
-                                   const std::string& ours, const std::string& packaging) {
-  if (kind == Kind::kIntersection) {
-    // The rules of a single set, for the two sets' clauses written as one.
-    const std::string joined = str_cat(inputs[0], ",", inputs[1]);
-    const std::string as_set[] = {joined, inputs[2], inputs[3]};
-    return explain(Kind::kSpecifier, as_set, ours, packaging);
+namespace {
+
+// The answer of packaging 26 for a printed form it cannot produce (oracle.py's UNPRINTABLE).
+constexpr std::string_view kUnprintable = "unprintable: ValueError";
+
+bool is_marker_like(Kind kind) { return kind == Kind::kMarker || kind == Kind::kRequirement; }
+
+// Two single-case answers with the same number of fields, where `differs_only(a, b)` holds
+// for every field that differs, and some field differs.
+template <typename Allowed>
+bool differ_only_where(const std::string& ours, const std::string& packaging, Allowed allowed) {
+  std::vector<std::string> a = split_answer(ours);
+  std::vector<std::string> b = split_answer(packaging);
+  if (a.size() != b.size()) return false;
+  bool some = false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == b[i]) continue;
+    if (!allowed(a[i], b[i])) return false;
+    some = true;
   }
-  if (kind == Kind::kName) {
-    // Only the non-ASCII letters may differ: without them the answers must be equal (or the
-    // text holds one of the letters whose lower case is ASCII, as the Kelvin sign's is `k`).
-    auto ascii_only = [](std::string_view text) {
-      std::string out;
-      for (char c : text) {
-        if (static_cast<unsigned char>(c) < 0x80) out.push_back(c);
-      }
-      return out;
-    };
-    if (ascii_only(inputs[0]) != inputs[0] &&
-        (ascii_only(ours) == ascii_only(packaging) || has_unicode_fold_letter(inputs[0]))) {
-      return "spec: unicode-name: PEP 503 names are ASCII (core metadata); we lower-case "
-             "ASCII letters only, packaging's str.lower() any letter (docs/pep508.md)";
+  return some;
+}
+
+std::string replace_all(std::string text, std::string_view from, std::string_view to) {
+  if (from.empty()) return text;
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+// ---- the rules: each gives its verdict when the disagreement is of its class ---------------
+
+std::optional<std::string> unicode_name(std::span<const std::string> inputs,
+                                        const std::string& ours, const std::string& packaging) {
+  // Only the non-ASCII letters may differ: without them the answers must be equal (or the
+  // text holds one of the letters whose lower case is ASCII, as the Kelvin sign's is `k`).
+  auto ascii_only = [](std::string_view text) {
+    std::string out;
+    for (char c : text) {
+      if (static_cast<unsigned char>(c) < 0x80) out.push_back(c);
     }
-    return std::nullopt;
+    return out;
+  };
+  if (ascii_only(inputs[0]) != inputs[0] &&
+      (ascii_only(ours) == ascii_only(packaging) || has_unicode_fold_letter(inputs[0]))) {
+    return "spec: unicode-name: PEP 503 names are ASCII (core metadata); we lower-case "
+           "ASCII letters only, packaging's str.lower() any letter (docs/pep508.md)";
   }
-  const bool packaging_ok = packaging.starts_with("ok");
-  const bool validity_differs = packaging_ok != ours.starts_with("ok");
+  return std::nullopt;
+}
+
+std::optional<std::string> big_number(Kind kind, std::span<const std::string> inputs,
+                                      const std::string& ours, const std::string& packaging) {
   // Numbers above 2^64-1 (docs/pep440.md "Deviations"): we refuse them, packaging takes any.
   // In a marker the number decides whether `op + value` is a version specifier, and in a
   // specifier set whether a `===` operand is a (pre-release) version, so any answer may
   // differ; elsewhere only validity.
-  if (packaging_ok && any_input(inputs, has_big_number) &&
+  if (packaging.starts_with("ok") && any_input(inputs, has_big_number) &&
       (ours == "unsupported" || ours == "invalid" || kind == Kind::kMarker ||
        (kind == Kind::kSpecifier && has_big_number(inputs[0])))) {
     return "spec: big-number: PEP 440 numbers above 2^64-1 are refused (docs/pep440.md)";
   }
-  if (kind == Kind::kMarker && ours == "invalid" && packaging_ok) {
-    // Text after a complete marker: packaging 23.0 parses a prefix and ignores the rest
-    // (23.1 and the PEP 508 grammar refuse it). Explained only when the prefix we parse gives
-    // exactly packaging's answer.
-    std::size_t position = 0;
-    Result<pkg::Marker> prefix = pkg::detail::parse_marker_at(inputs[0], position, "marker");
-    if (prefix && position < inputs[0].size()) {
-      std::vector<std::string> values;
-      for (std::string_view value : split(inputs[1], '|')) values.emplace_back(value);
-      pkg::PreparedEnvironment environment(environment_from_values(values));
-      pkg::MarkerContext context;
-      context.environment = &environment;
-      if (!inputs[2].empty()) context.extras = std::span<const std::string>(&inputs[2], 1);
-      std::string prefix_answer = join_answer(
-          {"ok", prefix->to_string(), evaluation_answer(prefix->evaluate(context))});
-      if (prefix_answer == packaging) {
-        return "spec: trailing-text: PEP 508's grammar has no text after a complete marker; "
-               "packaging 23.0 ignores it (23.1 refuses it); docs/pep508.md";
-      }
-    }
-  }
-  if ((kind == Kind::kMarker || kind == Kind::kRequirement) && ours == "invalid" &&
-      packaging_ok && has_named_escape(inputs[0])) {
+  return std::nullopt;
+}
+
+std::optional<std::string> named_escape(Kind kind, std::span<const std::string> inputs,
+                                        const std::string& ours, const std::string& packaging) {
+  if (is_marker_like(kind) && ours == "invalid" && packaging.starts_with("ok") &&
+      has_named_escape(inputs[0])) {
     return "spec: named-escape: \\N{...} escapes are refused (no Unicode name table); "
            "docs/pep508.md";
   }
-  if ((kind == Kind::kMarker || kind == Kind::kRequirement) && validity_differs &&
-      has_unicode_next_to_word(inputs[0])) {
-    return "spec: unicode-word: every non-ASCII byte counts as a word character for `\\b` "
-           "(no Unicode tables); Python's Unicode `\\b` differs next to non-ASCII punctuation "
-           "glued to a keyword or name (docs/pep508.md)";
-  }
-  if (ours == "invalid" && packaging.starts_with("invalid | raises ")) {
-    return "spec: packaging-raises: both refuse the input; packaging 23.0 lets a non-Invalid* "
-           "exception escape (urllib ValueError for a bad bracketed host, ast SyntaxError for "
-           "a raw line break in a marker string, InvalidSpecifier from Requirement)";
-  }
-  if (kind == Kind::kSpecifier && inputs[0].find("===") != std::string::npos) {
-    // packaging 23.0's Specifier.prereleases parses a === operand as a version and raises
-    // InvalidVersion when it is not one; where it raised, we answer (prereleases false).
-    std::vector<std::string> a = split_answer(ours);
-    std::vector<std::string> b = split_answer(packaging);
-    bool raised = false;
-    bool same = a.size() == b.size();
-    for (std::size_t i = 0; same && i < a.size(); ++i) {
-      if (b[i] == "E" && i >= 2) {
-        raised = true;
-      } else if (a[i] != b[i]) {
-        same = false;
-      }
-    }
-    if (same && raised) {
-      return "spec: arbitrary-prereleases: a === operand that is not a version admits no "
-             "pre-releases (PEP 440 arbitrary equality is a string match); packaging 23.0 "
-             "raises InvalidVersion; docs/pep440.md";
-    }
-  }
+  return std::nullopt;
+}
+
+std::optional<std::string> unicode_case(Kind kind, std::span<const std::string> inputs,
+                                        bool validity_differs) {
   const bool arbitrary_fold = kind == Kind::kSpecifier &&
                               inputs[0].find("===") != std::string::npos &&
                               has_unicode_fold_letter(inputs[0]);
@@ -423,11 +405,112 @@ std::optional<std::string> explain(Kind kind, std::span<const std::string> input
            "letters (U+017F, U+212A, U+0130, U+0131) to ASCII; we match ASCII case only "
            "(docs/pep440.md)";
   }
-  if (kind == Kind::kMarker && ours.starts_with("ok") && packaging == "invalid" &&
-      names_extension_variable(inputs[0])) {
-    return "spec: extension-variable: PEP 751 / PEP 825 marker variables; docs/pep508.md";
+  return std::nullopt;
+}
+
+std::optional<std::string> extension_variable(Kind kind, std::span<const std::string> inputs,
+                                              const std::string& ours,
+                                              const std::string& packaging) {
+  // PEP 825's variant_* are not packaging's; PEP 751's `extras` / `dependency_groups` are, in
+  // any comparison, where we accept only `"x" in extras` / `"x" not in extras`.
+  const bool ours_only = ours.starts_with("ok") && packaging == "invalid" &&
+                         names_variant_variable(inputs[0]);
+  const bool set_form = ours == "invalid" && packaging.starts_with("ok") &&
+                        names_set_variable(inputs[0]);
+  if (is_marker_like(kind) && (ours_only || set_form)) {
+    return "spec: extension-variable: PEP 825 variant markers are ours; the PEP 751 sets "
+           "`extras` and `dependency_groups` take only the membership form `\"x\" in extras` "
+           "(docs/pep508.md)";
   }
   return std::nullopt;
+}
+
+std::optional<std::string> unprintable_value(Kind kind, const std::string& ours,
+                                             const std::string& packaging) {
+  // A value holding both quote characters cannot be quoted: packaging's str() raises
+  // ValueError, our to_string() cannot fail and writes it in double quotes. Every other field
+  // must agree.
+  auto allowed = [](const std::string& a, const std::string& b) {
+    return b == kUnprintable && a.find('"') != std::string::npos &&
+           a.find('\'') != std::string::npos;
+  };
+  if (is_marker_like(kind) && differ_only_where(ours, packaging, allowed)) {
+    return "spec: unprintable-value: a marker value holding both quote characters has no "
+           "quoted form; packaging 26 raises ValueError from str(), our to_string() returns "
+           "it double-quoted (errors are values, printing cannot fail); docs/pep508.md";
+  }
+  return std::nullopt;
+}
+
+// ---- known wv::pkg bugs: packaging 23.0 behaviour that src/pkg still has and that unit tests
+// in tests/pkg pin; each verdict says where the fix goes (docs/differential.md, "Known bugs").
+
+std::optional<std::string> trailing_newline(Kind kind, std::span<const std::string> inputs,
+                                            const std::string& ours,
+                                            const std::string& packaging) {
+  if (is_marker_like(kind) && inputs[0].ends_with('\n') && ours.starts_with("ok") &&
+      packaging == "invalid") {
+    return "bug: trailing-newline: one newline at the very end is accepted (packaging 23.0's "
+           "regex `$`); packaging 26 ends at `\\Z` and refuses it. Fix: Cursor::at_end "
+           "(src/pkg/marker_lexer.cc) with tests/pkg/requirement_test.cc (`torch\\n`)";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> url_check(Kind kind, std::span<const std::string> inputs,
+                                     const std::string& ours, const std::string& packaging) {
+  if (kind != Kind::kRequirement || ours != "invalid" || !packaging.starts_with("ok")) {
+    return std::nullopt;
+  }
+  std::vector<std::string> fields = split_fields(packaging);
+  if (fields.size() != 7 || fields[5].empty()) return std::nullopt;
+  // Only the URL may be the cause: with a URL both accept in its place we accept the input,
+  // and the answers agree (or differ only in a way another rule explains).
+  const std::string url = replace_all(fields[5], "\\x7c", "|");
+  const std::string stand_in = "https://h/x";
+  std::string input = inputs[0];
+  const std::size_t separator = input.find('@');  // names and extras hold no `@`
+  const std::size_t at = separator == std::string::npos ? separator : input.find(url, separator + 1);
+  if (at == std::string::npos) return std::nullopt;
+  input.replace(at, url.size(), stand_in);
+  const std::string ours_then = join_answer(our_requirement(input));
+  if (!ours_then.starts_with("ok")) return std::nullopt;  // refused for another reason
+  const std::size_t printed_at = fields[1].find(str_cat("@ ", fields[5]));
+  if (printed_at == std::string::npos) return std::nullopt;
+  fields[1].replace(printed_at + 2, fields[5].size(), stand_in);
+  fields[5] = stand_in;
+  const std::string packaging_then = join(fields, " | ");
+  const std::string then[] = {input};
+  if (ours_then != packaging_then && !explain(kind, then, ours_then, packaging_then)) {
+    return std::nullopt;  // something else differs too, and nothing explains it
+  }
+  return "bug: url-check: the URL of `name @ url` is checked as packaging 23.0 did (urllib: "
+         "file: URLs in normal form, a scheme and a host, bracketed hosts); packaging 26 takes "
+         "any URL. Fix: check_url (src/pkg/requirement.cc) with tests/pkg/requirement_test.cc "
+         "(\"requirement URLs are checked as packaging checks them\")";
+}
+
+}  // namespace
+
+std::optional<std::string> explain(Kind kind, std::span<const std::string> inputs,
+                                   const std::string& ours, const std::string& packaging) {
+  if (kind == Kind::kIntersection) {
+    // The rules of a single set, for the two sets' clauses written as one.
+    const std::string joined = str_cat(inputs[0], ",", inputs[1]);
+    const std::string as_set[] = {joined, inputs[2], inputs[3]};
+    return explain(Kind::kSpecifier, as_set, ours, packaging);
+  }
+  if (kind == Kind::kName) return unicode_name(inputs, ours, packaging);
+  const bool validity_differs = packaging.starts_with("ok") != ours.starts_with("ok");
+  // The rules that prove their cause come first: a good URL in place of a refused one gives
+  // packaging's answer (url-check); packaging 26 refuses every input ending in a newline
+  // (trailing-newline). unicode-case only sees that a feature is present, so a URL or a
+  // newline bug must not pass for it.
+  for (auto rule : {big_number, named_escape, extension_variable, url_check, trailing_newline}) {
+    if (std::optional<std::string> verdict = rule(kind, inputs, ours, packaging)) return verdict;
+  }
+  if (auto verdict = unicode_case(kind, inputs, validity_differs)) return verdict;
+  return unprintable_value(kind, ours, packaging);
 }
 
 std::string escape(std::string_view text) {

@@ -1,4 +1,4 @@
-// Our side of the differential test against Python's packaging 23.0 (docs/differential.md):
+// Our side of the differential test against Python's packaging 26.4 (docs/differential.md):
 // the answer wv::pkg gives for each kind of case (PEP 440 versions, ordering, specifier sets and
 // their intersections, PEP 508 markers and requirements, PEP 503 names) in the same field layout as differential/oracle.py, the
 // single-case answers stored in tests/differential/cases/<kind>.txt, the case-file line format,
@@ -77,7 +77,8 @@ std::string reduce_order(const std::string& a, const std::string& b);
 std::string answer_case(Kind kind, std::span<const std::string> inputs);
 
 /// When `ours` and `packaging` (single-case answers) differ in a documented deliberate way,
-/// the verdict ("spec: <class>: <rule>"); nullopt for an unexplained disagreement.
+/// the verdict ("spec: <class>: <rule>"); for a known wv::pkg bug not yet fixed, "bug: <class>:
+/// <what and where>"; nullopt for an unexplained disagreement.
 std::optional<std::string> explain(Kind kind, std::span<const std::string> inputs,
                                    const std::string& ours, const std::string& packaging);
 

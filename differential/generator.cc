@@ -291,8 +291,12 @@ std::string Generator::marker_expression(int depth) {
         if (out.back() != ' ' && out.back() != '\t') out += ' ';
       }
       bool group = depth < 3 && chance(0.3);
+      // Sometimes a redundant second pair: `a and ((b or c))` must keep the pair it needs.
+      bool twice = group && chance(0.1);
       if (group) out += "(" + marker_whitespace();
+      if (twice) out += "(";
       out += marker_expression(depth + 1);
+      if (twice) out += ")";
       if (group) out += marker_whitespace() + ")";
     }
     return out;
@@ -336,7 +340,8 @@ std::string Generator::marker() {
 pkg::MarkerEnvironment Generator::environment() {
   static constexpr std::string_view kFull[] = {"3.12.4", "3.13.0rc1", "3.8.18", "3.11.2",
                                                "3.10.0+local", "2.7.18", "3.12.0a1", "3.14.0b2",
-                                               "3.9.0.dev1", "not.a.version", "3.12", "4.0.0"};
+                                               "3.9.0.dev1", "not.a.version", "3.12", "4.0.0",
+                                               "3.13.1+"};  // an untagged build's version
   static constexpr std::string_view kShort[] = {"3.12", "3.13", "3.8", "3.11", "3.10", "2.7",
                                                 "4.0", "3.9", "3", "", "x.y"};
   static constexpr std::string_view kRelease[] = {"6.1.0-18-amd64", "5.15.0", "23.1.0", "10",

@@ -1,5 +1,9 @@
 #!/usr/bin/python3
-"""The reference side of differential_fuzz: answers cases with Python's packaging (23.0).
+"""The reference side of differential_fuzz: answers cases with Python's packaging 26.x.
+
+Usage: oracle.py PACKAGING_DIR. packaging is imported from PACKAGING_DIR (the pure-Python
+reference at ../shared/oracles/packaging-26.4), ahead of any installed copy such as Debian's
+python3-packaging 23.0, whose answers differ; the hello request says which one was imported.
 
 Protocol (docs/differential.md): the driver writes a batch of request lines ended by a line
 "END"; this worker reads the whole batch, then writes one answer line per request and flushes.
@@ -7,7 +11,7 @@ Every text field travels hex-encoded (UTF-8, invalid bytes via surrogateescape) 
 byte, tab or newline survives; an answer line is its fields, each hex-encoded, joined by tabs.
 
 Requests (fields separated by tabs, text fields hex-encoded):
-  H                          hello: answers the packaging version
+  H                          hello: ok | wrong-version, packaging's version, its directory
   E  id  values              defines marker environment `id` (11 values joined by \\x1f)
   V  text                    version: invalid | ok, str, public, base_version, flags, local
   O  text...                 ordering: per text "x" (invalid) or the number of valid texts
@@ -20,8 +24,23 @@ Requests (fields separated by tabs, text fields hex-encoded):
   N  text                    canonicalize_name(text)
 """
 import bisect
+import os
 import sys
 
+PACKAGING_DIR = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else ""
+EXPECTED_MAJOR = "26."
+
+
+def refuse_to_start(why):
+    """The driver reads this line instead of an answer and reports a skip."""
+    sys.stdout.write("NOPACKAGING %s\n" % why)
+    sys.stdout.flush()
+    sys.exit(3)
+
+
+if not PACKAGING_DIR:
+    refuse_to_start("no packaging directory given (usage: oracle.py PACKAGING_DIR)")
+sys.path.insert(0, PACKAGING_DIR)  # ahead of site-packages: never Debian's 23.0 by accident
 try:
     import packaging
     from packaging.markers import InvalidMarker, Marker, UndefinedComparison
@@ -30,10 +49,18 @@ try:
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
     from packaging.utils import canonicalize_name
     from packaging.version import InvalidVersion, Version
-except ImportError as error:  # the driver reports this and skips
-    sys.stdout.write("NOPACKAGING %s\n" % error)
-    sys.stdout.flush()
-    sys.exit(3)
+except ImportError as error:
+    refuse_to_start("cannot import packaging from %s: %s" % (PACKAGING_DIR, error))
+PACKAGING_FROM = os.path.dirname(os.path.dirname(os.path.abspath(packaging.__file__)))
+if os.path.realpath(PACKAGING_FROM) != os.path.realpath(PACKAGING_DIR):
+    refuse_to_start("packaging was imported from %s, not from %s" % (PACKAGING_FROM, PACKAGING_DIR))
+
+
+def hello(fields):
+    """packaging's version and where it came from; "wrong-version" unless it is 26.x."""
+    status = "ok" if packaging.__version__.startswith(EXPECTED_MAJOR) else "wrong-version"
+    return [status, packaging.__version__, PACKAGING_FROM]
+
 
 ENV_KEYS = (
     "implementation_name", "implementation_version", "os_name", "platform_machine",
@@ -122,9 +149,23 @@ def specifier_fields(spec, version_fields):
     return out
 
 
+UNPRINTABLE = "unprintable: ValueError"
+
+
+def printed(thing):
+    """str(Marker) / str(Requirement); packaging 26 raises ValueError for a marker value that
+    holds both quote characters (it has no way to quote it)."""
+    try:
+        return str(thing)
+    except ValueError:
+        return UNPRINTABLE
+
+
 def evaluate(marker, environment):
     try:
-        return "1" if marker.evaluate(environment) else "0"
+        # "lock_file": the PEP 751 sets `extras` and `dependency_groups` are defined (below),
+        # as our MarkerContext defines them; every other name comes from `environment`.
+        return "1" if marker.evaluate(environment, context="lock_file") else "0"
     except InvalidVersion:
         return "E:version"
     except UndefinedComparison:
@@ -142,11 +183,15 @@ def answer_marker(fields):
         return ["invalid"]
     except Exception as error:
         return refused(error)
-    out = ["ok", str(marker)]
+    out = ["ok", printed(marker)]
     for field in fields[1:]:
         env_id, extra = field.split(":")
         environment = dict(ENVIRONMENTS[env_id])
+        # The extra being installed is `extra` and, as a set, `extras` (our evaluation takes
+        # both from the one active extra); no dependency group is active.
         environment["extra"] = text(extra)
+        environment["extras"] = frozenset([text(extra)]) if extra else frozenset()
+        environment["dependency_groups"] = frozenset()
         out.append(evaluate(marker, environment))
     return out
 
@@ -158,8 +203,8 @@ def answer_requirement(fields):
         return ["invalid"]
     except Exception as error:
         return refused(error)
-    return ["ok", str(r), r.name, ",".join(sorted(r.extras)), str(r.specifier), r.url or "",
-            str(r.marker) if r.marker is not None else ""]
+    return ["ok", printed(r), r.name, ",".join(sorted(r.extras)), str(r.specifier), r.url or "",
+            printed(r.marker) if r.marker is not None else ""]
 
 
 def define_environment(fields):
@@ -169,7 +214,7 @@ def define_environment(fields):
 
 
 HANDLERS = {
-    "H": lambda fields: [packaging.__version__],
+    "H": hello,
     "E": define_environment,
     "V": answer_version,
     "O": answer_order,

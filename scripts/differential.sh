@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# A large differential campaign of wv::pkg against Python's packaging 23.0 (Debian's
-# python3-packaging under /usr/bin/python3): docs/differential.md.
+# A large differential campaign of wv::pkg against Python's packaging 26.4 (the pure-Python
+# reference in ../shared/oracles/packaging-26.4, run by /usr/bin/python3): docs/differential.md.
 # Usage: scripts/differential.sh [cases] [seed]      (defaults: 500000 cases, seed 1)
 # Builds differential_fuzz in $WV_BUILD_DIR (default build-differential), runs it, prints the
 # figures, and writes every disagreement found (per kind, in the case-file format, a few
 # examples per explained class and every unexplained one) to $build/differential-found/.
-# Exit status: 0 no unexplained disagreement, 1 some, 77 the oracle is unavailable.
+# Exit status: 0 no unexplained disagreement, 1 some, 2 the oracle imported a packaging other
+# than 26.x, 77 the oracle is unavailable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cases=${1:-500000}

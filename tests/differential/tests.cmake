@@ -1,4 +1,4 @@
-# The differential test against packaging 23.0 (docs/differential.md). The program lives in
+# The differential test against packaging 26.4 (docs/differential.md). The program lives in
 # differential/; it is added here until the top-level CMakeLists.txt adds it (the guard keeps
 # both ways working).
 if(NOT TARGET differential_fuzz)
@@ -6,7 +6,7 @@ if(NOT TARGET differential_fuzz)
 endif()
 wv_add_tests(differential wv_differential wv_pkg)
 # A short fixed-seed campaign: no unexplained disagreement allowed; exit 77 = the oracle
-# (/usr/bin/python3 with packaging) is unavailable, reported as a skip.
+# (/usr/bin/python3, ../shared/oracles/packaging-26.4) is unavailable, reported as a skip.
 add_test(NAME differential/fixed_seed
          COMMAND differential_fuzz --seed 20261129 --cases 10000)
 set_tests_properties(differential/fixed_seed PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
