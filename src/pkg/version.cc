@@ -4,6 +4,7 @@
 #include "pkg/version.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "base/hash.h"
@@ -12,27 +13,14 @@
 
 namespace wv::pkg {
 
-namespace {
-
 // One dot-separated segment of a local label. Numeric segments compare as integers (kept as
 // digit strings without leading zeros, so any length works) and sort after alphanumeric ones.
-struct LocalPart {
+struct VersionLocalPart {
   std::string text;  // lower case; digits without leading zeros when numeric
   bool numeric = false;
 };
 
-}  // namespace
-
-struct Version::Full {
-  std::uint64_t epoch = 0;
-  std::vector<std::uint64_t> release;
-  bool has_pre = false;
-  PreKind pre_kind = PreKind::kAlpha;
-  std::uint64_t pre_number = 0;
-  std::optional<std::uint64_t> post;
-  std::optional<std::uint64_t> dev;
-  std::vector<LocalPart> local;
-};
+using LocalPart = VersionLocalPart;
 
 namespace {
 
@@ -58,22 +46,27 @@ constexpr std::uint64_t kDevNone = 31;
 
 // Release numbers collected by the parser: up to four in place (no allocation), more on the heap.
 struct ReleaseBuffer {
-  std::array<std::uint64_t, 4> small{};
+  std::array<std::uint64_t, 4> small;  // the first `count` are set (no zeroing: hot path)
   std::vector<std::uint64_t> large;
   std::size_t count = 0;
 
   void push_back(std::uint64_t value) {
-    if (count < small.size()) {
-      small[count] = value;
-    } else {
-      if (count == small.size()) large.assign(small.begin(), small.end());
-      large.push_back(value);
-    }
+    if (count < small.size()) small[count++] = value;
+    else push_back_large(value);
+  }
+  // Out of line: the rare fifth and later numbers.
+  [[gnu::noinline]] void push_back_large(std::uint64_t value) {
+    if (count == small.size()) large.assign(small.begin(), small.end());
+    large.push_back(value);
     ++count;
   }
   std::span<const std::uint64_t> view() const {
     if (count <= small.size()) return std::span<const std::uint64_t>(small.data(), count);
     return large;
+  }
+  // The first three numbers, zero beyond `count`.
+  std::array<std::uint64_t, 3> small_three() const {
+    return {small[0], count > 1 ? small[1] : 0, count > 2 ? small[2] : 0};
   }
 };
 
@@ -90,6 +83,13 @@ struct VersionParts {
   std::optional<std::uint64_t> post;
   std::optional<std::uint64_t> dev;
   std::vector<LocalPart> local;
+};
+
+// The parts of a version that does not fit inline, shared by its copies.
+struct Version::Full {
+  explicit Full(VersionParts&& from) : parts(std::move(from)) {}
+  mutable std::atomic<std::uint32_t> references{1};  // copies of the Version sharing it
+  VersionParts parts;
 };
 
 namespace {
@@ -109,11 +109,40 @@ struct OrderKey {
   bool exact = true;
 };
 
+// The key when every field fits (the common case): the fields side by side, no truncation.
+bool exact_order_key(std::uint64_t epoch, std::span<const std::uint64_t> release, bool has_pre,
+                     Version::PreKind pre_kind, std::uint64_t pre_number,
+                     const std::optional<std::uint64_t>& post,
+                     const std::optional<std::uint64_t>& dev, std::uint64_t& key) {
+  const std::size_t n = significant_length(release);
+  if (epoch != 0 || n > 4 || pre_number > 14 || (post && *post > 13) || (dev && *dev > 29)) {
+    return false;
+  }
+  key = 0;
+  for (std::size_t i = 0; i < 4; ++i) {
+    const std::uint64_t value = i < n ? release[i] : 0;
+    if (value > (std::uint64_t{1} << kReleaseBits[i]) - 2) return false;
+    key = (key << kReleaseBits[i]) | value;
+  }
+  std::uint64_t phase = kPhaseNone;
+  if (has_pre) phase = 1 + static_cast<std::uint64_t>(pre_kind);
+  else if (!post && dev) phase = kPhaseDevOnly;
+  key = (key << 3) | phase;
+  key = (key << 4) | (has_pre ? pre_number : 0);
+  key = (key << 4) | (post ? *post + 1 : 0);
+  key = (key << 5) | (dev ? *dev : kDevNone);
+  return true;
+}
+
 OrderKey order_key_of(std::uint64_t epoch, std::span<const std::uint64_t> release, bool has_pre,
                       Version::PreKind pre_kind, std::uint64_t pre_number,
                       const std::optional<std::uint64_t>& post,
                       const std::optional<std::uint64_t>& dev, bool has_local) {
   OrderKey out;
+  if (exact_order_key(epoch, release, has_pre, pre_kind, pre_number, post, dev, out.key)) {
+    out.exact = !has_local;
+    return out;
+  }
   bool truncated = false;
   // Appends a field of `width` bits: `value` when it is at most `exact_max`, else the
   // field's "this or more" value, after which every field is zero.
@@ -199,16 +228,7 @@ class VersionParser {
   explicit VersionParser(std::string_view text) : text_(text) {}
 
   bool parse(Parts& out) {
-    std::size_t begin = 0;
-    while (std::size_t n = detail::python_space_length(text_, begin)) begin += n;
-    std::size_t end = text_.size();
-    while (end > begin) {
-      const std::size_t n = detail::python_space_length_before(text_, end);
-      if (n == 0 || end - n < begin) break;
-      end -= n;
-    }
-    pos_ = begin;
-    end_ = end;
+    trim();
     if (pos_ < end_ && (text_[pos_] == 'v' || text_[pos_] == 'V')) ++pos_;
     if (!at_digit()) return fail(ParseFailure::kSyntax, "expected a release number");
     // Epoch or first release number.
@@ -247,6 +267,28 @@ class VersionParser {
   const char* expected() const { return expected_; }
 
  private:
+  // A printable ASCII byte other than space: no Python whitespace starts or ends with it.
+  static bool plain_ascii(char c) { return static_cast<unsigned char>(c) - 0x21u < 0x5fu; }
+
+  // Python's strip() of the text into [pos_, end_); the Unicode checks only run when an end
+  // is not a plain ASCII byte (almost never).
+  void trim() {
+    std::size_t begin = 0;
+    std::size_t end = text_.size();
+    if (end != 0 && !plain_ascii(text_[0])) {
+      while (std::size_t n = detail::python_space_length(text_, begin)) begin += n;
+    }
+    if (end > begin && !plain_ascii(text_[end - 1])) {
+      while (end > begin) {
+        const std::size_t n = detail::python_space_length_before(text_, end);
+        if (n == 0 || end - n < begin) break;
+        end -= n;
+      }
+    }
+    pos_ = begin;
+    end_ = end;
+  }
+
   bool at_digit() const { return pos_ < end_ && is_ascii_digit(text_[pos_]); }
   bool is_separator(std::size_t at) const {
     return at < end_ && (text_[at] == '.' || text_[at] == '-' || text_[at] == '_');
@@ -265,6 +307,12 @@ class VersionParser {
   bool number(std::uint64_t& value) {
     const std::size_t start = pos_;
     value = 0;
+    // Up to 19 digits cannot exceed 2^64-1; longer runs take the checked loop.
+    const std::size_t fast_end = std::min(end_, start + 19);
+    while (pos_ < fast_end && is_ascii_digit(text_[pos_])) {
+      value = value * 10 + static_cast<std::uint64_t>(text_[pos_] - '0');
+      ++pos_;
+    }
     bool overflow = false;
     while (at_digit()) {
       const std::uint64_t digit = static_cast<std::uint64_t>(text_[pos_] - '0');
@@ -315,8 +363,9 @@ class VersionParser {
         {"rc", Version::PreKind::kRc},      {"a", Version::PreKind::kAlpha},
         {"b", Version::PreKind::kBeta},     {"c", Version::PreKind::kRc},
     };
+    const char first = at < end_ ? to_ascii_lower(text_[at]) : '\0';
     for (const auto& [word, kind] : kWords) {
-      if (word_at(at, word)) {
+      if (word[0] == first && word_at(at, word)) {
         pos_ = at + word.size();
         out.has_pre = true;
         out.pre_kind = kind;
@@ -337,9 +386,10 @@ class VersionParser {
     }
     std::size_t at = pos_;
     if (is_separator(at)) ++at;
+    const char first = at < end_ ? to_ascii_lower(text_[at]) : '\0';
     for (std::string_view word : {std::string_view("post"), std::string_view("rev"),
                                   std::string_view("r")}) {
-      if (word_at(at, word)) {
+      if (word[0] == first && word_at(at, word)) {
         pos_ = at + word.size();
         std::uint64_t value = 0;
         if (!optional_number(value)) return false;
@@ -404,10 +454,13 @@ class VersionParser {
 
 // ---- construction ------------------------------------------------------------------------------
 
-Version::Version() : key_(0), inline_release_{0, 0, 0, 0}, inline_count_(1), exact_(true) {
-  key_ = order_key_of(0, std::span<const std::uint64_t>(inline_release_.data(), 1), false,
-                      PreKind::kAlpha, 0, std::nullopt, std::nullopt, false)
-             .key;
+void Version::retain() const {
+  full()->references.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Version::release_full() const {
+  const Full* block = full();
+  if (block->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete block;
 }
 
 Version Version::from_release(std::vector<std::uint64_t> parts) {
@@ -417,43 +470,33 @@ Version Version::from_release(std::vector<std::uint64_t> parts) {
 
 Version Version::build(VersionParts&& parts) {
   const std::span<const std::uint64_t> release = parts.release.view();
-  const OrderKey key =
-      order_key_of(parts.epoch, release, parts.has_pre, parts.pre_kind, parts.pre_number,
-                   parts.post, parts.dev, !parts.local.empty());
+  const bool has_local = !parts.local.empty();
+  const OrderKey key = order_key_of(parts.epoch, release, parts.has_pre, parts.pre_kind,
+                                    parts.pre_number, parts.post, parts.dev, has_local);
   Version v;
   v.key_ = key.key;
-  v.exact_ = key.exact;
-  v.flags_ = 0;
-  if (parts.has_pre || parts.dev) v.flags_ |= kFlagPre;
-  if (parts.post) v.flags_ |= kFlagPost;
-  if (parts.dev) v.flags_ |= kFlagDev;
-  if (!parts.local.empty()) v.flags_ |= kFlagLocal;
-  // The key ignores the local label except for exactness: the public version's key is exact
-  // when this one's is, or when only the label made it inexact.
-  if (key.exact || (!parts.local.empty() &&
-                    order_key_of(parts.epoch, release, parts.has_pre, parts.pre_kind,
-                                 parts.pre_number, parts.post, parts.dev, false)
-                        .exact)) {
-    v.flags_ |= kFlagPublicExact;
-  }
-  if (key.exact && release.size() <= 4) {
-    // Inline: pre, post and dev are read back from the key.
-    v.inline_release_ = parts.release.small;
-    v.inline_count_ = static_cast<std::uint8_t>(release.size());
+  if (key.exact && release.size() <= 3) {
+    // Inline: pre, post and dev are read back from the key, and so are the flags.
+    v.slots_ = parts.release.small_three();
+    if (release.size() < 3) v.slots_[2] = kTagBit | release.size();
     return v;
   }
-  auto full = std::make_shared<Full>();
-  full->epoch = parts.epoch;
-  full->release.assign(release.begin(), release.end());
-  full->has_pre = parts.has_pre;
-  full->pre_kind = parts.pre_kind;
-  full->pre_number = parts.pre_number;
-  full->post = parts.post;
-  full->dev = parts.dev;
-  full->local = std::move(parts.local);
-  v.inline_release_ = {0, 0, 0, 0};
-  v.inline_count_ = 0;
-  v.full_ = std::move(full);
+  std::uint8_t flags = 0;
+  if (key.exact) flags |= kFlagExact;
+  if (parts.has_pre || parts.dev) flags |= kFlagPre;
+  if (parts.post) flags |= kFlagPost;
+  if (parts.dev) flags |= kFlagDev;
+  if (has_local) flags |= kFlagLocal;
+  // The key ignores the local label except for exactness: the public version's key is exact
+  // when this one's is, or when only the label made it inexact.
+  if (key.exact || (has_local && order_key_of(parts.epoch, release, parts.has_pre,
+                                              parts.pre_kind, parts.pre_number, parts.post,
+                                              parts.dev, false)
+                                     .exact)) {
+    flags |= kFlagPublicExact;
+  }
+  const Full* block = new Full(std::move(parts));
+  v.slots_ = {std::bit_cast<std::uint64_t>(block), flags, kTagFull};
   return v;
 }
 
@@ -487,7 +530,48 @@ Version Version::from_parts(std::uint64_t epoch, std::vector<std::uint64_t> rele
   return build(std::move(parts));
 }
 
+namespace {
+
+// The most common form, `N`, `N.N` or `N.N.N` with nothing around it and numbers small enough
+// for an exact key: its inline release and key, computed without the general parser (which
+// gives the same version for it). False for anything else, which the parser then reads.
+bool plain_release(std::string_view text, std::array<std::uint64_t, 3>& release,
+                   std::size_t& count, std::uint64_t& key) {
+  // Largest exact value and position of the first three release fields (see the key layout).
+  constexpr std::uint64_t kLimit[3] = {(1 << 16) - 2, (1 << 12) - 2, (1 << 12) - 2};
+  constexpr int kShift[3] = {47, 35, 23};
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  count = 0;
+  key = (kPhaseNone << 13) | kDevNone;
+  while (true) {
+    const char* const start = p;
+    std::uint64_t value = 0;
+    while (p != end && is_ascii_digit(*p) && p - start < 5) {
+      value = value * 10 + static_cast<std::uint64_t>(*p - '0');
+      ++p;
+    }
+    if (p == start || value > kLimit[count]) return false;
+    release[count] = value;
+    key |= value << kShift[count];
+    ++count;
+    if (p == end) return true;
+    if (*p != '.' || count == 3) return false;
+    ++p;
+  }
+}
+
+}  // namespace
+
 Result<Version> parse_version(std::string_view text) {
+  {
+    Version v;
+    std::size_t count = 0;
+    if (plain_release(text, v.slots_, count, v.key_)) {
+      if (count < 3) v.slots_[2] = Version::kTagBit | count;
+      return v;
+    }
+  }
   Parts parts;
   VersionParser parser(text);
   if (!parser.parse(parts)) {
@@ -499,6 +583,10 @@ Result<Version> parse_version(std::string_view text) {
 }
 
 bool is_valid_version(std::string_view text) {
+  std::array<std::uint64_t, 3> release;
+  std::size_t count = 0;
+  std::uint64_t key = 0;
+  if (plain_release(text, release, count, key)) return true;
   Parts parts;
   VersionParser parser(text);
   return parser.parse(parts);
@@ -506,17 +594,18 @@ bool is_valid_version(std::string_view text) {
 
 // ---- accessors ---------------------------------------------------------------------------------
 
-std::uint64_t Version::epoch() const { return full_ ? full_->epoch : 0; }
+std::uint64_t Version::epoch() const { return is_full() ? full()->parts.epoch : 0; }
 
 std::span<const std::uint64_t> Version::release() const {
-  if (full_) return full_->release;
-  return std::span<const std::uint64_t>(inline_release_.data(), inline_count_);
+  if (is_full()) return full()->parts.release.view();
+  const std::size_t count = slots_[2] < kTagBit ? 3 : slots_[2] & 0x3;
+  return std::span<const std::uint64_t>(slots_.data(), count);
 }
 
 std::optional<std::pair<Version::PreKind, std::uint64_t>> Version::pre() const {
-  if (full_) {
-    if (!full_->has_pre) return std::nullopt;
-    return std::make_pair(full_->pre_kind, full_->pre_number);
+  if (const Full* block = full()) {
+    if (!block->parts.has_pre) return std::nullopt;
+    return std::make_pair(block->parts.pre_kind, block->parts.pre_number);
   }
   const std::uint64_t phase = key_phase(key_);
   if (phase == kPhaseDevOnly || phase == kPhaseNone) return std::nullopt;
@@ -524,24 +613,28 @@ std::optional<std::pair<Version::PreKind, std::uint64_t>> Version::pre() const {
 }
 
 std::optional<std::uint64_t> Version::post() const {
-  if (full_) return full_->post;
+  if (const Full* block = full()) return block->parts.post;
   const std::uint64_t post = key_post(key_);
   if (post == 0) return std::nullopt;
   return post - 1;
 }
 
 std::optional<std::uint64_t> Version::dev() const {
-  if (full_) return full_->dev;
+  if (const Full* block = full()) return block->parts.dev;
   const std::uint64_t dev = key_dev(key_);
   if (dev == kDevNone) return std::nullopt;
   return dev;
 }
 
+const std::vector<VersionLocalPart>& Version::local_parts() const {
+  static const std::vector<LocalPart> kNone;
+  const Full* block = full();
+  return block ? block->parts.local : kNone;
+}
 
 std::string Version::local() const {
   std::string out;
-  if (!full_) return out;
-  for (const LocalPart& part : full_->local) {
+  for (const LocalPart& part : local_parts()) {
     if (!out.empty()) out.push_back('.');
     out.append(part.text);
   }
@@ -550,14 +643,15 @@ std::string Version::local() const {
 
 Version Version::public_version() const {
   if (!has_local()) return *this;
+  const VersionParts& from = full()->parts;
   VersionParts parts;
-  parts.epoch = full_->epoch;
-  for (std::uint64_t part : full_->release) parts.release.push_back(part);
-  parts.has_pre = full_->has_pre;
-  parts.pre_kind = full_->pre_kind;
-  parts.pre_number = full_->pre_number;
-  parts.post = full_->post;
-  parts.dev = full_->dev;
+  parts.epoch = from.epoch;
+  for (std::uint64_t part : from.release.view()) parts.release.push_back(part);
+  parts.has_pre = from.has_pre;
+  parts.pre_kind = from.pre_kind;
+  parts.pre_number = from.pre_number;
+  parts.post = from.post;
+  parts.dev = from.dev;
   return build(std::move(parts));
 }
 
@@ -646,16 +740,13 @@ std::strong_ordering compare_local(const std::vector<LocalPart>& la,
   return la.size() <=> lb.size();
 }
 
-const std::vector<LocalPart> kNoLocal;
-
 }  // namespace
 
 std::strong_ordering Version::compare_tie(const Version& other) const {
   // Equal keys whose public versions are exact have equal public versions (the common tie:
   // "2.8.0+cu128" against "2.8.0+cpu"), so only the labels remain.
-  if ((flags_ & kFlagPublicExact) != 0 && (other.flags_ & kFlagPublicExact) != 0) {
-    return compare_local(full_ ? full_->local : kNoLocal,
-                         other.full_ ? other.full_->local : kNoLocal);
+  if ((flags() & kFlagPublicExact) != 0 && (other.flags() & kFlagPublicExact) != 0) {
+    return compare_local(local_parts(), other.local_parts());
   }
   return compare_slow(other);
 }
@@ -695,13 +786,12 @@ std::strong_ordering Version::compare_slow(const Version& other) const {
   if (auto c = a.post <=> b.post; c != 0) return c;
   if (auto c = b.has_dev <=> a.has_dev; c != 0) return c;  // none last
   if (auto c = a.dev <=> b.dev; c != 0) return c;
-  return compare_local(full_ ? full_->local : kNoLocal,
-                       other.full_ ? other.full_->local : kNoLocal);
+  return compare_local(local_parts(), other.local_parts());
 }
 
 std::size_t Version::hash() const {
   std::string bytes;
-  if (exact_) {
+  if (is_exact()) {
     append_bytes(bytes, key_);
     return static_cast<std::size_t>(hash64(bytes));
   }
@@ -723,11 +813,9 @@ std::size_t Version::hash() const {
     bytes.push_back('d');
     append_bytes(bytes, *d);
   }
-  if (full_) {
-    for (const LocalPart& part : full_->local) {
-      bytes.push_back(part.numeric ? '#' : '+');
-      bytes.append(part.text);
-    }
+  for (const LocalPart& part : local_parts()) {
+    bytes.push_back(part.numeric ? '#' : '+');
+    bytes.append(part.text);
   }
   return static_cast<std::size_t>(hash64(bytes));
 }

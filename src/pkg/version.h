@@ -2,15 +2,17 @@
 // and normalisation (PEP 440 "Version scheme" and "Normalization"), and the exact ordering
 // ("Summary of permitted suffixes and relative ordering"). See docs/pep440.md.
 //
-// Representation: every version carries a 64-bit order key that is monotone with the order;
-// for most real versions (epoch 0, at most 4 release parts with small values, small
+// Representation (32 bytes): every version carries a 64-bit order key that is monotone with the
+// order; for most real versions (epoch 0, at most 4 release parts with small values, small
 // pre/post/dev numbers, no local label) it is exact, so comparing two of them is one integer
-// comparison, and those are held inline (copying allocates nothing). The rest keep their parts
-// in a shared immutable block (copying is a reference count increment); their key still
-// decides most comparisons, ties go to the full comparison.
+// comparison. Those with at most three release numbers hold them inline (copying allocates
+// nothing; pre, post and dev are read back from the key). The rest keep their parts in a
+// shared immutable block (copying is a reference count increment); their key still decides
+// most comparisons, ties go to the full comparison.
 #pragma once
 
 #include <array>
+#include <bit>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +30,7 @@
 namespace wv::pkg {
 
 struct VersionParts;
+struct VersionLocalPart;
 
 /// A valid PEP 440 version, normalised. Immutable; cheap to copy. Default: version "0".
 class Version {
@@ -36,7 +39,34 @@ class Version {
   enum class PreKind : std::uint8_t { kAlpha, kBeta, kRc };
 
   /// The version "0".
-  Version();
+  Version() = default;
+  Version(const Version& other) noexcept : key_(other.key_), slots_(other.slots_) {
+    if (is_full()) retain();
+  }
+  Version(Version&& other) noexcept : key_(other.key_), slots_(other.slots_) {
+    other.become_zero();
+  }
+  Version& operator=(const Version& other) noexcept {
+    if (this != &other) {
+      if (other.is_full()) other.retain();
+      if (is_full()) release_full();
+      key_ = other.key_;
+      slots_ = other.slots_;
+    }
+    return *this;
+  }
+  Version& operator=(Version&& other) noexcept {
+    if (this != &other) {
+      if (is_full()) release_full();
+      key_ = other.key_;
+      slots_ = other.slots_;
+      other.become_zero();
+    }
+    return *this;
+  }
+  ~Version() {
+    if (is_full()) release_full();
+  }
 
   /// The epoch (0 unless written `N!`).
   std::uint64_t epoch() const;
@@ -51,12 +81,12 @@ class Version {
   /// The local label, normalised ("Ubuntu-01" -> "ubuntu.1"); "" when there is none.
   std::string local() const;
   /// True when the version has a local label.
-  bool has_local() const { return (flags_ & kFlagLocal) != 0; }
+  bool has_local() const { return (flags() & kFlagLocal) != 0; }
 
   /// A dev or pre-release (packaging's is_prerelease).
-  bool is_prerelease() const { return (flags_ & kFlagPre) != 0; }
-  bool is_postrelease() const { return (flags_ & kFlagPost) != 0; }
-  bool is_devrelease() const { return (flags_ & kFlagDev) != 0; }
+  bool is_prerelease() const { return (flags() & kFlagPre) != 0; }
+  bool is_postrelease() const { return (flags() & kFlagPost) != 0; }
+  bool is_devrelease() const { return (flags() & kFlagDev) != 0; }
 
   /// The version without its local label.
   Version public_version() const;
@@ -70,22 +100,23 @@ class Version {
   /// with a compact key compare with one integer comparison (inline here).
   friend std::strong_ordering operator<=>(const Version& a, const Version& b) {
     if (a.key_ != b.key_) return a.key_ <=> b.key_;  // the key is monotone with the order
-    if (a.exact_ && b.exact_) return std::strong_ordering::equal;
+    if (a.is_exact() && b.is_exact()) return std::strong_ordering::equal;
     return a.compare_tie(b);
   }
   /// This version without its local label compared with `other` (which has none), as the
   /// specifier operators need; cheap (no copy) when the key decides.
   std::strong_ordering compare_public(const Version& other) const {
     if (key_ != other.key_) return key_ <=> other.key_;  // a local label never changes the key
-    if ((flags_ & kFlagPublicExact) != 0 && other.exact_) return std::strong_ordering::equal;
+    if ((flags() & kFlagPublicExact) != 0 && other.is_exact()) return std::strong_ordering::equal;
     return public_version().compare_slow(other);
   }
 
   /// Equality under the ordering: "1.0" == "1.0.0", "1.0+01" == "1.0+1".
   friend bool operator==(const Version& a, const Version& b) {
     if (a.key_ != b.key_) return false;
-    if (a.exact_ && b.exact_) return true;
-    if (a.exact_ != b.exact_) return false;  // exactness depends only on what is compared
+    const bool exact = a.is_exact();
+    if (exact && b.is_exact()) return true;
+    if (exact != b.is_exact()) return false;  // exactness depends only on what is compared
     return a.compare_tie(b) == 0;
   }
 
@@ -102,7 +133,7 @@ class Version {
 
   /// True when the 64-bit order key identifies this version exactly (epoch 0, at most four
   /// significant release numbers that fit the key, small pre/post/dev numbers, no local label).
-  bool has_compact_key() const { return exact_; }
+  bool has_compact_key() const { return is_exact(); }
   /// The 64-bit order key: a < b implies compact_key(a) <= compact_key(b); for two versions
   /// with has_compact_key() the keys are equal exactly when the versions are.
   std::uint64_t compact_key() const { return key_; }
@@ -123,18 +154,49 @@ class Version {
   std::strong_ordering compare_slow(const Version& other) const;
   std::strong_ordering compare_tie(const Version& other) const;  // equal keys, one inexact
 
-  std::uint64_t key_ = 0;              // monotone order key (exact when exact_)
-  std::shared_ptr<const Full> full_;   // parts of a version that does not fit inline
-  std::array<std::uint64_t, 4> inline_release_{};  // release of an inline version
-  std::uint8_t inline_count_ = 1;                  // its length
-  bool exact_ = false;
-  // Facts read on hot paths (specifier matching), computed once by build().
+  // Facts read on hot paths (specifier matching).
   static constexpr std::uint8_t kFlagPre = 1;          // is_prerelease
   static constexpr std::uint8_t kFlagPost = 2;         // is_postrelease
   static constexpr std::uint8_t kFlagDev = 4;          // is_devrelease
   static constexpr std::uint8_t kFlagLocal = 8;        // has a local label
   static constexpr std::uint8_t kFlagPublicExact = 16;  // the public version's key is exact
-  std::uint8_t flags_ = kFlagPublicExact;
+  static constexpr std::uint8_t kFlagExact = 32;        // this version's key is exact
+
+  // slots_[2] tells the two forms apart: below kTagBit it is the third release number of an
+  // inline version of three (an exact key bounds it), kTagBit | n an inline version of n < 3
+  // numbers, kTagFull a version whose parts are in the Full block at slots_[0] (then
+  // slots_[1] holds its flags). An inline version's flags follow from its exact key.
+  static constexpr std::uint64_t kTagBit = std::uint64_t{1} << 63;
+  static constexpr std::uint64_t kTagFull = kTagBit | 0xff;
+  // The key of "0" (see the key layout in version.cc: phase "none", dev "none").
+  static constexpr std::uint64_t kZeroKey = (std::uint64_t{4} << 13) | 31;
+
+  bool is_full() const { return slots_[2] == kTagFull; }
+  const Full* full() const {
+    return is_full() ? std::bit_cast<const Full*>(slots_[0]) : nullptr;
+  }
+  bool is_exact() const { return !is_full() || (slots_[1] & kFlagExact) != 0; }
+  std::uint8_t flags() const {
+    return is_full() ? static_cast<std::uint8_t>(slots_[1]) : inline_flags(key_);
+  }
+  static constexpr std::uint8_t inline_flags(std::uint64_t key) {
+    const std::uint64_t phase = (key >> 13) & 0x7, post = (key >> 5) & 0xf, dev = key & 0x1f;
+    std::uint8_t out = kFlagPublicExact | kFlagExact;
+    if (phase < 4 || dev != 31) out |= kFlagPre;  // a, b, rc, or a dev release
+    if (post != 0) out |= kFlagPost;
+    if (dev != 31) out |= kFlagDev;
+    return out;
+  }
+  void become_zero() {
+    key_ = kZeroKey;
+    slots_ = {0, 0, kTagBit | 1};
+  }
+  const std::vector<VersionLocalPart>& local_parts() const;  // empty without a label
+  void retain() const;        // one more reference to the Full block
+  void release_full() const;  // one fewer; the last frees it
+
+  std::uint64_t key_ = kZeroKey;  // monotone order key (exact when is_exact())
+  std::array<std::uint64_t, 3> slots_{0, 0, kTagBit | 1};  // inline release or Full block
 };
 
 /// Parses a version: the full PEP 440 grammar (epochs, every pre/post/dev spelling, implicit
