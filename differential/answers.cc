@@ -36,19 +36,6 @@ std::vector<std::string> split_answer(std::string_view answer) {
   return out;
 }
 
-// join_answer() undone exactly: fields keep their own whitespace (a URL may end in "\n").
-std::vector<std::string> split_fields(std::string_view answer) {
-  std::vector<std::string> out;
-  for (std::string_view piece : split(answer, '|')) {
-    if (!out.empty() && piece.starts_with(' ')) piece.remove_prefix(1);
-    out.emplace_back(piece);
-  }
-  for (std::size_t i = 0; i + 1 < out.size(); ++i) {
-    if (out[i].ends_with(' ')) out[i].pop_back();
-  }
-  return out;
-}
-
 // True when `text` holds a run of digits whose value is above 2^64-1 (the documented limit
 // of our version numbers).
 bool has_big_number(std::string_view text) {
@@ -336,14 +323,6 @@ bool differ_only_where(const std::string& ours, const std::string& packaging, Al
   return some;
 }
 
-std::string replace_all(std::string text, std::string_view from, std::string_view to) {
-  if (from.empty()) return text;
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-  return text;
-}
-
 // ---- the rules: each gives its verdict when the disagreement is of its class ---------------
 
 std::optional<std::string> unicode_name(std::span<const std::string> inputs,
@@ -442,54 +421,6 @@ std::optional<std::string> unprintable_value(Kind kind, const std::string& ours,
   return std::nullopt;
 }
 
-// ---- known wv::pkg bugs: packaging 23.0 behaviour that src/pkg still has and that unit tests
-// in tests/pkg pin; each verdict says where the fix goes (docs/differential.md, "Known bugs").
-
-std::optional<std::string> trailing_newline(Kind kind, std::span<const std::string> inputs,
-                                            const std::string& ours,
-                                            const std::string& packaging) {
-  if (is_marker_like(kind) && inputs[0].ends_with('\n') && ours.starts_with("ok") &&
-      packaging == "invalid") {
-    return "bug: trailing-newline: one newline at the very end is accepted (packaging 23.0's "
-           "regex `$`); packaging 26 ends at `\\Z` and refuses it. Fix: Cursor::at_end "
-           "(src/pkg/marker_lexer.cc) with tests/pkg/requirement_test.cc (`torch\\n`)";
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> url_check(Kind kind, std::span<const std::string> inputs,
-                                     const std::string& ours, const std::string& packaging) {
-  if (kind != Kind::kRequirement || ours != "invalid" || !packaging.starts_with("ok")) {
-    return std::nullopt;
-  }
-  std::vector<std::string> fields = split_fields(packaging);
-  if (fields.size() != 7 || fields[5].empty()) return std::nullopt;
-  // Only the URL may be the cause: with a URL both accept in its place we accept the input,
-  // and the answers agree (or differ only in a way another rule explains).
-  const std::string url = replace_all(fields[5], "\\x7c", "|");
-  const std::string stand_in = "https://h/x";
-  std::string input = inputs[0];
-  const std::size_t separator = input.find('@');  // names and extras hold no `@`
-  const std::size_t at = separator == std::string::npos ? separator : input.find(url, separator + 1);
-  if (at == std::string::npos) return std::nullopt;
-  input.replace(at, url.size(), stand_in);
-  const std::string ours_then = join_answer(our_requirement(input));
-  if (!ours_then.starts_with("ok")) return std::nullopt;  // refused for another reason
-  const std::size_t printed_at = fields[1].find(str_cat("@ ", fields[5]));
-  if (printed_at == std::string::npos) return std::nullopt;
-  fields[1].replace(printed_at + 2, fields[5].size(), stand_in);
-  fields[5] = stand_in;
-  const std::string packaging_then = join(fields, " | ");
-  const std::string then[] = {input};
-  if (ours_then != packaging_then && !explain(kind, then, ours_then, packaging_then)) {
-    return std::nullopt;  // something else differs too, and nothing explains it
-  }
-  return "bug: url-check: the URL of `name @ url` is checked as packaging 23.0 did (urllib: "
-         "file: URLs in normal form, a scheme and a host, bracketed hosts); packaging 26 takes "
-         "any URL. Fix: check_url (src/pkg/requirement.cc) with tests/pkg/requirement_test.cc "
-         "(\"requirement URLs are checked as packaging checks them\")";
-}
-
 }  // namespace
 
 std::optional<std::string> explain(Kind kind, std::span<const std::string> inputs,
@@ -502,11 +433,9 @@ std::optional<std::string> explain(Kind kind, std::span<const std::string> input
   }
   if (kind == Kind::kName) return unicode_name(inputs, ours, packaging);
   const bool validity_differs = packaging.starts_with("ok") != ours.starts_with("ok");
-  // The rules that prove their cause come first: a good URL in place of a refused one gives
-  // packaging's answer (url-check); packaging 26 refuses every input ending in a newline
-  // (trailing-newline). unicode-case only sees that a feature is present, so a URL or a
-  // newline bug must not pass for it.
-  for (auto rule : {big_number, named_escape, extension_variable, url_check, trailing_newline}) {
+  // The rules that prove their cause come first; unicode-case only sees that a feature is
+  // present, so it must not stand in for another cause.
+  for (auto rule : {big_number, named_escape, extension_variable}) {
     if (std::optional<std::string> verdict = rule(kind, inputs, ours, packaging)) return verdict;
   }
   if (auto verdict = unicode_case(kind, inputs, validity_differs)) return verdict;
