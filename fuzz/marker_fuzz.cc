@@ -62,7 +62,7 @@ WV_FUZZ_TARGET(marker) {
   auto parsed = wv::pkg::parse_marker(wv::fuzz::as_text(data, size));
   if (!parsed) return;
   const Marker& marker = parsed.value();
-  // packaging 23.0's str(Marker), which to_string() reproduces (docs/pep508.md), is not quite a
+  // packaging's str(Marker), which to_string() reproduces (docs/pep508.md), is not quite a
   // normal form: values are read as Python literals (escapes) but printed raw inside double
   // quotes, so a value holding `"`, or written with a backslash, does not print back to itself;
   // and an `extra` value is normalised only in the first comparison of the top-level list, so

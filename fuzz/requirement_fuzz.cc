@@ -10,7 +10,7 @@ WV_FUZZ_TARGET(requirement) {
   auto requirement = wv::pkg::parse_requirement(wv::fuzz::as_text(data, size));
   if (!requirement) return;
   const wv::pkg::Requirement& r = requirement.value();
-  // The marker part prints as packaging 23.0 does, which is not quite a normal form (see
+  // The marker part prints as packaging does, which is not quite a normal form (see
   // marker_fuzz.cc): with a backslash (an escape in a marker value) or both kinds of quotes
   // in the input, printing is not an inverse of parsing; otherwise the printed form parses
   // back and is a fixed point from the second print on.

@@ -1,7 +1,7 @@
 // PEP 508 environment markers ("Environment Markers" of the dependency specifier spec) with the
-// behaviour of packaging 23.0's `Marker`: the grammar, the normal form printed by str(Marker),
-// and evaluation (PEP 440 comparison when `op + value` is a valid specifier, else Python string
-// comparison; `extra` normalised per PEP 685). Also the PEP 751 set markers (`extras`,
+// behaviour of packaging 26's `Marker`: the grammar, the normal form printed by str(Marker),
+// and evaluation (PEP 440 comparison for the four version variables when `op + value` is a
+// valid specifier, else string equality; `extra` normalised per PEP 685). Also the PEP 751 set markers (`extras`,
 // `dependency_groups`) and the PEP 825 variant markers (`variant_label`, `variant_properties`,
 // `variant_features`, `variant_namespaces`; reference/variants.md §4.5). See docs/pep508.md.
 // Cheap to include: the tree lives behind a shared pointer and is defined in marker.cc.
@@ -139,8 +139,9 @@ class Marker {
   /// True for the empty marker (no expression).
   bool is_empty() const { return tree_ == nullptr; }
 
-  /// packaging 23.0's str(Marker): variables bare, values in double quotes, single spaces,
-  /// parentheses only around nested groups of more than one item. "" when empty.
+  /// packaging 26's str(Marker): variables bare, values in double quotes (single quotes when
+  /// the value holds `"`), single spaces, parentheses only around nested groups of more than
+  /// one item. "" when empty.
   std::string to_string() const;
 
   /// Evaluates against `context`. Errors (kInvalidInput) where the reference raises: a
@@ -174,10 +175,10 @@ class Marker {
   std::shared_ptr<const detail::MarkerTree> tree_;
 };
 
-/// Parses a marker: the PEP 508 grammar as packaging 23.0 tokenises it (both quote styles,
+/// Parses a marker: the PEP 508 grammar as packaging 26 tokenises it (both quote styles,
 /// Python string escapes, `in` / `not in`, `and` binding tighter than `or`, parentheses, the
 /// dotted legacy names `os.name` etc. normalised), plus the PEP 751 and PEP 825 variables.
-/// Unlike packaging 23.0, text after a complete expression is an error (see docs/pep508.md).
+/// Text after a complete expression is an error, as in packaging 26 (see docs/pep508.md).
 Result<Marker> parse_marker(std::string_view text);
 
 namespace detail {

@@ -1,4 +1,4 @@
-// The token rules of PEP 508 dependency specifiers, as packaging 23.0's _tokenizer.py states
+// The token rules of PEP 508 dependency specifiers, as packaging 26's _tokenizer.py states
 // them with regular expressions (DEFAULT_RULES), written as hand-made matchers. Shared by the
 // marker and requirement parsers; internal to src/pkg. Cheap to include.
 #pragma once

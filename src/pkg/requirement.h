@@ -1,6 +1,6 @@
 // PEP 508 dependency specifiers ("Dependency specifiers" spec: name, extras, version
 // specifiers with or without parentheses, `name @ url`, `; marker`) with the grammar and the
-// normal form of packaging 23.0's `Requirement` / str(Requirement). See docs/pep508.md.
+// normal form of packaging 26's `Requirement` / str(Requirement). See docs/pep508.md.
 // Cheap to include (marker and specifier headers only).
 #pragma once
 
@@ -30,7 +30,7 @@ struct Requirement {
 
   /// The PEP 503 normalised name ("flask-sqlalchemy").
   std::string normalized_name() const;
-  /// packaging 23.0's str(Requirement): `name[extras]specifier`, `name[extras]@ url`, then
+  /// packaging 26's str(Requirement): `name[extras]specifier`, `name[extras] @ url`, then
   /// `; marker` (with a space before `;` after a URL).
   std::string to_string() const;
 };

@@ -1,5 +1,5 @@
 // Compatibility tags: parsing and the ordered tag list of a CPython host. The order follows
-// packaging 23.0 (tags.py, _manylinux.py, _musllinux.py) step by step; see the comments for
+// packaging 26 (tags.py, _manylinux.py, _musllinux.py) step by step; see the comments for
 // the few places where a host fact replaces one of packaging's live probes.
 #include "pkg/tags.h"
 

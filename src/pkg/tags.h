@@ -1,7 +1,7 @@
 // Platform compatibility tags (PEP 425, PEP 600 manylinux_x_y with the PEP 513/571/599 legacy
 // aliases, PEP 656 musllinux, macOS and Windows platform tags) and the ordered list of tags a
 // CPython host accepts, most preferred first, in the exact order of Python's
-// `packaging.tags.sys_tags()` (packaging 23.0: cpython_tags() then compatible_tags()).
+// `packaging.tags.sys_tags()` (packaging 26: cpython_tags() then compatible_tags()).
 // See docs/tags-and-filenames.md.
 #pragma once
 

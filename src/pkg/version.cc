@@ -1,4 +1,4 @@
-// PEP 440 versions: a hand-written parser equivalent to packaging 23.0's VERSION_PATTERN
+// PEP 440 versions: a hand-written parser equivalent to packaging 26's VERSION_PATTERN
 // (matched with re.IGNORECASE, surrounded by \s*), the compact order key, and the ordering of
 // packaging's _cmpkey.
 #include "pkg/version.h"

@@ -1,4 +1,4 @@
-// PEP 440 versions (packaging.version.Version of packaging 23.0): parsing with the full grammar
+// PEP 440 versions (packaging.version.Version of packaging 26): parsing with the full grammar
 // and normalisation (PEP 440 "Version scheme" and "Normalization"), and the exact ordering
 // ("Summary of permitted suffixes and relative ordering"). See docs/pep440.md.
 //
