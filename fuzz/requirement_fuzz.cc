@@ -13,7 +13,8 @@ WV_FUZZ_TARGET(requirement) {
   // The marker part prints as packaging does, which is not quite a normal form (see
   // marker_fuzz.cc): with a backslash (an escape in a marker value) or both kinds of quotes
   // in the input, printing is not an inverse of parsing; otherwise the printed form parses
-  // back and is a fixed point from the second print on.
+  // back and is a fixed point (from the second print on under packaging 23.0, whose `extra`
+  // normalisation stopped at the first comparison; from the first now).
   const std::string_view input = wv::fuzz::as_text(data, size);
   if (input.find('\\') != std::string_view::npos ||
       (input.find('"') != std::string_view::npos && input.find('\'') != std::string_view::npos)) {
@@ -28,6 +29,7 @@ WV_FUZZ_TARGET(requirement) {
   WV_FUZZ_CHECK(r2.specifier.to_string() == r.specifier.to_string(), "specifier changed: `" + printed + "`");
   WV_FUZZ_CHECK(r2.url == r.url, "url changed: `" + printed + "`");
   const std::string printed2 = r2.to_string();
+  WV_FUZZ_CHECK(printed2 == printed, "printed requirement not a fixed point: `" + printed + "`");
   auto third = wv::pkg::parse_requirement(printed2);
   WV_FUZZ_CHECK(third.has_value() && third.value().to_string() == printed2,
                 "printed requirement not idempotent: `" + printed2 + "`");
