@@ -107,6 +107,7 @@ std::size_t significant_length(const Range& release) {
 struct OrderKey {
   std::uint64_t key = 0;
   bool exact = true;
+  bool public_exact = true;  // exact but for the local label (the label never changes the key)
 };
 
 // The key when every field fits (the common case): the fields side by side, no truncation.
@@ -176,6 +177,7 @@ OrderKey order_key_of(std::uint64_t epoch, std::span<const std::uint64_t> releas
     out.key |= dev ? std::min<std::uint64_t>(*dev, 30) : kDevNone;
     if (dev && *dev >= 30) out.exact = false;
   }
+  out.public_exact = out.exact;
   if (has_local) out.exact = false;
   return out;
 }
@@ -217,6 +219,39 @@ void append_bytes(std::string& out, std::uint64_t value) {
   out.append(bytes, sizeof value);
 }
 
+// The release numbers that open a version, as the parser reads them (`N(.N)*`, at most three
+// here): the fast path's input and, when it declines, the parser's start, so that no text is
+// read twice.
+struct ReleaseScan {
+  std::uint64_t numbers[3] = {0, 0, 0};  // the first `count`; the rest are zero
+  std::size_t count = 0;
+  std::size_t end = 0;  // where the scan stopped: the end, a suffix, or a fourth number's dot
+};
+
+// False when the text does not start with a digit, or when the parser must read the start
+// itself: an epoch (`1!`) or a number of 19 digits or more (it checks for overflow).
+bool scan_release(std::string_view text, ReleaseScan& scan) {
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  const char* p = begin;
+  while (true) {
+    const char* const start = p;
+    std::uint64_t value = 0;
+    while (p != end && is_ascii_digit(*p)) {
+      value = value * 10 + static_cast<std::uint64_t>(*p - '0');
+      ++p;
+    }
+    if (p == start || p - start > 18) return false;  // at most 18 digits: no overflow
+    scan.numbers[scan.count++] = value;
+    if (p == end) break;
+    if (*p != '.' || end - p < 2 || !is_ascii_digit(p[1]) || scan.count == 3) break;
+    ++p;
+  }
+  if (p != end && *p == '!') return false;
+  scan.end = static_cast<std::size_t>(p - begin);
+  return true;
+}
+
 // ---- the parser ------------------------------------------------------------------------------
 
 enum class ParseFailure { kNone, kSyntax, kTooLarge };
@@ -241,6 +276,25 @@ class VersionParser {
       if (!number(first)) return false;
     }
     out.release.push_back(first);
+    return after_first_number(out);
+  }
+
+  // The same, resuming after the release numbers `scan` read (the text starts with a digit, so
+  // no leading space or `v`, and no epoch: scan_release refuses one).
+  bool parse_from(Parts& out, const ReleaseScan& scan) {
+    trim();
+    pos_ = scan.end;
+    for (std::size_t i = 0; i < scan.count; ++i) out.release.push_back(scan.numbers[i]);
+    return after_first_number(out);
+  }
+
+  ParseFailure failure() const { return failure_; }
+  std::size_t error_offset() const { return error_offset_; }
+  const char* expected() const { return expected_; }
+
+ private:
+  // The rest of the release, the suffixes, the local label and the end.
+  bool after_first_number(Parts& out) {
     while (pos_ + 1 < end_ && text_[pos_] == '.' && is_ascii_digit(text_[pos_ + 1])) {
       ++pos_;
       std::uint64_t part = 0;
@@ -262,11 +316,6 @@ class VersionParser {
     return true;
   }
 
-  ParseFailure failure() const { return failure_; }
-  std::size_t error_offset() const { return error_offset_; }
-  const char* expected() const { return expected_; }
-
- private:
   // A printable ASCII byte other than space: no Python whitespace starts or ends with it.
   static bool plain_ascii(char c) { return static_cast<unsigned char>(c) - 0x21u < 0x5fu; }
 
@@ -489,12 +538,7 @@ Version Version::build(VersionParts&& parts) {
   if (has_local) flags |= kFlagLocal;
   // The key ignores the local label except for exactness: the public version's key is exact
   // when this one's is, or when only the label made it inexact.
-  if (key.exact || (has_local && order_key_of(parts.epoch, release, parts.has_pre,
-                                              parts.pre_kind, parts.pre_number, parts.post,
-                                              parts.dev, false)
-                                     .exact)) {
-    flags |= kFlagPublicExact;
-  }
+  if (key.public_exact) flags |= kFlagPublicExact;
   const Full* block = new Full(std::move(parts));
   v.slots_ = {std::bit_cast<std::uint64_t>(block), flags, kTagFull};
   return v;
@@ -532,49 +576,99 @@ Version Version::from_parts(std::uint64_t epoch, std::vector<std::uint64_t> rele
 
 namespace {
 
-// The most common form, `N`, `N.N` or `N.N.N` with nothing around it and numbers small enough
-// for an exact key: its inline release and key, computed without the general parser (which
-// gives the same version for it). False for anything else, which the parser then reads.
-bool plain_release(std::string_view text, std::array<std::uint64_t, 3>& release,
-                   std::size_t& count, std::uint64_t& key) {
+// Up to five digits at `p` into `value`; false when there are none. A longer run stops early
+// and is then refused by the caller's next check (no field of the exact key needs more).
+bool small_number(const char*& p, const char* end, std::uint64_t& value) {
+  const char* const start = p;
+  value = 0;
+  while (p != end && is_ascii_digit(*p) && p - start < 5) {
+    value = value * 10 + static_cast<std::uint64_t>(*p - '0');
+    ++p;
+  }
+  return p != start;
+}
+
+// True when [p, end) starts with `word` followed by a digit; then p is moved past the word.
+bool suffix_word(const char*& p, const char* end, std::string_view word) {
+  if (static_cast<std::size_t>(end - p) <= word.size()) return false;
+  if (std::memcmp(p, word.data(), word.size()) != 0 || !is_ascii_digit(p[word.size()])) {
+    return false;
+  }
+  p += word.size();
+  return true;
+}
+
+// The pre-release field of the key for `aN`, `bN` or `rcN` in normal spelling at p (p moves
+// past it; 0 and p unchanged when there is none). False when the number does not fit the key.
+bool normal_pre(const char*& p, const char* end, std::uint64_t& field) {
+  field = 0;
+  Version::PreKind kind = Version::PreKind::kAlpha;
+  if (suffix_word(p, end, "a")) kind = Version::PreKind::kAlpha;
+  else if (suffix_word(p, end, "b")) kind = Version::PreKind::kBeta;
+  else if (suffix_word(p, end, "rc")) kind = Version::PreKind::kRc;
+  else return true;
+  std::uint64_t number = 0;
+  small_number(p, end, number);  // suffix_word saw a digit
+  if (number > 14) return false;
+  const std::uint64_t phase = 1 + static_cast<std::uint64_t>(kind);
+  field = (phase << 13) | (number << 9);
+  return true;
+}
+
+// A version in normal form with numbers small enough for an exact key: `N`, `N.N` or `N.N.N`
+// (already read into `scan`), then optionally `aN`/`bN`/`rcN`, `.postN`, `.devN` in that
+// order, with nothing around it. Its inline release and exact key are computed here without
+// the general parser (which gives the same version for it). False for anything else, which
+// the parser then reads; so the spellings this refuses (other case, separators, implicit
+// numbers) need no care here.
+bool normal_form(std::string_view text, const ReleaseScan& scan,
+                 std::array<std::uint64_t, 3>& release, std::uint64_t& key) {
   // Largest exact value and position of the first three release fields (see the key layout).
   constexpr std::uint64_t kLimit[3] = {(1 << 16) - 2, (1 << 12) - 2, (1 << 12) - 2};
   constexpr int kShift[3] = {47, 35, 23};
-  const char* p = text.data();
-  const char* const end = p + text.size();
-  count = 0;
-  key = (kPhaseNone << 13) | kDevNone;
-  while (true) {
-    const char* const start = p;
-    std::uint64_t value = 0;
-    while (p != end && is_ascii_digit(*p) && p - start < 5) {
-      value = value * 10 + static_cast<std::uint64_t>(*p - '0');
-      ++p;
-    }
-    if (p == start || value > kLimit[count]) return false;
-    release[count] = value;
-    key |= value << kShift[count];
-    ++count;
-    if (p == end) return true;
-    if (*p != '.' || count == 3) return false;
-    ++p;
+  const std::uint64_t* const numbers = scan.numbers;
+  if (numbers[0] > kLimit[0] || numbers[1] > kLimit[1] || numbers[2] > kLimit[2]) return false;
+  release = {numbers[0], numbers[1], numbers[2]};
+  key = (numbers[0] << kShift[0]) | (numbers[1] << kShift[1]) | (numbers[2] << kShift[2]);
+  const char* p = text.data() + scan.end;
+  const char* const end = text.data() + text.size();
+  if (p == end) {
+    key |= (kPhaseNone << 13) | kDevNone;  // the plain release, by far the most common
+    return true;
   }
+  std::uint64_t pre = 0;
+  if (!normal_pre(p, end, pre)) return false;
+  std::uint64_t post = 0;  // the key's post field: number + 1, 0 for none
+  if (suffix_word(p, end, ".post")) {
+    if (!small_number(p, end, post) || post > 13) return false;
+    ++post;
+  }
+  std::uint64_t dev = kDevNone;
+  if (suffix_word(p, end, ".dev")) {
+    if (!small_number(p, end, dev) || dev > 29) return false;
+  }
+  if (p != end) return false;
+  // Phase: the pre-release's, else dev-only (0) or none (4), as in exact_order_key.
+  if (pre == 0 && (post != 0 || dev == kDevNone)) pre = kPhaseNone << 13;
+  key |= pre | (post << 5) | dev;
+  return true;
 }
 
 }  // namespace
 
 Result<Version> parse_version(std::string_view text) {
-  {
+  ReleaseScan scan;
+  const bool scanned = scan_release(text, scan);
+  if (scanned) {
     Version v;
-    std::size_t count = 0;
-    if (plain_release(text, v.slots_, count, v.key_)) {
-      if (count < 3) v.slots_[2] = Version::kTagBit | count;
+    if (normal_form(text, scan, v.slots_, v.key_)) {
+      if (scan.count < 3) v.slots_[2] = Version::kTagBit | scan.count;
       return v;
     }
   }
   Parts parts;
   VersionParser parser(text);
-  if (!parser.parse(parts)) {
+  if (!(scanned ? parser.parse_from(parts, scan) : parser.parse(parts))) {
     Error error = make_parse_error("version", text, parser.error_offset(), parser.expected());
     if (parser.failure() == ParseFailure::kTooLarge) error.code = ErrorCode::kUnsupported;
     return error;
@@ -583,13 +677,14 @@ Result<Version> parse_version(std::string_view text) {
 }
 
 bool is_valid_version(std::string_view text) {
+  ReleaseScan scan;
+  const bool scanned = scan_release(text, scan);
   std::array<std::uint64_t, 3> release;
-  std::size_t count = 0;
   std::uint64_t key = 0;
-  if (plain_release(text, release, count, key)) return true;
+  if (scanned && normal_form(text, scan, release, key)) return true;
   Parts parts;
   VersionParser parser(text);
-  return parser.parse(parts);
+  return scanned ? parser.parse_from(parts, scan) : parser.parse(parts);
 }
 
 // ---- accessors ---------------------------------------------------------------------------------
