@@ -23,15 +23,6 @@ std::pair<int, int> segment_bounds(const Set::Segment& segment, int count) {
   return {std::max(low, 0), std::min(high, count - 1)};
 }
 
-// uv's `explicit` opt-in: a clause naming a pre-release (`>0.0.0a1` too, which packaging's
-// Specifier.prereleases does not count), except an exclusion: `!=1.0a1` wants none.
-bool names_prerelease(const pkg::Specifier& clause) {
-  if (clause.op() == pkg::Operator::kNotEqual || clause.op() == pkg::Operator::kNotEqualStar) {
-    return false;
-  }
-  return clause.version().is_prerelease();
-}
-
 // The newest version index in `range` that is (`prerelease`) or is not a pre-release; either
 // when `prerelease` is nullopt.
 std::optional<int> newest_in(const ProjectListing& listing, const Set& range,
@@ -60,7 +51,9 @@ PythonProvider::PythonProvider(const ProjectRequirements& project, const TargetC
       std::string name = requirement.normalized_name();
       direct_.insert(name);
       for (const pkg::Specifier& clause : requirement.specifier.specifiers()) {
-        if (names_prerelease(clause)) explicit_prereleases_.insert(name);
+        // uv's `explicit` opt-in is packaging 26's Specifier.prereleases: a pre-release operand
+        // under any operator but `!=` / `!=V.*` (`>0.0.0a1` counts, `!=1.0a1` wants none).
+        if (clause.prereleases().value_or(false)) explicit_prereleases_.insert(name);
         if (clause.op() == pkg::Operator::kEqual || clause.op() == pkg::Operator::kArbitraryEqual) {
           allowed_yanked_[name].push_back(clause.version());
         }
