@@ -148,7 +148,9 @@ PreparedEnvironment::PreparedEnvironment(MarkerEnvironment environment)
   // packaging 26's _repair_python_full_version: an untagged CPython build reports "3.13.1+",
   // which is read as the local version "3.13.1+local" (as a string too).
   if (environment_.python_full_version.ends_with('+')) environment_.python_full_version += "local";
+  // Only the four version variables are ever compared as versions (packaging 26).
   for (std::size_t i = 0; i < kEnvironmentVariableCount; ++i) {
+    if (!is_version_variable(static_cast<MarkerVariable>(i))) continue;
     std::string_view text = value(static_cast<MarkerVariable>(i));
     if (is_valid_version(text)) {
       Result<Version> parsed = parse_version(text);
