@@ -8,13 +8,26 @@
 
 #include "base/limits.h"
 #include "base/str.h"
+#include "pkg/marker.h"
+#include "pkg/name.h"
 
 namespace wv::targets {
 namespace {
 
-constexpr std::string_view kWvlockKeys[] = {"python",     "index-url",  "extra-index-url",
-                                            "find-links", "prerelease", "enable-providers",
-                                            "target"};
+constexpr std::string_view kWvlockKeys[] = {
+    "python",     "index-url",  "extra-index-url",  "index",  "index-strategy", "sources",
+    "find-links", "prerelease", "enable-providers", "target"};
+constexpr std::string_view kIndexKeys[] = {"name", "url", "explicit", "default"};
+// The kinds of source a `[tool.wvlock.sources]` entry may name, exactly one per entry, and the
+// ones wvlock implements; check_source_kind() is the one place that tells them apart.
+constexpr std::string_view kSourceKinds[] = {"index", "path", "url", "git", "workspace"};
+constexpr std::string_view kSupportedSourceKinds[] = {"index"};
+// Options that belong only to the kinds not supported yet (`path`, `url`, `git`, `workspace`).
+constexpr std::string_view kUnsupportedSourceOptions[] = {"editable", "tag", "rev", "branch",
+                                                          "subdirectory"};
+constexpr std::string_view kSourceKeys[] = {
+    "index",  "path",     "url", "git", "workspace", "targets",     "marker",
+    "extra",  "group",    "editable", "tag", "rev", "branch", "subdirectory"};
 constexpr std::string_view kTargetKeys[] = {
     "name",   "platform",       "python",          "glibc",  "musl", "macos",
     "x86-64-level", "aarch64-version", "nvidia", "amd",    "intel", "properties",
@@ -35,9 +48,18 @@ class Reader {
   explicit Reader(std::string path) : path_(std::move(path)) {}
 
   Error error(const toml::source_region& where, std::string_view message) const {
+    return error_at(static_cast<int>(where.begin.line), static_cast<int>(where.begin.column),
+                    message);
+  }
+
+  Error error_at(int line, int column, std::string_view message) const {
     return make_error(ErrorCode::kInvalidInput,
-                      str_cat(in_backticks(path_), ":", where.begin.line, ":",
-                              where.begin.column, ": ", message));
+                      str_cat(in_backticks(path_), ":", line, ":", column, ": ", message));
+  }
+
+  Result<bool> boolean(const toml::node& node, std::string_view key) const {
+    if (const auto* value = node.as_boolean()) return value->get();
+    return error(node.source(), str_cat("`", key, "` must be true or false"));
   }
 
   Result<std::string> string(const toml::node& node, std::string_view key) const {
@@ -450,6 +472,460 @@ Result<void> read_dependency_groups(const Reader& reader, const toml::table& roo
   return {};
 }
 
+// ---- Indexes and sources (DESIGN.md §2.1) ----
+
+bool is_valid_index_name(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return is_ascii_alnum(c) || c == '-' || c == '_' || c == '.';
+  });
+}
+
+bool contains(std::span<const std::string_view> names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string backticked_names(const std::vector<std::string>& names) {
+  std::vector<std::string> quoted;
+  for (const std::string& name : names) quoted.push_back(in_backticks(name));
+  return join(quoted, ", ");
+}
+
+// A table's entries in the order they were written (toml++ keeps them sorted by key), so the
+// first error reported is the first in the file.
+std::vector<std::pair<const toml::key*, const toml::node*>> in_file_order(
+    const toml::table& table) {
+  std::vector<std::pair<const toml::key*, const toml::node*>> entries;
+  for (const auto& [key, value] : table) entries.emplace_back(&key, &value);
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    const toml::source_position& x = a.first->source().begin;
+    const toml::source_position& y = b.first->source().begin;
+    return x.line != y.line ? x.line < y.line : x.column < y.column;
+  });
+  return entries;
+}
+
+// Where `key` is written in `table` (the table's own position when it is not there).
+toml::source_region key_region(const toml::table& table, std::string_view key) {
+  for (const auto& [name, value] : table) {
+    if (name.str() == key) return name.source();
+  }
+  return table.source();
+}
+
+IndexConfig positioned_index(std::string name, std::string url, const toml::node& where) {
+  IndexConfig index;
+  index.name = std::move(name);
+  index.url = std::move(url);
+  index.line = static_cast<int>(where.source().begin.line);
+  index.column = static_cast<int>(where.source().begin.column);
+  return index;
+}
+
+Result<IndexConfig> read_index(const Reader& reader, const toml::node& node, std::size_t position) {
+  const std::string where_index = str_cat("`[[tool.wvlock.index]]` #", position + 1);
+  const toml::table* table = node.as_table();
+  if (table == nullptr) return reader.error(node.source(), str_cat(where_index, " must be a table"));
+  const toml::node* name_node = table->get("name");
+  if (name_node == nullptr) {
+    return reader.error(node.source(), str_cat(where_index, " has no `name`"));
+  }
+  WV_ASSIGN_OR_RETURN(std::string name, reader.string(*name_node, "name"));
+  if (!is_valid_index_name(name)) {
+    return reader.error(name_node->source(),
+                        str_cat("invalid index name ", in_backticks(name),
+                                ": expected ASCII letters, digits, `-`, `_` or `.`"));
+  }
+  const std::string where = str_cat("index ", in_backticks(name));
+  WV_TRY(reader.check_keys(*table, kIndexKeys, where));
+  const toml::node* url_node = table->get("url");
+  if (url_node == nullptr) return reader.error(node.source(), str_cat(where, " has no `url`"));
+  WV_ASSIGN_OR_RETURN(std::string url, reader.string(*url_node, "url"));
+  if (url.empty()) {
+    return reader.error(url_node->source(),
+                        str_cat("`url` of ", where, " is empty: give a URL, `file://` URL or path"));
+  }
+  IndexConfig index = positioned_index(std::move(name), std::move(url), node);
+  if (const toml::node* explicit_node = table->get("explicit")) {
+    WV_ASSIGN_OR_RETURN(index.explicit_only, reader.boolean(*explicit_node, "explicit"));
+  }
+  if (const toml::node* default_node = table->get("default")) {
+    WV_ASSIGN_OR_RETURN(index.is_default, reader.boolean(*default_node, "default"));
+  }
+  return index;
+}
+
+Result<std::string> shorthand_url(const Reader& reader, const toml::node& node,
+                                  std::string_view key) {
+  WV_ASSIGN_OR_RETURN(std::string url, reader.string(node, key));
+  if (url.empty()) {
+    return reader.error(node.source(),
+                        str_cat("`", key, "` is empty: give a URL, `file://` URL or path"));
+  }
+  return url;
+}
+
+// `[[tool.wvlock.index]]`, `index-url`, `extra-index-url` -> config.indexes in asking order.
+Result<void> read_indexes(const Reader& reader, const toml::table& wvlock, ProjectConfig& config) {
+  std::vector<IndexConfig> declared;  // the tables, then the shorthands, as read
+  if (const toml::node* list_node = wvlock.get("index")) {
+    const toml::array* list = list_node->as_array();
+    if (list == nullptr) {
+      return reader.error(list_node->source(),
+                          "`tool.wvlock.index` must be an array of tables `[[tool.wvlock.index]]`");
+    }
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      WV_ASSIGN_OR_RETURN(IndexConfig index, read_index(reader, *list->get(i), i));
+      declared.push_back(std::move(index));
+    }
+  }
+  if (const toml::node* url_node = wvlock.get("index-url")) {
+    WV_ASSIGN_OR_RETURN(std::string url, shorthand_url(reader, *url_node, "tool.wvlock.index-url"));
+    config.index_url = url;
+    IndexConfig index = positioned_index("index-url", std::move(url), *url_node);
+    index.is_default = true;
+    declared.push_back(std::move(index));
+  }
+  if (const toml::node* urls_node = wvlock.get("extra-index-url")) {
+    std::vector<const toml::node*> items;
+    if (const toml::array* array = urls_node->as_array()) {
+      for (const toml::node& item : *array) items.push_back(&item);
+    } else if (urls_node->is_string()) {
+      items.push_back(urls_node);
+    } else {
+      return reader.error(urls_node->source(),
+                          "`tool.wvlock.extra-index-url` must be a string or an array of strings");
+    }
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      WV_ASSIGN_OR_RETURN(std::string url,
+                          shorthand_url(reader, *items[i], "tool.wvlock.extra-index-url"));
+      config.extra_index_urls.push_back(url);
+      std::string name = i == 0 ? std::string("extra-index-url")
+                                : str_cat("extra-index-url-", i + 1);
+      declared.push_back(positioned_index(std::move(name), std::move(url), *items[i]));
+    }
+  }
+
+  // One name per index and at most one default; the later one in the file is reported.
+  std::vector<const IndexConfig*> by_position;
+  for (const IndexConfig& index : declared) by_position.push_back(&index);
+  std::stable_sort(by_position.begin(), by_position.end(),
+                   [](const IndexConfig* a, const IndexConfig* b) {
+                     return a->line != b->line ? a->line < b->line : a->column < b->column;
+                   });
+  const auto label = [](const IndexConfig& index) {
+    return index.name == "index-url" ? std::string("`index-url`")
+                                     : str_cat("index ", in_backticks(index.name));
+  };
+  const IndexConfig* default_index = nullptr;
+  for (std::size_t i = 0; i < by_position.size(); ++i) {
+    const IndexConfig& index = *by_position[i];
+    for (std::size_t j = 0; j < i; ++j) {
+      if (by_position[j]->name == index.name) {
+        return reader.error_at(index.line, index.column,
+                               str_cat("duplicate index name ", in_backticks(index.name),
+                                       ": line ", by_position[j]->line,
+                                       " declares it already; give each index its own name"));
+      }
+    }
+    if (!index.is_default) continue;
+    if (default_index != nullptr) {
+      return reader.error_at(
+          index.line, index.column,
+          str_cat("a second default index: ", label(index), " and ", label(*default_index),
+                  " (line ", default_index->line, ") are both the default; at most one index "
+                  "may be the default (`default = true`, or `index-url`)"));
+    }
+    default_index = &index;
+  }
+  for (const IndexConfig& index : declared) {
+    if (!index.is_default) config.indexes.push_back(index);
+  }
+  if (default_index != nullptr) config.indexes.push_back(*default_index);
+
+  if (const toml::node* strategy_node = wvlock.get("index-strategy")) {
+    WV_ASSIGN_OR_RETURN(std::string strategy,
+                        reader.string(*strategy_node, "tool.wvlock.index-strategy"));
+    if (!contains(kIndexStrategies, strategy)) {
+      return reader.error(strategy_node->source(),
+                          str_cat("invalid `index-strategy` ", in_backticks(strategy),
+                                  ": expected one of ", quoted_list(kIndexStrategies)));
+    }
+    config.index_best_match = strategy == "unsafe-best-match";
+  }
+  return {};
+}
+
+// The one place that knows which kinds of source exist and which wvlock supports: an entry
+// names exactly one kind, and only the supported kinds (today `index`) pass.
+Result<void> check_source_kind(const Reader& reader, const toml::table& table,
+                               std::string_view where) {
+  std::vector<std::string_view> kinds;
+  for (std::string_view kind : kSourceKinds) {
+    if (table.contains(kind)) kinds.push_back(kind);
+  }
+  if (kinds.size() > 1) {
+    return reader.error(key_region(table, kinds[1]),
+                        str_cat(where, " has two kinds of source, ", in_backticks(kinds[0]),
+                                " and ", in_backticks(kinds[1]),
+                                ": an entry takes exactly one of ", quoted_list(kSourceKinds)));
+  }
+  if (kinds.size() == 1 && !contains(kSupportedSourceKinds, kinds[0])) {
+    return reader.error(key_region(table, kinds[0]),
+                        str_cat(where, ": wvlock does not support ", in_backticks(kinds[0]),
+                                " sources yet; pin the package to a declared index with "
+                                "`index = \"NAME\"`"));
+  }
+  for (std::string_view option : kUnsupportedSourceOptions) {
+    if (!table.contains(option)) continue;
+    return reader.error(key_region(table, option),
+                        str_cat(where, ": ", in_backticks(option),
+                                " belongs to `path`, `url`, `git` and `workspace` sources, which "
+                                "wvlock does not support yet"));
+  }
+  if (kinds.empty()) {
+    return reader.error(table.source(),
+                        str_cat(where, " names no source: give the index to take it from, "
+                                       "`index = \"NAME\"`"));
+  }
+  return {};
+}
+
+// The PEP 503 / 685 normalised keys of `names` (extras, dependency groups).
+template <class Map>
+std::vector<std::string> normalized_keys(const Map& names) {
+  std::vector<std::string> keys;
+  for (const auto& [name, value] : names) keys.push_back(pkg::normalize_name(name));
+  return keys;
+}
+
+bool has(const std::vector<std::string>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// Does `entry` apply to `target`? The rule documented on SourceEntry. Errors only when the
+// marker cannot be parsed or evaluated there.
+Result<bool> entry_applies(const ProjectConfig& config, const SourceEntry& entry,
+                           const Target& target) {
+  if (!entry.targets.empty() && !has(entry.targets, target.name)) return false;
+  if (!entry.extra.empty()) {
+    const bool locked = std::any_of(target.extras.begin(), target.extras.end(),
+                                    [&](const std::string& extra) {
+                                      return pkg::normalize_name(extra) == entry.extra;
+                                    });
+    if (!locked) return false;
+  }
+  if (entry.marker.empty()) return true;
+  WV_ASSIGN_OR_RETURN(pkg::Marker marker, pkg::parse_marker(entry.marker));
+  WV_ASSIGN_OR_RETURN(pkg::MarkerEnvironment environment, marker_environment(target.profile));
+  const pkg::PreparedEnvironment prepared(std::move(environment));
+  const std::vector<std::string> groups = normalized_keys(config.dependency_groups);
+  pkg::MarkerContext context;
+  context.environment = &prepared;
+  context.extras = target.extras;
+  context.dependency_groups = groups;
+  return marker.evaluate(context);
+}
+
+Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& table,
+                                      std::string_view package, const ProjectConfig& config) {
+  const std::string where = str_cat("source of ", in_backticks(package));
+  WV_TRY(reader.check_keys(table, kSourceKeys, where));
+  WV_TRY(check_source_kind(reader, table, where));
+  SourceEntry entry;
+  entry.line = static_cast<int>(table.source().begin.line);
+  entry.column = static_cast<int>(table.source().begin.column);
+
+  const toml::node& index_node = *table.get("index");
+  WV_ASSIGN_OR_RETURN(entry.index, reader.string(index_node, "index"));
+  if (config.find_index(entry.index) == nullptr) {
+    std::vector<std::string> names;
+    for (const IndexConfig& index : config.indexes) names.push_back(index.name);
+    return reader.error(index_node.source(),
+                        str_cat(where, " names index ", in_backticks(entry.index),
+                                ", which is not declared: ",
+                                names.empty() ? std::string("no index is declared; add a "
+                                                            "`[[tool.wvlock.index]]` table")
+                                              : str_cat("declared indexes are ",
+                                                        backticked_names(names))));
+  }
+  if (const toml::node* targets_node = table.get("targets")) {
+    WV_ASSIGN_OR_RETURN(entry.targets, reader.strings(*targets_node, "targets", false));
+    if (entry.targets.empty()) {
+      return reader.error(targets_node->source(),
+                          str_cat("`targets = []` in ", where, " applies to no target: name at "
+                                  "least one target, or drop `targets` to apply to every target"));
+    }
+    for (const std::string& name : entry.targets) {
+      if (config.find_target(name) != nullptr) continue;
+      std::vector<std::string> names;
+      for (const Target& target : config.targets) names.push_back(target.name);
+      return reader.error(targets_node->source(),
+                          str_cat(where, " names target ", in_backticks(name),
+                                  ", which is not declared: ",
+                                  names.empty() ? std::string("no `[[tool.wvlock.target]]` is "
+                                                              "declared")
+                                                : str_cat("declared targets are ",
+                                                          backticked_names(names))));
+    }
+  }
+  if (const toml::node* marker_node = table.get("marker")) {
+    WV_ASSIGN_OR_RETURN(entry.marker, reader.string(*marker_node, "marker"));
+    Result<pkg::Marker> marker = pkg::parse_marker(entry.marker);
+    if (!marker) {
+      return reader.error(marker_node->source(), str_cat("invalid `marker` in ", where, ": ",
+                                                         marker.error().message));
+    }
+  }
+  if (table.contains("extra") && table.contains("group")) {
+    return reader.error(key_region(table, "group"),
+                        str_cat(where, " has both `extra` and `group`: an entry takes at most "
+                                       "one of them"));
+  }
+  if (const toml::node* extra_node = table.get("extra")) {
+    WV_ASSIGN_OR_RETURN(std::string extra, reader.string(*extra_node, "extra"));
+    entry.extra = pkg::normalize_name(extra);
+    const std::vector<std::string> extras = normalized_keys(config.optional_dependencies);
+    if (!has(extras, entry.extra)) {
+      return reader.error(extra_node->source(),
+                          str_cat(where, " names extra ", in_backticks(extra),
+                                  ", which `[project.optional-dependencies]` does not declare",
+                                  extras.empty() ? std::string()
+                                                 : str_cat(": declared extras are ",
+                                                           backticked_names(extras))));
+    }
+  }
+  if (const toml::node* group_node = table.get("group")) {
+    WV_ASSIGN_OR_RETURN(std::string group, reader.string(*group_node, "group"));
+    entry.group = pkg::normalize_name(group);
+    const std::vector<std::string> groups = normalized_keys(config.dependency_groups);
+    if (!has(groups, entry.group)) {
+      return reader.error(group_node->source(),
+                          str_cat(where, " names group ", in_backticks(group),
+                                  ", which `[dependency-groups]` does not declare",
+                                  groups.empty() ? std::string()
+                                                 : str_cat(": declared groups are ",
+                                                           backticked_names(groups))));
+    }
+  }
+  if (const toml::node* marker_node = table.get("marker")) {
+    for (const Target& target : config.targets) {
+      Result<bool> applies = entry_applies(config, entry, target);
+      if (!applies) {
+        return reader.error(marker_node->source(),
+                            str_cat("the `marker` of ", where, " cannot be evaluated for target ",
+                                    in_backticks(target.name), ": ", applies.error().message));
+      }
+    }
+  }
+  return entry;
+}
+
+// Two entries of one package that apply to one target: an error at the second.
+Result<void> check_one_source_per_target(const Reader& reader, const ProjectConfig& config,
+                                         std::string_view package,
+                                         const std::vector<SourceEntry>& entries) {
+  const auto overlap = [&](const SourceEntry& first, const SourceEntry& second,
+                           std::string_view target) {
+    return reader.error_at(
+        second.line, second.column,
+        str_cat("two sources of ", in_backticks(package), " apply to ", target,
+                ": the entries at ",
+                first.line == second.line
+                    ? str_cat(first.line, ":", first.column, " and ", second.line, ":",
+                              second.column)
+                    : str_cat("lines ", first.line, " and ", second.line),
+                "; give them disjoint `targets`, `marker` or `extra`"));
+  };
+  for (const Target& target : config.targets) {
+    const SourceEntry* first = nullptr;
+    for (const SourceEntry& entry : entries) {
+      Result<bool> applies = entry_applies(config, entry, target);
+      if (!applies) {
+        return reader.error_at(entry.line, entry.column,
+                               str_cat("the `marker` of a source of ", in_backticks(package),
+                                       " cannot be evaluated for target ",
+                                       in_backticks(target.name), ": ",
+                                       applies.error().message));
+      }
+      if (!*applies) continue;
+      if (first != nullptr) {
+        return overlap(*first, entry, str_cat("target ", in_backticks(target.name)));
+      }
+      first = &entry;
+    }
+  }
+  if (config.targets.empty()) {  // no declared target: entries without conditions still clash
+    const SourceEntry* first = nullptr;
+    for (const SourceEntry& entry : entries) {
+      if (!entry.targets.empty() || !entry.marker.empty() || !entry.extra.empty()) continue;
+      if (first != nullptr) return overlap(*first, entry, "every target");
+      first = &entry;
+    }
+  }
+  return {};
+}
+
+// `[tool.wvlock.sources]`; reads after the indexes, targets, extras and groups it refers to.
+Result<void> read_sources(const Reader& reader, const toml::table& wvlock, ProjectConfig& config) {
+  const toml::node* sources_node = wvlock.get("sources");
+  if (sources_node == nullptr) return {};
+  const toml::table* sources = sources_node->as_table();
+  if (sources == nullptr) {
+    return reader.error(sources_node->source(),
+                        "`tool.wvlock.sources` must be a table: `[tool.wvlock.sources]` with "
+                        "`package = { index = \"NAME\" }`");
+  }
+  std::map<std::string, std::string> spellings;  // normalised -> as written
+  for (const auto& [key, value] : in_file_order(*sources)) {
+    const std::string package(key->str());
+    if (!pkg::is_valid_name(package)) {
+      return reader.error(key->source(),
+                          str_cat("invalid package name ", in_backticks(package),
+                                  " in `[tool.wvlock.sources]`"));
+    }
+    const std::string normalized = pkg::normalize_name(package);
+    if (auto seen = spellings.find(normalized); seen != spellings.end()) {
+      return reader.error(key->source(),
+                          str_cat(in_backticks(package), " and ", in_backticks(seen->second),
+                                  " in `[tool.wvlock.sources]` name one package ",
+                                  in_backticks(normalized), ": put all its entries under one key"));
+    }
+    spellings.emplace(normalized, package);
+    const std::string key_name = str_cat("tool.wvlock.sources.", package);
+    std::vector<const toml::table*> tables;
+    if (const toml::table* single = value->as_table()) {
+      tables.push_back(single);
+    } else if (const toml::array* list = value->as_array()) {
+      if (list->empty()) {
+        return reader.error(value->source(),
+                            str_cat("`", key_name, "` is an empty list: give at least one entry "
+                                                   "or remove the key"));
+      }
+      for (const toml::node& item : *list) {
+        const toml::table* table = item.as_table();
+        if (table == nullptr) {
+          return reader.error(item.source(),
+                              str_cat("entries of `", key_name, "` must be inline tables like "
+                                                                "`{ index = \"NAME\" }`"));
+        }
+        tables.push_back(table);
+      }
+    } else {
+      return reader.error(value->source(),
+                          str_cat("`", key_name, "` must be an inline table like "
+                                                 "`{ index = \"NAME\" }` or an array of them"));
+    }
+    std::vector<SourceEntry> entries;
+    for (const toml::table* table : tables) {
+      WV_ASSIGN_OR_RETURN(SourceEntry entry, read_source_entry(reader, *table, package, config));
+      entries.push_back(std::move(entry));
+    }
+    WV_TRY(check_one_source_per_target(reader, config, package, entries));
+    config.sources.emplace(normalized, std::move(entries));
+  }
+  return {};
+}
+
 Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
                                ProjectConfig& config) {
   const toml::node* tool_node = root.get("tool");
@@ -464,13 +940,7 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
                                                            "Python version"));
     config.python = version.to_string();
   }
-  if (const toml::node* url = wvlock->get("index-url")) {
-    WV_ASSIGN_OR_RETURN(config.index_url, reader.string(*url, "tool.wvlock.index-url"));
-  }
-  if (const toml::node* urls = wvlock->get("extra-index-url")) {
-    WV_ASSIGN_OR_RETURN(config.extra_index_urls,
-                        reader.strings(*urls, "tool.wvlock.extra-index-url", true));
-  }
+  WV_TRY(read_indexes(reader, *wvlock, config));
   if (const toml::node* links = wvlock->get("find-links")) {
     WV_ASSIGN_OR_RETURN(config.find_links, reader.strings(*links, "tool.wvlock.find-links", true));
   }
@@ -503,6 +973,7 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
       config.targets.push_back(std::move(target));
     }
   }
+  WV_TRY(read_sources(reader, *wvlock, config));
   return {};
 }
 
@@ -511,6 +982,24 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
 const Target* ProjectConfig::find_target(std::string_view target_name) const {
   for (const Target& target : targets) {
     if (target.name == target_name) return &target;
+  }
+  return nullptr;
+}
+
+const IndexConfig* ProjectConfig::find_index(std::string_view index_name) const {
+  for (const IndexConfig& index : indexes) {
+    if (index.name == index_name) return &index;
+  }
+  return nullptr;
+}
+
+const SourceEntry* applicable_source(const ProjectConfig& config, std::string_view package,
+                                     const Target& target) {
+  const auto found = config.sources.find(pkg::normalize_name(package));
+  if (found == config.sources.end()) return nullptr;
+  for (const SourceEntry& entry : found->second) {
+    Result<bool> applies = entry_applies(config, entry, target);
+    if (applies && *applies) return &entry;
   }
   return nullptr;
 }

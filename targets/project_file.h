@@ -1,8 +1,10 @@
 // The project file (DESIGN.md §2): what wvlock reads from pyproject.toml — `[project]` name,
 // requires-python, dependencies and optional-dependencies, `[dependency-groups]` (PEP 735) as
 // raw strings for the lock layer, and `[tool.wvlock]` with its `[[tool.wvlock.target]]`
-// tables. toml++ is used only in project_file.cc. Errors name the file, line, column and key;
-// unknown keys in `[tool.wvlock]` and in a target are errors. Cheap to include.
+// tables, its `[[tool.wvlock.index]]` tables and `[tool.wvlock.sources]` (§2.1, uv's
+// vocabulary). toml++ is used only in project_file.cc. Errors name the file, line, column and
+// key; unknown keys in `[tool.wvlock]`, a target, an index and a source entry are errors.
+// Cheap to include.
 #pragma once
 
 #include <map>
@@ -24,6 +26,39 @@ struct DependencyGroupEntry {
   bool operator==(const DependencyGroupEntry&) const = default;
 };
 
+/// One package index (`[[tool.wvlock.index]]`, or the `index-url` / `extra-index-url`
+/// shorthands mapped onto one), in uv's vocabulary (DESIGN.md §2.1).
+struct IndexConfig {
+  /// As written (`[A-Za-z0-9._-]+`, compared exactly); the shorthands are named `index-url`
+  /// and `extra-index-url`, `extra-index-url-2`, ... in the order written.
+  std::string name;
+  std::string url;  ///< a URL, file:// or a path (relative to the project folder), as written
+  /// Only packages that `[tool.wvlock.sources]` pins to it come from it.
+  bool explicit_only = false;
+  /// Asked last, after every other index (`default = true`, or `index-url`).
+  bool is_default = false;
+  int line = 0;  ///< where it was declared in pyproject.toml (0 when built in memory)
+  int column = 0;
+  bool operator==(const IndexConfig&) const = default;
+};
+
+/// One entry of `[tool.wvlock.sources]`: pins a package to a named index where it applies.
+/// An entry applies to a target when every condition it carries holds there: the target is
+/// in `targets` (when given), `marker` is true in the target's marker environment (when
+/// given), the target locks `extra` (when given; see Target::extras), and `group` names a
+/// dependency group of the project (groups are locked for every target). The marker is
+/// evaluated with the target's extras and every dependency group active.
+struct SourceEntry {
+  std::string index;                 ///< the name of a declared index
+  std::vector<std::string> targets;  ///< target names; empty = no target condition
+  std::string marker;                ///< a PEP 508 marker; "" = none
+  std::string extra;                 ///< PEP 685 normalised; "" = none
+  std::string group;                 ///< PEP 735 normalised; "" = none
+  int line = 0;  ///< where the entry was written
+  int column = 0;
+  bool operator==(const SourceEntry&) const = default;
+};
+
 /// Everything wvlock takes from pyproject.toml. Paths are as written; resolve them with
 /// resolve_project_path() (they are relative to the folder of pyproject.toml).
 struct ProjectConfig {
@@ -42,6 +77,15 @@ struct ProjectConfig {
   std::optional<std::string> python;  ///< default Python of every target, `3.12`
   std::optional<std::string> index_url;
   std::vector<std::string> extra_index_urls;
+  /// Every index in the order they are asked (uv's order): `[[tool.wvlock.index]]` in
+  /// declared order, then the `extra-index-url` shorthands, then the default index
+  /// (`default = true` or `index-url`) last. Includes the shorthands.
+  std::vector<IndexConfig> indexes;
+  /// `index-strategy`: false = "first-index" (the first index that has a package answers for
+  /// it alone), true = "unsafe-best-match" (every non-explicit index's versions are merged).
+  bool index_best_match = false;
+  /// `[tool.wvlock.sources]`: PEP 503 normalised package name -> its entries, as written.
+  std::map<std::string, std::vector<SourceEntry>> sources;
   std::vector<std::string> find_links;
   std::optional<std::string> prerelease;  ///< as written; the lock layer interprets it
   /// Optional variant providers enabled for every target (`enable-providers = ["debug"]`).
@@ -51,11 +95,22 @@ struct ProjectConfig {
 
   /// The target named `name`, or nullptr.
   const Target* find_target(std::string_view name) const;
+  /// The index named `name`, or nullptr.
+  const IndexConfig* find_index(std::string_view name) const;
 };
 
 /// The values `prerelease` accepts (uv's names).
 inline constexpr std::string_view kPrereleaseModes[] = {
     "disallow", "allow", "if-necessary", "explicit", "if-necessary-or-explicit"};
+
+/// The values `index-strategy` accepts.
+inline constexpr std::string_view kIndexStrategies[] = {"first-index", "unsafe-best-match"};
+
+/// The source entry of `package` (normalised) that applies to `target`, or nullptr when none
+/// does (the package then comes from the non-explicit indexes). parse_project_file() has
+/// already refused two entries that apply to one target.
+const SourceEntry* applicable_source(const ProjectConfig& config, std::string_view package,
+                                     const Target& target);
 
 /// Parses pyproject.toml text. `path` names the file in messages and gives project_dir.
 Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view path);
