@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
   const std::string machine = uname_result.machine;
   wv::lock::LockedTarget target;
   target.name = "any";
-  target.facts = {{"platform", "linux-" + machine}};
+  target.declared = *wv::targets::target_from_facts("any", {{"platform", "linux-" + machine}});
   std::uint64_t total_bytes = 0;
   int total_files = 0;
   std::vector<std::string> paths;

@@ -13,6 +13,7 @@
 
 #include "base/result.h"
 #include "pkg/variant.h"
+#include "targets/target.h"
 
 namespace wv::lock {
 
@@ -67,9 +68,10 @@ struct LockedPackage {
 /// One declared target as resolved: its facts and its providers' output.
 struct LockedTarget {
   std::string name;
-  /// The declared facts in their pyproject.toml spelling: platform, python, glibc, macos,
-  /// cuda-driver, compute-capability, rocm, gfx, ... (values as text; lists comma-joined).
-  std::map<std::string, std::string> facts;
+  /// The target as declared: platform, Python and hardware facts (source kDeclared; the
+  /// platform's implied ones kDefault) and its declared `properties` (its own provider answers
+  /// for those namespaces). Written as `facts` (targets::declared_facts) and `properties`.
+  targets::Target declared;
   /// The PEP 508 marker that describes the target's platform (written to `environments`).
   std::string marker;
   /// namespace -> feature -> ordered supported values, as the providers answered.

@@ -184,32 +184,48 @@ class Reader {
     WV_ASSIGN_OR_RETURN(target.roots, strings(table, "roots", where));
     WV_ASSIGN_OR_RETURN(target.extra_roots, string_lists(table, "extra-roots", where));
     WV_ASSIGN_OR_RETURN(target.group_roots, string_lists(table, "group-roots", where));
-    if (const toml::node* facts = table.get("facts")) {
-      if (!facts->as_table()) return error(facts, "`tool.wvlock.target.facts`: expected a table");
-      for (const auto& [key, value] : *facts->as_table()) {
+    std::map<std::string, std::string> facts;
+    const toml::node* facts_node = table.get("facts");
+    if (facts_node) {
+      if (!facts_node->as_table()) {
+        return error(facts_node, "`tool.wvlock.target.facts`: expected a table");
+      }
+      for (const auto& [key, value] : *facts_node->as_table()) {
         const auto* text = value.as_string();
         if (!text) return error(&value, str_cat("`tool.wvlock.target.facts.", key.str(),
                                                 "`: expected a string"));
-        target.facts[std::string(key.str())] = text->get();
+        facts[std::string(key.str())] = text->get();
       }
     }
-    if (const toml::node* providers = table.get("providers")) {
-      if (!providers->as_table()) {
-        return error(providers, "`tool.wvlock.target.providers`: expected a table");
-      }
-      for (const auto& [name, features] : *providers->as_table()) {
-        if (!features.as_table()) return error(&features, "expected a table of feature values");
-        pkg::FeatureValues values;
-        for (const auto& [feature, list] : *features.as_table()) {
-          (void)list;
-          WV_ASSIGN_OR_RETURN(values[std::string(feature.str())],
-                              strings(*features.as_table(), feature.str(),
-                                      str_cat(where, "providers.", name.str(), ".")));
-        }
-        target.provider_output[std::string(name.str())] = std::move(values);
-      }
-    }
+    WV_ASSIGN_OR_RETURN(target.provider_output, namespace_values(table, "providers", where));
+    WV_ASSIGN_OR_RETURN(auto properties, namespace_values(table, "properties", where));
+    Result<targets::Target> declared =
+        targets::target_from_facts(target.name, facts, std::move(properties));
+    if (!declared) return error(facts_node ? facts_node : &table, declared.error().message);
+    target.declared = std::move(*declared);
     return target;
+  }
+
+  // `[tool.wvlock.target.<key>]`: namespace -> feature -> values (provider output, or a
+  // target's declared properties).
+  Result<std::map<std::string, pkg::FeatureValues>> namespace_values(
+      const toml::table& table, std::string_view key, std::string_view where) const {
+    std::map<std::string, pkg::FeatureValues> out;
+    const toml::node* node = table.get(key);
+    if (!node) return out;
+    if (!node->as_table()) return error(node, str_cat("`", where, key, "`: expected a table"));
+    for (const auto& [name, features] : *node->as_table()) {
+      if (!features.as_table()) return error(&features, "expected a table of feature values");
+      pkg::FeatureValues values;
+      for (const auto& [feature, list] : *features.as_table()) {
+        (void)list;
+        WV_ASSIGN_OR_RETURN(values[std::string(feature.str())],
+                            strings(*features.as_table(), feature.str(),
+                                    str_cat(where, key, ".", name.str(), ".")));
+      }
+      out[std::string(name.str())] = std::move(values);
+    }
+    return out;
   }
 
  private:

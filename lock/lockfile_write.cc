@@ -96,16 +96,18 @@ std::string write_lockfile(const Lockfile& original) {
       line(out, key, TomlValue(std::move(table)));
     }
     TomlTable facts;
-    for (const auto& [key, value] : target.facts) facts[key] = value;
+    for (const auto& [key, value] : targets::declared_facts(target.declared)) facts[key] = value;
     write_toml_section(out, {"tool", "wvlock", "target", "facts"}, facts);
-    TomlTable providers;
-    for (const auto& [name, features] : target.provider_output) {
-      TomlTable feature_table;
-      for (const auto& [feature, values] : features) feature_table[feature] = strings(values);
-      providers[name] = TomlValue(std::move(feature_table));
-    }
-    if (!providers.empty()) {
-      write_toml_section(out, {"tool", "wvlock", "target", "providers"}, providers);
+    for (const auto& [key, namespaces] :
+         {std::pair{"properties", &target.declared.profile.properties},
+          std::pair{"providers", &target.provider_output}}) {
+      TomlTable table;
+      for (const auto& [name, features] : *namespaces) {
+        TomlTable feature_table;
+        for (const auto& [feature, values] : features) feature_table[feature] = strings(values);
+        table[name] = TomlValue(std::move(feature_table));
+      }
+      if (!table.empty()) write_toml_section(out, {"tool", "wvlock", "target", key}, table);
     }
   }
   return out;

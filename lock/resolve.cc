@@ -208,6 +208,12 @@ std::string input_hash(const ProjectRequirements& project,
   for (const TargetContext& target : targets) {
     fingerprint.add("target").add(target.name).add(target.platform_marker);
     for (const auto& [key, value] : target.facts) fingerprint.add(key).add(value);
+    for (const auto& [ns, features] : target.declared.profile.properties) {
+      for (const auto& [feature, values] : features) {
+        fingerprint.add("property").add(ns).add(feature);
+        for (const std::string& value : values) fingerprint.add(value);
+      }
+    }
     for (const std::string& extra : target.extras) fingerprint.add("extra").add(extra);
   }
   for (const std::string& input : extra_inputs) fingerprint.add(input);
@@ -256,7 +262,7 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
     TargetResult& result = results[t];
     LockedTarget locked_target;
     locked_target.name = target.name;
-    locked_target.facts = target.facts;
+    locked_target.declared = target.declared;
     locked_target.marker = target.platform_marker;
     locked_target.roots = result.roots;
     locked_target.extra_roots = result.extra_roots;

@@ -40,34 +40,12 @@ Result<TargetContext> make_target_context(const targets::Target& target,
   if (!tags) return where(tags.error());
   TargetContext context(target.name, target.profile, std::move(*markers), std::move(*tags),
                         std::move(options));
-  const targets::HostProfile& host = target.profile;
-  auto declared = [](const auto& fact) {
-    return fact.known() && fact.source == targets::FactSource::kDeclared;
-  };
-  context.facts["platform"] = target.platform;
-  if (host.python_version.known()) context.facts["python"] = host.python_version.value->to_string();
-  if (declared(host.libc_version)) {
-    context.facts[host.libc.value == targets::LibcKind::kMusl ? "musl" : "glibc"] =
-        host.libc_version.value->to_string();
-  }
-  if (declared(host.macos_version)) context.facts["macos"] = host.macos_version.value->to_string();
-  if (declared(host.x86_64_level)) context.facts["x86-64-level"] = std::to_string(*host.x86_64_level.value);
-  if (declared(host.aarch64_version)) context.facts["aarch64-version"] = *host.aarch64_version.value;
-  if (declared(host.cuda_driver_version)) {
-    context.facts["cuda-driver"] = host.cuda_driver_version.value->to_string();
-  }
-  if (declared(host.compute_capabilities)) {
-    std::vector<std::string> capabilities;
-    for (const auto& capability : *host.compute_capabilities.value) {
-      capabilities.push_back(capability.to_string());
-    }
-    context.facts["compute-capability"] = join(capabilities, ",");
-  }
-  if (declared(host.rocm_version)) context.facts["rocm"] = host.rocm_version.value->to_string();
-  if (declared(host.gfx_archs)) context.facts["gfx"] = join(*host.gfx_archs.value, ",");
-  if (declared(host.intel_device_ips)) {
-    context.facts["intel-device-ip"] = join(*host.intel_device_ips.value, ",");
-  }
+  // The lockfile's form of the target (declared facts only), so a lock read back compares
+  // equal to the one written.
+  context.facts = targets::declared_facts(target);
+  auto declared = targets::target_from_facts(target.name, context.facts, target.profile.properties);
+  if (!declared) return where(declared.error());
+  context.declared = std::move(*declared);
   return context;
 }
 

@@ -28,7 +28,10 @@ struct TargetContext {
   pkg::Version python_version;
   /// `platform_machine == "x86_64" and python_version == "3.12" and sys_platform == "linux"`.
   std::string platform_marker;
-  /// The declared facts in pyproject spelling, recorded in the lockfile.
+  /// The target as the lockfile records it (declared facts and properties; what install
+  /// checks a host against).
+  targets::Target declared;
+  /// targets::declared_facts(declared): the facts in pyproject spelling, for the input hash.
   std::map<std::string, std::string> facts;
   /// The project extras this target locks and installs (the target's `extras` key, PEP 685
   /// normalised). An extra such as `cuda = ["flash-attn"]` belongs to the targets that can

@@ -8,14 +8,11 @@ namespace wv::lock {
 
 std::optional<targets::VariantClass> WheelChoice::best_class() const {
   if (compatible.empty()) return std::nullopt;
-  return compatible.front().score.kind;
+  return compatible.front().rank.variant.kind;
 }
 
 int compare_ranked_wheels(const RankedWheel& a, const RankedWheel& b) {
-  if (int by_variant = targets::compare_variant_scores(a.score, b.score)) return by_variant;
-  if (a.tag_rank != b.tag_rank) return a.tag_rank < b.tag_rank ? -1 : 1;
-  // A higher build tag wins (PEP 427); no build tag sorts below any.
-  if (a.filename.build != b.filename.build) return a.filename.build > b.filename.build ? -1 : 1;
+  if (int c = targets::compare_wheel_ranks(a.rank, b.rank)) return c;
   return a.file->filename < b.file->filename ? -1 : (a.file->filename > b.file->filename);
 }
 
@@ -24,40 +21,37 @@ WheelChoice choose_wheels(const TargetContext& target, std::string_view package,
                           const Result<pkg::VariantsMetadata>* variants) {
   WheelChoice choice;
   std::optional<targets::SupportedVariants> supported;
+  const pkg::VariantsMetadata* metadata = variants && *variants ? &**variants : nullptr;
+  const std::string variants_problem =
+      variants && !*variants ? variants->error().message : std::string();
   std::string first_variant_failure;
   std::size_t platform_matches = 0;
   for (const pkg::Distribution& file : wheels) {
     auto filename = pkg::parse_wheel_filename(file.filename);
     if (!filename) continue;
-    auto rank = target.tags.best_rank(filename->tags);
-    if (!rank) continue;
+    if (metadata && filename->variant_label && !supported) {
+      supported = target.providers.supported(*metadata);
+    }
+    targets::WheelVerdict verdict = targets::judge_wheel(
+        *filename, target.tags, metadata, supported ? &*supported : nullptr, variants_problem);
+    if (verdict.problem == targets::WheelProblem::kTags) continue;
     ++platform_matches;
-    RankedWheel ranked{&file, std::move(*filename), targets::non_variant_score(), *rank};
-    if (!ranked.filename.variant_label) {
-      choice.compatible.push_back(std::move(ranked));
+    if (verdict.rank) {
+      choice.compatible.push_back(RankedWheel{&file, std::move(*filename), std::move(*verdict.rank)});
       continue;
     }
-    const std::string& label = *ranked.filename.variant_label;
-    if (!variants || !*variants) {
-      if (first_variant_failure.empty()) {
-        first_variant_failure =
-            variants ? str_cat("its variant metadata is unusable: ", variants->error().message)
-                     : str_cat("variant wheel ", in_backticks(file.filename),
-                               " has no `*-variants.json` describing label ",
-                               in_backticks(label));
-      }
-      continue;
+    if (first_variant_failure.empty()) {
+      first_variant_failure =
+          verdict.problem == targets::WheelProblem::kNoVariantMetadata && !variants
+              ? str_cat("variant wheel ", in_backticks(file.filename),
+                        " has no `*-variants.json` describing label ",
+                        in_backticks(*filename->variant_label))
+              : verdict.reason;
     }
-    if (!supported) supported = target.providers.supported(**variants);
-    targets::VariantMatch match = targets::match_variant(label, **variants, *supported);
-    if (auto* score = std::get_if<targets::VariantScore>(&match)) {
-      ranked.score = *score;
-      choice.compatible.push_back(std::move(ranked));
-    } else {
-      if (first_variant_failure.empty()) {
-        first_variant_failure = std::get<targets::IncompatibleVariant>(match).reason;
-      }
-      choice.other_variants.push_back(std::move(ranked));
+    if (verdict.problem == targets::WheelProblem::kVariant) {
+      targets::WheelRank tags_only{targets::non_variant_score(),
+                                   *target.tags.best_rank(filename->tags), filename->build};
+      choice.other_variants.push_back(RankedWheel{&file, std::move(*filename), tags_only});
     }
   }
   auto order = [](const RankedWheel& a, const RankedWheel& b) {
@@ -66,7 +60,7 @@ WheelChoice choose_wheels(const TargetContext& target, std::string_view package,
   std::sort(choice.compatible.begin(), choice.compatible.end(), order);
   std::sort(choice.other_variants.begin(), choice.other_variants.end(),
             [](const RankedWheel& a, const RankedWheel& b) {
-              if (a.tag_rank != b.tag_rank) return a.tag_rank < b.tag_rank;
+              if (a.rank.tag_rank != b.rank.tag_rank) return a.rank.tag_rank < b.rank.tag_rank;
               return a.file->filename < b.file->filename;
             });
   if (choice.compatible.empty()) {

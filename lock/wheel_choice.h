@@ -1,6 +1,7 @@
 // Which wheels of one package version a target would install (DESIGN.md §1, "resolution of a
-// target"): tags compatible with the target, variant compatible with its provider output, best
-// by PEP 825 order (variants, then null, then non-variant), then tag priority, then build tag.
+// target"), judged by targets::judge_wheel — the judge install uses too: tags compatible with
+// the target, variant compatible with its provider output, best by PEP 825 order (variants,
+// then null, then non-variant), then tag priority, then build tag.
 // When none fits, the reason names the target and the first fact that failed.
 #pragma once
 
@@ -12,15 +13,15 @@
 #include "lock/target_context.h"
 #include "pkg/source.h"
 #include "pkg/wheel_filename.h"
-#include "targets/variant_ranking.h"
+#include "targets/match.h"
 
 namespace wv::lock {
 
 struct RankedWheel {
   const pkg::Distribution* file = nullptr;
   pkg::WheelFilename filename;
-  targets::VariantScore score;
-  std::uint32_t tag_rank = 0;
+  /// targets::judge_wheel's rank (for other_variants: the tag rank only).
+  targets::WheelRank rank;
 };
 
 struct WheelChoice {
@@ -37,7 +38,8 @@ struct WheelChoice {
   std::optional<targets::VariantClass> best_class() const;
 };
 
-/// Compares two compatible wheels: negative when `a` is preferred.
+/// Compares two compatible wheels: negative when `a` is preferred (targets::compare_wheel_ranks,
+/// then the file name, so the order is total).
 int compare_ranked_wheels(const RankedWheel& a, const RankedWheel& b);
 
 /// Ranks the wheels of one version for `target`. `variants` is the version's merged variant

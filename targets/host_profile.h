@@ -57,6 +57,7 @@ struct Fact {
     value.reset();
     source = new_source;
   }
+  bool operator==(const Fact&) const = default;
 };
 
 /// A `major.minor` version: glibc 2.28, macOS 14.0, CUDA 12.8, compute capability 9.0, ROCm 6.4.
@@ -129,6 +130,8 @@ struct HostProfile {
 
   /// The highest compute capability (the NVIDIA provider's choice), nullopt when none.
   std::optional<MajorMinor> highest_compute_capability() const;
+
+  bool operator==(const HostProfile&) const = default;
 };
 
 }  // namespace wv::targets

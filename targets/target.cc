@@ -170,4 +170,142 @@ std::string describe(const HostProfile& host) {
   return join(parts, " ");
 }
 
+namespace {
+
+template <class T>
+bool is_declared(const Fact<T>& fact) {
+  return fact.known() && fact.source == FactSource::kDeclared;
+}
+
+std::string joined(const std::vector<MajorMinor>& versions) {
+  std::vector<std::string> parts;
+  for (const MajorMinor& version : versions) parts.push_back(version.to_string());
+  return join(parts, ",");
+}
+
+std::vector<std::string> list_of(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::string_view part : split(text, ',')) {
+    if (!part.empty()) out.emplace_back(part);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> declared_facts(const Target& target) {
+  const HostProfile& host = target.profile;
+  std::map<std::string, std::string> facts;
+  facts["platform"] = target.platform;
+  if (host.python_version.known()) facts["python"] = host.python_version.value->to_string();
+  if (is_declared(host.python_free_threaded) && *host.python_free_threaded.value) {
+    facts["free-threaded"] = "true";
+  }
+  if (is_declared(host.libc_version)) {
+    facts[host.libc.value == LibcKind::kMusl ? "musl" : "glibc"] = host.libc_version.value->to_string();
+  }
+  if (is_declared(host.macos_version)) facts["macos"] = host.macos_version.value->to_string();
+  if (is_declared(host.x86_64_level)) facts["x86-64-level"] = std::to_string(*host.x86_64_level.value);
+  if (is_declared(host.aarch64_version)) facts["aarch64-version"] = *host.aarch64_version.value;
+  if (is_declared(host.cuda_driver_version)) {
+    facts["cuda-driver"] = host.cuda_driver_version.value->to_string();
+  }
+  if (is_declared(host.compute_capabilities)) {
+    facts["compute-capability"] = joined(*host.compute_capabilities.value);
+  }
+  if (is_declared(host.rocm_version)) facts["rocm"] = host.rocm_version.value->to_string();
+  if (is_declared(host.gfx_archs)) facts["gfx"] = join(*host.gfx_archs.value, ",");
+  if (is_declared(host.intel_device_ips)) {
+    facts["intel-device-ip"] = join(*host.intel_device_ips.value, ",");
+  }
+  return facts;
+}
+
+Result<Target> target_from_facts(std::string name, const std::map<std::string, std::string>& facts,
+                                 std::map<std::string, pkg::FeatureValues> properties) {
+  Target target;
+  target.name = std::move(name);
+  auto bad = [&](std::string_view key, std::string_view message) {
+    return make_error(ErrorCode::kInvalidLockfile,
+                      str_cat("target ", in_backticks(target.name), ": fact ", in_backticks(key),
+                              ": ", message));
+  };
+  auto version = [&](std::string_view key, bool major_only, bool patch) -> Result<MajorMinor> {
+    Result<MajorMinor> parsed = parse_major_minor(facts.at(std::string(key)), key, major_only, patch);
+    if (!parsed) return bad(key, parsed.error().message);
+    return parsed;
+  };
+  auto platform_it = facts.find("platform");
+  if (platform_it == facts.end()) return bad("platform", "missing");
+  target.platform = platform_it->second;
+  Result<Platform> platform = parse_platform(target.platform);
+  if (!platform) return bad("platform", platform.error().message);
+  HostProfile& host = target.profile;
+  host.os.set(platform->os, FactSource::kDeclared);
+  host.arch.set(platform->arch, FactSource::kDeclared);
+  if (platform->os == OsKind::kLinux) {
+    host.libc.set(platform->libc, FactSource::kDeclared);
+    host.libc_version.set(default_platform_version(*platform), FactSource::kDefault);
+  }
+  if (platform->os == OsKind::kMacos) {
+    host.macos_version.set(default_platform_version(*platform), FactSource::kDefault);
+  }
+  for (const auto& [key, value] : facts) {
+    if (key == "platform") continue;
+    if (key == "python") {
+      WV_ASSIGN_OR_RETURN(MajorMinor v, version(key, false, true));
+      host.python_version.set(v, FactSource::kDeclared);
+    } else if (key == "free-threaded") {
+      if (value != "true" && value != "false") return bad(key, "expected `true` or `false`");
+      host.python_free_threaded.set(value == "true", FactSource::kDeclared);
+    } else if (key == "glibc" || key == "musl") {
+      const bool musl = key == "musl";
+      if (platform->os != OsKind::kLinux || (platform->libc == LibcKind::kMusl) != musl) {
+        return bad(key, str_cat("does not apply to platform ", in_backticks(target.platform)));
+      }
+      WV_ASSIGN_OR_RETURN(MajorMinor v, version(key, false, false));
+      host.libc_version.set(v, FactSource::kDeclared);
+    } else if (key == "macos") {
+      if (platform->os != OsKind::kMacos) {
+        return bad(key, str_cat("does not apply to platform ", in_backticks(target.platform)));
+      }
+      WV_ASSIGN_OR_RETURN(MajorMinor v, version(key, true, false));
+      host.macos_version.set(v, FactSource::kDeclared);
+    } else if (key == "x86-64-level") {
+      std::optional<std::uint64_t> level = parse_uint64(value);
+      if (!level || *level < 1 || *level > 4) return bad(key, "expected 1, 2, 3 or 4");
+      host.x86_64_level.set(static_cast<int>(*level), FactSource::kDeclared);
+    } else if (key == "aarch64-version") {
+      host.aarch64_version.set(value, FactSource::kDeclared);
+    } else if (key == "cuda-driver") {
+      WV_ASSIGN_OR_RETURN(MajorMinor v, version(key, false, false));
+      host.cuda_driver_version.set(v, FactSource::kDeclared);
+    } else if (key == "compute-capability") {
+      std::vector<MajorMinor> capabilities;
+      for (const std::string& item : list_of(value)) {
+        Result<MajorMinor> parsed = parse_major_minor(item, key);
+        if (!parsed) return bad(key, parsed.error().message);
+        capabilities.push_back(*parsed);
+      }
+      if (capabilities.empty()) return bad(key, "expected one or more `major.minor`");
+      host.compute_capabilities.set(std::move(capabilities), FactSource::kDeclared);
+    } else if (key == "rocm") {
+      WV_ASSIGN_OR_RETURN(MajorMinor v, version(key, false, true));
+      host.rocm_version.set(v, FactSource::kDeclared);
+    } else if (key == "gfx") {
+      std::vector<std::string> archs = list_of(value);
+      if (archs.empty()) return bad(key, "expected one or more gfx architectures");
+      host.gfx_archs.set(std::move(archs), FactSource::kDeclared);
+    } else if (key == "intel-device-ip") {
+      std::vector<std::string> ips = list_of(value);
+      if (ips.empty()) return bad(key, "expected one or more device IPs");
+      host.intel_device_ips.set(std::move(ips), FactSource::kDeclared);
+    } else {
+      return bad(key, "unknown fact (a newer wvlock may have written this lock)");
+    }
+  }
+  host.properties = std::move(properties);
+  return target;
+}
+
 }  // namespace wv::targets

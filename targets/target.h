@@ -4,6 +4,7 @@
 // environment and the ordered PEP 425 tag list (pkg::compatible_tags). Cheap to include.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,7 +43,21 @@ struct Target {
   HostProfile profile;   ///< declared facts (source kDeclared; implied ones kDefault)
   /// Project extras this target locks and installs (`extras = ["cuda"]`), as written.
   std::vector<std::string> extras;
+
+  bool operator==(const Target&) const = default;
 };
+
+/// A declared target's facts in pyproject.toml spelling, as the lockfile records them:
+/// `platform`, `python`, `glibc` or `musl`, `macos`, `x86-64-level`, `aarch64-version`,
+/// `cuda-driver`, `compute-capability`, `rocm`, `gfx`, `intel-device-ip` (lists comma-joined).
+/// Only declared facts (and the platform and Python) are written; implied ones are not.
+std::map<std::string, std::string> declared_facts(const Target& target);
+
+/// The inverse of declared_facts(): a Target whose profile has the declared facts (source
+/// kDeclared) and the platform's implied ones (kDefault), with `properties` as its declared
+/// raw provider answers. An error names the key and what was expected.
+Result<Target> target_from_facts(std::string name, const std::map<std::string, std::string>& facts,
+                                 std::map<std::string, pkg::FeatureValues> properties = {});
 
 /// The PEP 508 marker environment of a host profile (needs os, arch and python_version).
 /// `python_full_version` is `M.m.0` unless the profile knows more; platform_release and

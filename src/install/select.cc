@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "base/str.h"
 #include "pkg/tags.h"
 #include "pkg/wheel_filename.h"
 #include "targets/target.h"
+#include "targets/match.h"
 #include "targets/variant_ranking.h"
 
 namespace wv::install {
@@ -18,41 +20,51 @@ namespace {
 
 using targets::MajorMinor;
 
-/// What the live host needs once for every target.
-struct LiveContext {
-  const targets::HostProfile* host = nullptr;
-  std::optional<pkg::TagPriority> tags;  ///< nullopt when the host lacks a fact tags need
-  std::string tags_problem;
-  std::optional<targets::HostProviders> providers;
-  /// Provider answers per package version (computed once, shared by every target).
+/// The providers of the live host as one target sees them (its declared `properties`
+/// answer for their namespaces), with their answers per package version cached.
+struct LiveProviders {
+  targets::HostProviders providers;
   std::map<const lock::LockedPackage*, targets::SupportedVariants> supported;
 
   const targets::SupportedVariants& supported_for(const lock::LockedPackage& package) {
     auto it = supported.find(&package);
     if (it == supported.end()) {
-      it = supported.emplace(&package, providers->supported(*package.variants)).first;
+      it = supported.emplace(&package, providers.supported(*package.variants)).first;
     }
     return it->second;
   }
 };
 
-/// The rank of one installable wheel under the live ordering: variant score, then tag rank,
-/// then build tag (higher first), then the lock's own order.
+/// What the live host needs once for every target.
+struct LiveContext {
+  const targets::HostProfile* host = nullptr;
+  std::optional<pkg::TagPriority> tags;  ///< nullopt when the host lacks a fact tags need
+  std::string tags_problem;
+  std::optional<pkg::MarkerEnvironment> markers;
+  targets::ProviderOptions provider_options;
+  /// Keyed by the target's declared properties: targets that declare none share one.
+  std::map<std::map<std::string, pkg::FeatureValues>, std::unique_ptr<LiveProviders>> providers;
+
+  LiveProviders& providers_for(const targets::Target& declared) {
+    auto& slot = providers[declared.profile.properties];
+    if (!slot) {
+      slot = std::make_unique<LiveProviders>(LiveProviders{
+          targets::HostProviders(targets::with_declared_properties(*host, declared), *markers,
+                                 provider_options),
+          {}});
+    }
+    return *slot;
+  }
+};
+
+/// One installable kept wheel: the judge's rank, then the lock's own order.
 struct WheelRank {
-  targets::VariantScore variant;
-  std::uint32_t tag_rank = 0;
-  std::optional<pkg::BuildTag> build;
+  targets::WheelRank rank;
   std::size_t kept_index = 0;
 };
 
 int compare_ranks(const WheelRank& a, const WheelRank& b, bool use_kept_index) {
-  if (int c = targets::compare_variant_scores(a.variant, b.variant); c != 0) return c;
-  if (a.tag_rank != b.tag_rank) return a.tag_rank < b.tag_rank ? -1 : 1;
-  if (a.build != b.build) {
-    if (!a.build) return 1;
-    if (!b.build) return -1;
-    return *a.build > *b.build ? -1 : 1;
-  }
+  if (int c = targets::compare_wheel_ranks(a.rank, b.rank); c != 0) return c;
   if (use_kept_index && a.kept_index != b.kept_index) return a.kept_index < b.kept_index ? -1 : 1;
   return 0;
 }
@@ -97,67 +109,6 @@ std::string live_fact(const targets::HostProfile& host, const pkg::VariantProper
   return "";
 }
 
-/// Checks the platform facts of a target against the live host; "" when they fit.
-std::string platform_mismatch(const lock::LockedTarget& target, const targets::HostProfile& host) {
-  auto fact = [&](const char* key) -> std::string {
-    auto it = target.facts.find(key);
-    return it == target.facts.end() ? std::string() : it->second;
-  };
-  const std::string shorthand = fact("platform");
-  if (shorthand.empty()) return "the lock declares no platform for it";
-  Result<targets::Platform> platform = targets::parse_platform(shorthand);
-  if (!platform) return str_cat("unknown platform ", in_backticks(shorthand));
-  if (!host.os.known()) return "this host's operating system is unknown";
-  if (*host.os.value != platform->os) {
-    return str_cat("this host runs ", targets::to_string(*host.os.value), ", the target is for ",
-                   targets::to_string(platform->os));
-  }
-  if (!host.arch.known() || *host.arch.value != platform->arch) {
-    return str_cat("this host is ", host.arch.known() ? *host.arch.value : std::string("unknown"),
-                   ", the target is for ", platform->arch);
-  }
-  if (platform->os == targets::OsKind::kLinux) {
-    const std::string_view libc_name = targets::to_string(platform->libc);
-    if (!host.libc.known() || *host.libc.value != platform->libc) {
-      return str_cat("this host has no ", libc_name, ", the target needs it");
-    }
-    MajorMinor needed = targets::default_platform_version(*platform);
-    if (std::string declared = fact(platform->libc == targets::LibcKind::kMusl ? "musl" : "glibc");
-        !declared.empty()) {
-      if (auto parsed = targets::parse_major_minor(declared, "libc version")) needed = *parsed;
-    }
-    if (!host.libc_version.known()) {
-      return str_cat("this host's ", libc_name, " version is unknown, the target needs ",
-                     needed.to_string());
-    }
-    if (*host.libc_version.value < needed) {
-      return str_cat(libc_name, " ", host.libc_version.value->to_string(), ", the target needs ",
-                     libc_name, " ", needed.to_string(), " or newer");
-    }
-  }
-  if (platform->os == targets::OsKind::kMacos) {
-    MajorMinor needed = targets::default_platform_version(*platform);
-    if (std::string declared = fact("macos"); !declared.empty()) {
-      if (auto parsed = targets::parse_major_minor(declared, "macOS version", true)) needed = *parsed;
-    }
-    if (!host.macos_version.known() || *host.macos_version.value < needed) {
-      return str_cat("macOS ",
-                     host.macos_version.known() ? host.macos_version.value->to_string()
-                                                : std::string("unknown"),
-                     ", the target needs macOS ", needed.to_string(), " or newer");
-    }
-  }
-  if (std::string python = fact("python"); !python.empty()) {
-    auto declared = targets::parse_major_minor(python, "python version", false, true);
-    if (!host.python_version.known()) return "the environment's Python version is unknown";
-    if (declared && *declared != *host.python_version.value) {
-      return str_cat("the environment has Python ", host.python_version.value->to_string(),
-                     ", the target is for Python ", declared->to_string());
-    }
-  }
-  return "";
-}
-
 /// How one target fares on the live host.
 struct Evaluation {
   bool fits = false;
@@ -166,17 +117,21 @@ struct Evaluation {
   std::vector<ChosenWheel> wheels;
   std::map<std::string, WheelRank> ranks;  ///< package name -> its chosen wheel's rank
   int changed = 0;
+  targets::HardwareCloseness closeness;
 };
 
 Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& target,
                     LiveContext& live, const SelectOptions& options, bool force) {
   Evaluation result;
-  std::string mismatch = platform_mismatch(target, *live.host);
+  targets::TargetFit fit = targets::fit_target(target.declared, *live.host);
+  result.closeness = fit.closeness;
+  std::string mismatch = fit.reason;
   if (mismatch.empty() && !live.tags) mismatch = live.tags_problem;
   if (!mismatch.empty()) {
     result.reason = mismatch;
     if (!force) return result;
   }
+  LiveProviders* providers = live.markers ? &live.providers_for(target.declared) : nullptr;
   for (const lock::LockedPackage* package :
        lockfile.closure(target.name, options.extras, options.groups)) {
     const lock::TargetUse& use = package->targets.at(target.name);
@@ -189,37 +144,30 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
       std::string why;
       Result<pkg::WheelFilename> parsed = pkg::parse_wheel_filename(use.wheels[i]);
       std::optional<WheelRank> rank;
+      const std::string subject = str_cat(package->name, " ", package->version);
       if (file == nullptr) {
         why = str_cat(in_backticks(use.wheels[i]), " is not listed");
       } else if (!parsed) {
         why = parsed.error().message;
-      } else if (!live.tags) {
+      } else if (!live.tags || providers == nullptr) {
         why = live.tags_problem;
-      } else if (auto tag_rank = live.tags->best_rank(parsed->tags); !tag_rank) {
-        why = str_cat(package->name, " ", package->version, ": no tag of ",
-                      in_backticks(use.wheels[i]), " fits this host");
-      } else if (parsed->variant_label) {
-        if (!package->variants) {
-          why = str_cat(package->name, " ", package->version, ": ", in_backticks(use.wheels[i]),
-                        " has a variant label but the lock has no variant metadata for it");
-        } else {
-          targets::VariantMatch match = targets::match_variant(
-              *parsed->variant_label, *package->variants, live.supported_for(*package));
-          if (auto* score = std::get_if<targets::VariantScore>(&match)) {
-            rank = WheelRank{*score, *tag_rank, parsed->build, i};
-          } else {
-            const auto& bad = std::get<targets::IncompatibleVariant>(match);
-            if (bad.property.namespace_.empty()) {
-              why = str_cat(package->name, " ", package->version, ": ", bad.reason);
-            } else {
-              std::string fact = live_fact(*live.host, bad.property);
-              why = str_cat(fact.empty() ? "" : fact + ", ", package->name, " ",
-                            package->version, " needs ", bad.property.to_string());
-            }
-          }
-        }
       } else {
-        rank = WheelRank{targets::non_variant_score(), *tag_rank, parsed->build, i};
+        const bool variant = parsed->variant_label.has_value() && package->variants.has_value();
+        targets::WheelVerdict verdict = targets::judge_wheel(
+            *parsed, *live.tags, variant ? &*package->variants : nullptr,
+            variant ? &providers->supported_for(*package) : nullptr,
+            "the lock has no variant metadata for it");
+        if (verdict.rank) {
+          rank = WheelRank{std::move(*verdict.rank), i};
+        } else if (verdict.problem == targets::WheelProblem::kTags) {
+          why = str_cat(subject, ": no tag of ", in_backticks(use.wheels[i]), " fits this host");
+        } else if (verdict.variant && !verdict.variant->property.namespace_.empty()) {
+          std::string fact = live_fact(*live.host, verdict.variant->property);
+          why = str_cat(fact.empty() ? "" : fact + ", ", subject, " needs ",
+                        verdict.variant->property.to_string());
+        } else {
+          why = str_cat(subject, ": ", in_backticks(use.wheels[i]), ": ", verdict.reason);
+        }
       }
       if (!rank) {
         if (first_reason.empty()) first_reason = why;
@@ -260,9 +208,11 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
   return result;
 }
 
-/// Negative when target `a` is the better choice: more of the shared packages get a better
-/// live-best wheel under `a`.
+/// Negative when target `a` is the better choice (DESIGN.md §1): a target whose declared
+/// hardware the host has beats one that declares none, the closest declaration beats a
+/// farther one; then more of the shared packages get a better live-best wheel under `a`.
 int compare_targets(const Evaluation& a, const Evaluation& b) {
+  if (int c = targets::compare_closeness(a.closeness, b.closeness); c != 0) return c;
   int score = 0;
   for (const auto& [name, rank] : a.ranks) {
     auto other = b.ranks.find(name);
@@ -281,11 +231,12 @@ int compare_targets(const Evaluation& a, const Evaluation& b) {
 LiveContext make_live_context(const targets::HostProfile& live, const SelectOptions& options) {
   LiveContext context;
   context.host = &live;
+  context.provider_options = options.providers;
   Result<std::vector<pkg::Tag>> tags = targets::compatible_tags(live);
   Result<pkg::MarkerEnvironment> markers = targets::marker_environment(live);
   if (tags && markers) {
     context.tags.emplace(std::move(*tags));
-    context.providers.emplace(live, std::move(*markers), options.providers);
+    context.markers.emplace(std::move(*markers));
   } else {
     context.tags_problem = str_cat("this host's tags are unknown: ",
                                    tags ? markers.error().message : tags.error().message);
@@ -418,8 +369,7 @@ std::string render_targets_table(const lock::Lockfile& lockfile,
   for (const TargetVerdict& verdict : verdicts) {
     std::string platform;
     if (const lock::LockedTarget* target = lockfile.find_target(verdict.name)) {
-      auto it = target->facts.find("platform");
-      if (it != target->facts.end()) platform = it->second;
+      platform = target->declared.platform;
     }
     const char* status = verdict.status == TargetStatus::kSelected ? "selected"
                          : verdict.status == TargetStatus::kFits   ? "fits"

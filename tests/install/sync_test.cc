@@ -42,7 +42,7 @@ lock::Lockfile lock_of(const std::vector<lock::LockedFile>& files) {
   lock::Lockfile lockfile;
   lock::LockedTarget target;
   target.name = "cpu";
-  target.facts = {{"platform", "linux-" + machine()}};
+  target.declared = *targets::target_from_facts("cpu", {{"platform", "linux-" + machine()}});
   for (const lock::LockedFile& file : files) {
     auto parsed = pkg::parse_wheel_filename(file.name);
     REQUIRE(parsed.has_value());

@@ -60,11 +60,14 @@ Lockfile sample_lockfile() {
   lockfile.packages = {torch, filelock};  // deliberately unsorted
 
   wv::lock::LockedTarget cpu{.name = "cpu", .marker = "sys_platform == \"linux\""};
-  cpu.facts = {{"platform", "linux-x86_64"}, {"glibc", "2.28"}, {"python", "3.12"}};
+  cpu.declared = *wv::targets::target_from_facts(
+      "cpu", {{"platform", "linux-x86_64"}, {"glibc", "2.28"}, {"python", "3.12"}});
   cpu.roots = {"torch==2.9.0"};
   wv::lock::LockedTarget h100 = cpu;
   h100.name = "h100";
-  h100.facts["cuda-driver"] = "12.8";
+  h100.declared = *wv::targets::target_from_facts(
+      "h100", {{"platform", "linux-x86_64"}, {"glibc", "2.28"}, {"python", "3.12"},
+               {"cuda-driver", "12.8"}});
   h100.provider_output["nvidia"]["cuda_version_lower_bound"] = {"12.8", "12.7", "12"};
   h100.provider_output["nvidia"]["sm_arch"] = {"90_real", "90_virtual"};
   lockfile.targets = {cpu, h100};
