@@ -313,7 +313,8 @@ int main(int argc, char** argv) {
     for (int round = 0; round <= options.rounds; ++round) {
       auto start = Clock::now();
       double cpu_start = process_cpu();
-      wv::lock::Catalog catalog((*wired)->source());
+      std::unique_ptr<wv::lock::Catalog> catalog_owner = (*wired)->make_catalog();
+      wv::lock::Catalog& catalog = *catalog_owner;
       auto outcome = wv::lock::resolve_targets(project->requirements, project->targets, catalog,
                                                {});
       Timing timing{std::chrono::duration<double>(Clock::now() - start).count(),

@@ -15,17 +15,44 @@ int ProjectListing::find(const pkg::Version& version) const {
   return int(it - versions.begin());
 }
 
-Result<const ProjectListing*> Catalog::listing(const pkg::PackageName& name) {
-  auto found = listings_.find(name.str());
+void Catalog::add_pinned_index(std::string index, pkg::PackageSource& source) {
+  pinned_[std::move(index)] = &source;
+}
+
+pkg::PackageSource& Catalog::source_of(const pkg::Distribution& file) {
+  auto found = file_sources_.find(file.url);
+  return found == file_sources_.end() ? source_ : *found->second;
+}
+
+Result<const ProjectListing*> Catalog::listing(const pkg::PackageName& name,
+                                               std::string_view pinned) {
+  const std::string key = str_cat(pinned, "\n", name.str());
+  auto found = listings_.find(key);
   if (found != listings_.end()) return const_cast<const ProjectListing*>(found->second.get());
+  pkg::PackageSource* source = &source_;
+  if (!pinned.empty()) {
+    auto index = pinned_.find(pinned);
+    if (index == pinned_.end()) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat(name.str(), " is pinned to index ", in_backticks(pinned),
+                                ", which is not declared"));
+    }
+    source = index->second;
+  }
   auto listing = std::make_unique<ProjectListing>();
   listing->name = name;
-  auto files = source_.distributions(name);
+  listing->pinned = std::string(pinned);
+  listing->source = source;
+  auto files = source->distributions(name);
   if (!files && files.error().code != ErrorCode::kNotFound) return files.error();
   if (files) {
     std::map<pkg::Version, VersionFiles> by_version;
     for (pkg::Distribution& file : *files) {
-      if (listing->index.empty()) listing->index = file.index;
+      if (listing->index.empty()) {
+        listing->index = file.index;
+        listing->index_name = file.index_name;
+      }
+      file_sources_[file.url] = source;
       if (file.kind == pkg::DistributionKind::kVariantsJson) continue;
       VersionFiles& entry = by_version[file.version];
       entry.version = file.version;
@@ -45,7 +72,7 @@ Result<const ProjectListing*> Catalog::listing(const pkg::PackageName& name) {
     }
   }
   const ProjectListing* result = listing.get();
-  listings_[name.str()] = std::move(listing);
+  listings_[key] = std::move(listing);
   return result;
 }
 
@@ -60,12 +87,21 @@ Result<const pkg::CoreMetadata*> Catalog::metadata(const pkg::Distribution& whee
 }
 
 void Catalog::prefetch_metadata(const std::vector<const pkg::Distribution*>& wheels) {
-  std::vector<pkg::Distribution> missing;
+  // One batch per source (the default chain and each pinned index), in first-seen order.
+  std::vector<std::pair<pkg::PackageSource*, std::vector<pkg::Distribution>>> batches;
   for (const pkg::Distribution* wheel : wheels) {
-    if (!metadata_.count(wheel->url)) missing.push_back(*wheel);
+    if (metadata_.count(wheel->url)) continue;
+    pkg::PackageSource* source = &source_of(*wheel);
+    auto batch = std::find_if(batches.begin(), batches.end(),
+                              [&](const auto& entry) { return entry.first == source; });
+    if (batch == batches.end()) batch = batches.insert(batches.end(), {source, {}});
+    batch->second.push_back(*wheel);
   }
-  if (missing.empty()) return;
-  std::vector<Result<std::string>> texts = source_.wheel_metadata_batch(missing);
+  for (auto& [source, missing] : batches) store_metadata(missing, source->wheel_metadata_batch(missing));
+}
+
+void Catalog::store_metadata(const std::vector<pkg::Distribution>& missing,
+                             std::vector<Result<std::string>> texts) {
   for (std::size_t i = 0; i < missing.size(); ++i) {
     const pkg::Distribution& wheel = missing[i];
     if (!texts[i]) {
@@ -82,12 +118,13 @@ void Catalog::prefetch_metadata(const std::vector<const pkg::Distribution*>& whe
   }
 }
 
-const Result<pkg::VariantsMetadata>& Catalog::variants(const pkg::PackageName& name,
+const Result<pkg::VariantsMetadata>& Catalog::variants(const ProjectListing& listing,
                                                        const pkg::Version& version) {
-  std::string key = name.str() + "==" + version.to_string();
+  std::string key = str_cat(listing.pinned, "\n", listing.name.str(), "==", version.to_string());
   auto found = variants_.find(key);
   if (found == variants_.end()) {
-    found = variants_.emplace(key, source_.variants_metadata(name, version)).first;
+    pkg::PackageSource& source = listing.source ? *listing.source : source_;
+    found = variants_.emplace(key, source.variants_metadata(listing.name, version)).first;
   }
   return found->second;
 }

@@ -28,7 +28,11 @@ struct VersionFiles {
 struct ProjectListing {
   pkg::PackageName name;
   std::vector<VersionFiles> versions;
-  std::string index;  ///< the source that listed it
+  std::string index;       ///< the location that listed it (URL or folder)
+  std::string index_name;  ///< the configured index's name ("" for find-links)
+  /// The pinned index it was listed from (`[tool.wvlock.sources]`); "" for the default chain.
+  std::string pinned;
+  pkg::PackageSource* source = nullptr;  ///< where its files' metadata comes from
 
   /// The index of `version`, or -1.
   int find(const pkg::Version& version) const;
@@ -38,20 +42,35 @@ class Catalog {
  public:
   explicit Catalog(pkg::PackageSource& source) : source_(source) {}
 
-  /// The listing of `name`; a project no source knows has an empty listing.
-  Result<const ProjectListing*> listing(const pkg::PackageName& name);
+  /// Registers the source of the pinned index `index` (its listings come from it alone).
+  void add_pinned_index(std::string index, pkg::PackageSource& source);
+
+  /// The listing of `name` from the default chain, or from the pinned index `pinned`; a
+  /// project the source does not know has an empty listing. An error when `pinned` names no
+  /// registered index.
+  Result<const ProjectListing*> listing(const pkg::PackageName& name, std::string_view pinned = "");
   /// The parsed METADATA of a wheel (cached by URL).
   Result<const pkg::CoreMetadata*> metadata(const pkg::Distribution& wheel);
   /// Fetches the METADATA of several wheels in one batch (parallel where the source can).
   void prefetch_metadata(const std::vector<const pkg::Distribution*>& wheels);
   /// The sha256 of a listed file (the listing's, else computed by the source).
-  Result<std::string> file_sha256(const pkg::Distribution& file) { return source_.file_sha256(file); }
-  /// The merged variant metadata of a version (cached); an error says why it is unusable.
-  const Result<pkg::VariantsMetadata>& variants(const pkg::PackageName& name,
+  Result<std::string> file_sha256(const pkg::Distribution& file) {
+    return source_of(file).file_sha256(file);
+  }
+  /// The merged variant metadata of a version of `listing` (cached); an error says why it is
+  /// unusable.
+  const Result<pkg::VariantsMetadata>& variants(const ProjectListing& listing,
                                                 const pkg::Version& version);
 
  private:
+  pkg::PackageSource& source_of(const pkg::Distribution& file);
+  void store_metadata(const std::vector<pkg::Distribution>& missing,
+                      std::vector<Result<std::string>> texts);
+
   pkg::PackageSource& source_;
+  std::map<std::string, pkg::PackageSource*, std::less<>> pinned_;
+  /// File URL -> the source that listed it.
+  std::map<std::string, pkg::PackageSource*> file_sources_;
   std::map<std::string, std::unique_ptr<ProjectListing>> listings_;
   std::map<std::string, Result<std::unique_ptr<pkg::CoreMetadata>>> metadata_;
   std::map<std::string, Result<pkg::VariantsMetadata>> variants_;

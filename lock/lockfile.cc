@@ -99,7 +99,8 @@ void canonicalize(Lockfile& lockfile) {
   }
   std::sort(lockfile.packages.begin(), lockfile.packages.end(),
             [](const LockedPackage& a, const LockedPackage& b) {
-              return a.name != b.name ? a.name < b.name : a.version < b.version;
+              if (a.name != b.name) return a.name < b.name;
+              return a.version != b.version ? a.version < b.version : a.index < b.index;
             });
   for (LockedTarget& target : lockfile.targets) {
     sort_unique(target.roots);

@@ -53,7 +53,10 @@ struct LockedPackage {
   std::string version;  ///< normalised PEP 440
   std::string marker;   ///< where some target needs it (for standard installers); "" = always
   std::string requires_python;
-  std::string index;    ///< the source that listed it
+  std::string index;    ///< the source that listed it: the index URL (or folder)
+  /// The configured index's name (`[[tool.wvlock.index]]`); "" for find-links. Written as
+  /// `[packages.tool.wvlock] index-name`.
+  std::string index_name;
   std::vector<LockedFile> wheels;    ///< sorted by name
   std::optional<LockedFile> sdist;
   /// PEP 825 `[packages.variants-json]`: the version's variant metadata, used labels only.

@@ -156,6 +156,11 @@ class Reader {
       if (!metadata) return std::move(metadata).error();
       package.variants = std::move(*metadata);
     }
+    if (const toml::node* name = table.at_path("tool.wvlock.index-name").node()) {
+      const auto* text = name->as_string();
+      if (!text) return error(name, "`packages.tool.wvlock.index-name`: expected a string");
+      package.index_name = text->get();
+    }
     const toml::node* targets = table.at_path("tool.wvlock.targets").node();
     if (targets) {
       const toml::table* by_target = targets->as_table();

@@ -68,6 +68,11 @@ std::string write_lockfile(const Lockfile& original) {
       write_toml_section(out, {"packages", "variants-json"},
                          variants_to_table(*package.variants, used));
     }
+    if (!package.index_name.empty()) {
+      TomlTable tool;
+      tool["index-name"] = package.index_name;
+      write_toml_section(out, {"packages", "tool", "wvlock"}, tool);
+    }
     for (const auto& [target, use] : package.targets) {
       TomlTable table;
       table["wheels"] = strings(use.wheels);

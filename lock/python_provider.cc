@@ -96,7 +96,11 @@ Result<const ProjectListing*> PythonProvider::listing_for(Package package) {
     return make_error(ErrorCode::kInvalidInput, "project nodes have no listing");
   }
   WV_ASSIGN_OR_RETURN(pkg::PackageName name, pkg::parse_package_name(n.name));
-  WV_ASSIGN_OR_RETURN(const ProjectListing* found, catalog_.listing(name));
+  auto pinned = target_.pinned_indexes.find(name.str());
+  WV_ASSIGN_OR_RETURN(const ProjectListing* found,
+                      catalog_.listing(name, pinned == target_.pinned_indexes.end()
+                                                 ? std::string_view()
+                                                 : std::string_view(pinned->second)));
   listings_[package] = found;
   return found;
 }
@@ -342,7 +346,7 @@ PythonProvider::get_dependencies(Package package, int version) {
   if (auto why = python_fits((*metadata)->requires_python_raw)) return Answer::unavailable(*why);
 
   const Result<pkg::VariantsMetadata>* variants =
-      files.has_variant_wheels ? &catalog_.variants(listing.name, files.version) : nullptr;
+      files.has_variant_wheels ? &catalog_.variants(listing, files.version) : nullptr;
   pkg::VariantFacts facts = variant_facts(*best, variants);
   const pkg::VariantFacts* variant = best->filename.variant_label ? &facts : nullptr;
 
@@ -379,7 +383,7 @@ Result<const WheelChoice*> PythonProvider::wheel_choice(Package base, int versio
   if (existing != decisions_.end()) return &existing->second.wheels;
   const VersionFiles& files = found->versions[std::size_t(version)];
   const Result<pkg::VariantsMetadata>* variants =
-      files.has_variant_wheels ? &catalog_.variants(found->name, files.version) : nullptr;
+      files.has_variant_wheels ? &catalog_.variants(*found, files.version) : nullptr;
   if (variants && !*variants) {
     // Variant metadata that could not be fetched fails the lock: the version must not become
     // unavailable (and an older one quietly chosen) because of a bad transfer. Only a missing
@@ -416,7 +420,7 @@ Result<std::vector<std::string>> PythonProvider::wheel_requirements(Package base
   const VersionFiles& files = found->versions[std::size_t(version)];
   WV_ASSIGN_OR_RETURN(const pkg::CoreMetadata* metadata, catalog_.metadata(*wheel.file));
   const Result<pkg::VariantsMetadata>* variants =
-      files.has_variant_wheels ? &catalog_.variants(found->name, files.version) : nullptr;
+      files.has_variant_wheels ? &catalog_.variants(*found, files.version) : nullptr;
   pkg::VariantFacts facts = variant_facts(wheel, variants);
   const pkg::VariantFacts* variant = wheel.filename.variant_label ? &facts : nullptr;
   std::vector<std::string> applicable;

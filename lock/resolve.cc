@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "base/hash.h"
 #include "base/str.h"
@@ -215,6 +216,7 @@ std::string input_hash(const ProjectRequirements& project,
       }
     }
     for (const std::string& extra : target.extras) fingerprint.add("extra").add(extra);
+    for (const auto& [name, index] : target.pinned_indexes) fingerprint.add("pin").add(name).add(index);
   }
   for (const std::string& input : extra_inputs) fingerprint.add(input);
   return "xxh3-128:" + fingerprint.finish().to_hex();
@@ -235,6 +237,12 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
     WV_ASSIGN_OR_RETURN(auto solved,
                         solve_target(provider, preferred, target.name, options.max_solver_steps));
     if (auto* explanation = std::get_if<std::string>(&solved)) {
+      // A pinned index is never a fallback: say which packages this target reads from one.
+      for (const auto& [name, index] : target.pinned_indexes) {
+        if (explanation->find(name) == std::string::npos) continue;
+        *explanation += str_cat("\nnote: ", name, " comes only from index ", in_backticks(index),
+                                " for target ", target.name, " (pinned in [tool.wvlock.sources])");
+      }
       outcome.failures.push_back({target.name, std::move(*explanation)});
       results.emplace_back();
       continue;
@@ -255,8 +263,11 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
     lockfile.dependency_groups.push_back(group);
   }
   lockfile.input_hash = input_hash(project, targets, options.extra_inputs);
-  std::map<std::pair<std::string, std::string>, LockedPackage> packages;
-  std::map<std::pair<std::string, std::string>, std::vector<std::string>> package_markers;
+  // One entry per (name, version, index): the same version from two indexes (a pinned one
+  // and the default) is two sets of files, never mixed.
+  using PackageKey = std::tuple<std::string, std::string, std::string>;
+  std::map<PackageKey, LockedPackage> packages;
+  std::map<PackageKey, std::vector<std::string>> package_markers;
   for (std::size_t t = 0; t < targets.size(); ++t) {
     const TargetContext& target = targets[t];
     TargetResult& result = results[t];
@@ -281,11 +292,13 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
     for (auto& [name, use] : result.packages) {
       const VersionFiles& files = use.listing->versions[std::size_t(use.version)];
       std::string version = files.version.to_string();
-      LockedPackage& package = packages[{name, version}];
+      const PackageKey key{name, version, use.listing->index};
+      LockedPackage& package = packages[key];
       package.name = name;
       package.version = version;
       package.index = options.describe_index ? options.describe_index(use.listing->index)
                                              : use.listing->index;
+      package.index_name = use.listing->index_name;
       if (package.requires_python.empty()) {
         package.requires_python = use.wheels.front()->file->requires_python;
       }
@@ -297,11 +310,11 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
         package.wheels.push_back(std::move(locked));
       }
       if (files.has_variant_wheels && !package.variants) {
-        const auto& variants = catalog.variants(use.listing->name, files.version);
+        const auto& variants = catalog.variants(*use.listing, files.version);
         if (variants) package.variants = *variants;
       }
       package.targets[target.name] = std::move(use.use);
-      package_markers[{name, version}].push_back(target.platform_marker);
+      package_markers[key].push_back(target.platform_marker);
     }
   }
   std::set<std::string> all_markers(lockfile.environments.begin(), lockfile.environments.end());

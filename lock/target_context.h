@@ -37,6 +37,9 @@ struct TargetContext {
   /// normalised). An extra such as `cuda = ["flash-attn"]` belongs to the targets that can
   /// have it; the others never resolve it.
   std::vector<std::string> extras;
+  /// Packages pinned to a named index for this target (`[tool.wvlock.sources]`): normalised
+  /// name -> index name. The pinned index alone lists them, wherever the target needs them.
+  std::map<std::string, std::string> pinned_indexes;
 };
 
 /// The context of a declared target: its marker environment and tags from its host profile,

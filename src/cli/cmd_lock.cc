@@ -86,7 +86,8 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
     print_error(source.error());
     return exit_code_for(source.error());
   }
-  lock::Catalog catalog((*source)->source());
+  std::unique_ptr<lock::Catalog> catalog_owner = (*source)->make_catalog();
+  lock::Catalog& catalog = *catalog_owner;
   lock::ResolveOptions resolve_options;
   resolve_options.previous = previous ? &*previous : nullptr;
   resolve_options.upgrade_all = upgrade;

@@ -25,12 +25,12 @@ class WiredSource final : public ProjectSource {
       locations.push_back({index::LocationKind::kFlatFolder,
                            targets::resolve_project_path(project.config, folder)});
     }
-    auto add_index = [&](const std::string& url) {
+    // In uv's asking order (the default index last); explicit ones serve pinned packages only.
+    for (const targets::IndexConfig& index : project.config.indexes) {
       locations.push_back({index::LocationKind::kSimpleIndex,
-                           targets::resolve_project_path(project.config, url)});
-    };
-    if (project.config.index_url) add_index(*project.config.index_url);
-    for (const std::string& url : project.config.extra_index_urls) add_index(url);
+                           targets::resolve_project_path(project.config, index.url), index.name,
+                           index.explicit_only});
+    }
     Fetcher* fetcher = nullptr;
     if (needs_network) {
       curl_ = std::make_unique<net::CurlFetcher>(network_options());
@@ -41,10 +41,21 @@ class WiredSource final : public ProjectSource {
       fetcher = caching_.get();
     }
     source_ = std::make_unique<index::IndexSource>(std::move(locations), file_system, fetcher);
+    source_->set_best_match(project.config.index_best_match);
     if (caching_) source_->set_derived_cache(caching_.get());
+    for (const targets::IndexConfig& index : project.config.indexes) {
+      Result<std::unique_ptr<pkg::PackageSource>> view = source_->pinned(index.name);
+      if (!view) continue;  // cannot happen: every configured index has a location
+      pinned_.emplace_back(index.name, std::move(*view));
+    }
   }
 
   pkg::PackageSource& source() override { return *source_; }
+  std::unique_ptr<lock::Catalog> make_catalog() override {
+    auto catalog = std::make_unique<lock::Catalog>(*source_);
+    for (auto& [name, view] : pinned_) catalog->add_pinned_index(name, *view);
+    return catalog;
+  }
 
 
   lock::LockedFile locate(const pkg::Distribution& file) const override {
@@ -75,6 +86,7 @@ class WiredSource final : public ProjectSource {
   std::unique_ptr<net::CurlFetcher> curl_;
   std::unique_ptr<net::CachingFetcher> caching_;
   std::unique_ptr<index::IndexSource> source_;
+  std::vector<std::pair<std::string, std::unique_ptr<pkg::PackageSource>>> pinned_;
 };
 
 }  // namespace
@@ -146,11 +158,29 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
     for (const std::string& extra : target.extras) {
       context.extras.push_back(pkg::normalize_name(extra));
     }
+    for (const auto& [package, entries] : config.sources) {
+      if (const targets::SourceEntry* entry = targets::applicable_source(config, package, target)) {
+        context.pinned_indexes[package] = entry->index;
+      }
+    }
     project.targets.push_back(std::move(context));
   }
   for (const std::string& folder : config.find_links) project.inputs.push_back("find-links:" + folder);
-  if (config.index_url) project.inputs.push_back("index-url:" + *config.index_url);
-  for (const std::string& url : config.extra_index_urls) project.inputs.push_back("extra-index-url:" + url);
+  for (const targets::IndexConfig& index : config.indexes) {
+    // The shorthands keep their earlier spelling, so their locks keep their input-hash.
+    if (index.name == "index-url" && config.index_url) {
+      project.inputs.push_back("index-url:" + index.url);
+    } else if (index.name.rfind("extra-index-url", 0) == 0 && !index.explicit_only &&
+               std::find(config.extra_index_urls.begin(), config.extra_index_urls.end(),
+                         index.url) != config.extra_index_urls.end()) {
+      project.inputs.push_back("extra-index-url:" + index.url);
+    } else {
+      project.inputs.push_back(str_cat("index:", index.name, "=", index.url,
+                                       index.explicit_only ? ",explicit" : "",
+                                       index.is_default ? ",default" : ""));
+    }
+  }
+  if (config.index_best_match) project.inputs.push_back("index-strategy:unsafe-best-match");
   return project;
 }
 
@@ -158,12 +188,8 @@ Result<std::unique_ptr<ProjectSource>> ProjectSource::open(const GlobalOptions& 
                                                            const LoadedProject& project,
                                                            FileSystem& file_system) {
   bool needs_network = false;
-  if (project.config.index_url && is_url(*project.config.index_url) &&
-      project.config.index_url->rfind("file://", 0) != 0) {
-    needs_network = true;
-  }
-  for (const std::string& url : project.config.extra_index_urls) {
-    if (is_url(url) && url.rfind("file://", 0) != 0) needs_network = true;
+  for (const targets::IndexConfig& index : project.config.indexes) {
+    if (is_url(index.url) && index.url.rfind("file://", 0) != 0) needs_network = true;
   }
   return std::unique_ptr<ProjectSource>(
       std::make_unique<WiredSource>(options, project, file_system, needs_network));

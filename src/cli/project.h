@@ -9,6 +9,7 @@
 
 #include "base/file_system.h"
 #include "cli/options.h"
+#include "lock/catalog.h"
 #include "lock/lockfile.h"
 #include "lock/project_requirements.h"
 #include "lock/resolve.h"
@@ -30,8 +31,9 @@ struct LoadedProject {
 /// Reads `<project>/pyproject.toml` and prepares every declared target.
 Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system);
 
-/// The package source of a project: find-links folders first, then index-url, then
-/// extra-index-urls, over a cached curl fetcher (offline: cache and local paths only).
+/// The package source of a project: find-links folders first, then the indexes in uv's asking
+/// order (targets::ProjectConfig::indexes, the default last; explicit ones only for pinned
+/// packages), over a cached curl fetcher (offline: cache and local paths only).
 class ProjectSource {
  public:
   static Result<std::unique_ptr<ProjectSource>> open(const GlobalOptions& options,
@@ -39,6 +41,9 @@ class ProjectSource {
                                                      FileSystem& file_system);
   virtual ~ProjectSource() = default;
   virtual pkg::PackageSource& source() = 0;
+  /// A fresh lock-layer view of source() (its caches start empty), with every named index
+  /// registered for pinning.
+  virtual std::unique_ptr<lock::Catalog> make_catalog() = 0;
   /// Where a listed file goes in the lockfile: URLs as `url`, local files as a `path`
   /// relative to the project folder.
   virtual lock::LockedFile locate(const pkg::Distribution& file) const = 0;

@@ -2,6 +2,7 @@
 #include "index/sources.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "base/log.h"
@@ -194,21 +195,98 @@ IndexSource::IndexSource(std::vector<SourceLocation> locations, const FileSystem
 IndexSource::~IndexSource() = default;
 
 Result<std::vector<Distribution>> IndexSource::distributions(const pkg::PackageName& name) {
-  return cached(state_->listings, name.str(), [&]() -> Result<std::vector<Distribution>> {
-    for (std::size_t i = 0; i < locations_.size(); ++i) {
+  std::vector<std::size_t> chain;
+  for (std::size_t i = 0; i < locations_.size(); ++i) {
+    if (!locations_[i].explicit_only) chain.push_back(i);
+  }
+  return list_scope("", chain, best_match_, name);
+}
+
+Result<std::vector<Distribution>> IndexSource::list_scope(const std::string& scope_key,
+                                                          const std::vector<std::size_t>& scope,
+                                                          bool merge,
+                                                          const pkg::PackageName& name) {
+  return cached(state_->listings, scope_key + '\n' + name.str(),
+                [&]() -> Result<std::vector<Distribution>> {
+    std::vector<Distribution> merged;
+    std::set<std::string> versions_taken;
+    bool found = false;
+    for (std::size_t i : scope) {
       Result<std::vector<Distribution>> listed = list_location(i, name);
-      if (listed) return listed;
-      // Not found here: ask the next location. Any other failure stops the search, so a
-      // broken or unreachable index never silently hands a project to a lower-priority one.
-      if (listed.error().code != ErrorCode::kNotFound) return listed;
+      if (!listed) {
+        // Not found here: ask the next location. Any other failure stops the search, so a
+        // broken or unreachable index never silently hands a project to a lower-priority one.
+        if (listed.error().code != ErrorCode::kNotFound) return listed;
+        continue;
+      }
+      for (Distribution& file : *listed) file.index_name = locations_[i].name;
+      if (!merge) return listed;
+      found = true;
+      // Best match: each version from the first location that lists it, so one version's
+      // files never mix across indexes.
+      std::set<std::string> here;
+      for (Distribution& file : *listed) {
+        std::string version = file.version.to_string();
+        if (versions_taken.count(version)) continue;
+        here.insert(version);
+        merged.push_back(std::move(file));
+      }
+      versions_taken.insert(here.begin(), here.end());
     }
+    if (found) return merged;
     std::vector<std::string> where;
-    for (const SourceLocation& location : locations_) where.push_back(in_backticks(location.location));
+    for (std::size_t i : scope) where.push_back(in_backticks(locations_[i].location));
     return make_error(ErrorCode::kNotFound,
                       str_cat("no package source has a project named ", in_backticks(name.str()),
                               " (searched ", where.empty() ? std::string("nothing") : join(where, ", "),
                               ")"));
   });
+}
+
+/// A pinned index's view: listings from its locations only; everything else is the parent's.
+class IndexSource::PinnedView final : public pkg::PackageSource {
+ public:
+  PinnedView(IndexSource& parent, std::string key, std::vector<std::size_t> scope)
+      : parent_(parent), key_(std::move(key)), scope_(std::move(scope)) {}
+
+  Result<std::vector<Distribution>> distributions(const pkg::PackageName& name) override {
+    return parent_.list_scope(key_, scope_, false, name);
+  }
+  Result<std::string> wheel_metadata(const Distribution& wheel) override {
+    return parent_.wheel_metadata(wheel);
+  }
+  std::vector<Result<std::string>> wheel_metadata_batch(
+      const std::vector<Distribution>& wheels) override {
+    return parent_.wheel_metadata_batch(wheels);
+  }
+  Result<pkg::VariantsMetadata> variants_metadata(const pkg::PackageName& name,
+                                                  const pkg::Version& version) override {
+    WV_ASSIGN_OR_RETURN(std::vector<Distribution> files, distributions(name));
+    return parent_.variants_in(key_, files, name, version);
+  }
+  Result<std::string> file_sha256(const Distribution& file) override {
+    return parent_.file_sha256(file);
+  }
+  Result<pkg::VariantsMetadata> wheel_variant_metadata(const Distribution& wheel) override {
+    return parent_.wheel_variant_metadata(wheel);
+  }
+
+ private:
+  IndexSource& parent_;
+  std::string key_;
+  std::vector<std::size_t> scope_;
+};
+
+Result<std::unique_ptr<pkg::PackageSource>> IndexSource::pinned(std::string_view index) {
+  std::vector<std::size_t> scope;
+  for (std::size_t i = 0; i < locations_.size(); ++i) {
+    if (locations_[i].name == index) scope.push_back(i);
+  }
+  if (scope.empty()) {
+    return make_error(ErrorCode::kNotFound, str_cat("no index is named ", in_backticks(index)));
+  }
+  return std::unique_ptr<pkg::PackageSource>(
+      std::make_unique<PinnedView>(*this, str_cat("pinned:", index), std::move(scope)));
 }
 
 Result<std::vector<Distribution>> IndexSource::list_location(std::size_t index,
@@ -523,9 +601,16 @@ std::vector<Result<std::string>> IndexSource::wheel_metadata_batch(
 
 Result<pkg::VariantsMetadata> IndexSource::variants_metadata(const pkg::PackageName& name,
                                                              const pkg::Version& version) {
-  return cached(state_->variants, version_key(name, version),
+  WV_ASSIGN_OR_RETURN(std::vector<Distribution> files, distributions(name));
+  return variants_in("", files, name, version);
+}
+
+Result<pkg::VariantsMetadata> IndexSource::variants_in(const std::string& scope_key,
+                                                       const std::vector<Distribution>& files,
+                                                       const pkg::PackageName& name,
+                                                       const pkg::Version& version) {
+  return cached(state_->variants, scope_key + '\n' + version_key(name, version),
                 [&]() -> Result<pkg::VariantsMetadata> {
-    WV_ASSIGN_OR_RETURN(std::vector<Distribution> files, distributions(name));
     std::vector<const Distribution*> listed;
     for (const Distribution& file : files) {
       if (file.kind == DistributionKind::kVariantsJson && file.version == version) {

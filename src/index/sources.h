@@ -33,6 +33,10 @@ struct SourceLocation {
   LocationKind kind = LocationKind::kSimpleIndex;
   /// A local path, a file:// URL or (simple indexes only) an http(s):// URL.
   std::string location;
+  /// The configured index's name ("" for find-links); recorded on every file it lists.
+  std::string name;
+  /// Serves only pinned listings (pinned()), never the default chain.
+  bool explicit_only = false;
 };
 
 /// What an IndexSource did, for figures and tests.
@@ -65,6 +69,17 @@ class IndexSource final : public pkg::PackageSource {
   Result<std::string> file_sha256(const pkg::Distribution& file) override;
   Result<pkg::VariantsMetadata> wheel_variant_metadata(const pkg::Distribution& wheel) override;
 
+  /// The listing of the default chain (distributions()): false = the first non-explicit
+  /// location that has a project answers for it alone (uv's "first-index"); true = every
+  /// non-explicit location's versions are merged, a version taken from the first location that
+  /// has it ("unsafe-best-match").
+  void set_best_match(bool best_match) { best_match_ = best_match; }
+
+  /// A view of this source that lists projects only from the locations named `index` (a
+  /// package pinned to that index by `[tool.wvlock.sources]`), explicit or not. It shares this
+  /// source's caches and must not outlive it. kNotFound when no location has that name.
+  Result<std::unique_ptr<pkg::PackageSource>> pinned(std::string_view index);
+
   /// Where dist-info files read from remote wheels by range requests are kept across runs,
   /// keyed by the wheel's sha256 (null: not kept). Must outlive the source.
   void set_derived_cache(DerivedCache* cache) { derived_ = cache; }
@@ -73,6 +88,17 @@ class IndexSource final : public pkg::PackageSource {
 
  private:
   struct State;
+  class PinnedView;
+  /// The listing of `name` from `scope` (location indexes, asked in order); cached by
+  /// `scope_key`. `merge`: versions from every location (first location wins per version).
+  Result<std::vector<pkg::Distribution>> list_scope(const std::string& scope_key,
+                                                    const std::vector<std::size_t>& scope,
+                                                    bool merge, const pkg::PackageName& name);
+  /// variants_metadata() over the listing of one scope.
+  Result<pkg::VariantsMetadata> variants_in(const std::string& scope_key,
+                                            const std::vector<pkg::Distribution>& files,
+                                            const pkg::PackageName& name,
+                                            const pkg::Version& version);
   Result<std::vector<pkg::Distribution>> list_location(std::size_t index,
                                                        const pkg::PackageName& name);
   Result<std::vector<pkg::Distribution>> list_flat_folder(std::size_t index,
@@ -92,6 +118,7 @@ class IndexSource final : public pkg::PackageSource {
   const FileSystem& file_system_;
   Fetcher* fetcher_;
   DerivedCache* derived_ = nullptr;
+  bool best_match_ = false;
   SourceLimits limits_;
   SourceStats stats_;
   std::unique_ptr<State> state_;

@@ -58,6 +58,9 @@ struct Distribution {
   /// The source that listed it: the index URL (as configured) or the find-links folder. The
   /// lockfile records it as the package's `index`.
   std::string index;
+  /// The name of the configured index that listed it (`[[tool.wvlock.index]]`); "" for a
+  /// find-links folder or an unnamed location.
+  std::string index_name;
 
   /// The sha256 hex digest, or "" when the listing gave none.
   std::string sha256() const {
