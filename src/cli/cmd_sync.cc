@@ -162,13 +162,7 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   install::LocalWheelStore store(inputs->lock_dir, &network);
   auto report = install::sync(sync_options, inputs->lockfile, inputs->live, store);
   if (!report) {
-    if (report.error().code == ErrorCode::kUnavailable) {
-      print_error(report.error());
-      auto verdicts = install::evaluate_targets(inputs->lockfile, inputs->live, *select);
-      std::string table = install::render_targets_table(inputs->lockfile, verdicts, inputs->live);
-      std::fwrite(table.data(), 1, table.size(), stderr);
-      return kExitFailure;
-    }
+    // A refused selection's notes give the host and one line per target.
     return fail(report.error());
   }
   for (const std::string& note : report->notes) log_info("note: " + note);

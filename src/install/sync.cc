@@ -311,6 +311,13 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   SyncReport report;
   report.dry_run = options.dry_run;
   const bool exists = fs::exists(path_join(options.venv, "pyvenv.cfg"));
+  if (!exists && !options.dry_run) {
+    // Select with the Python the environment would get before creating it: a host that no
+    // target fits is refused without leaving an empty environment behind.
+    WV_ASSIGN_OR_RETURN(InterpreterFacts base, read_interpreter(options.venv, options.python));
+    Result<Selection> early = select_target(lockfile, with_interpreter(live, base), options.select);
+    if (!early) return early.error();
+  }
   if (!options.dry_run) {
     WV_ASSIGN_OR_RETURN(report.created_environment, ensure_venv(options.venv, options.python));
   }

@@ -7,52 +7,24 @@
 
 #include "base/file_system.h"
 #include "lock/lockfile.h"
-#include "support/temp_dir.h"
+#include "cli/cli_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
-  int status = 0;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using wv::test::Run;
+using wv::test::slurp;
 
 // Runs wvlock with `arguments` in `dir`, with `environment` ("NAME=VALUE ...") added.
 Run wvlock(const std::string& dir, const std::string& arguments,
            const std::string& environment = "") {
-  std::string command = "cd '" + dir + "' && " + environment + " '" WVLOCK_BINARY "' " +
-                        arguments + " > '" + dir +
-                        "/.out' 2> '" + dir + "/.err'";
-  Run run;
-  int status = std::system(command.c_str());
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.out = slurp(dir + "/.out");
-  run.err = slurp(dir + "/.err");
-  return run;
+  return wv::test::shell(dir, environment + " '" WVLOCK_BINARY "' " + arguments);
 }
 
-// <tmp>/example/pyproject.toml (the bundled example, or `pyproject` when given) with
-// <tmp>/generated linking to the build's fixture ecosystem, so paths in the lockfile read as in
-// the real example.
-struct Example {
-  wv::test::TempDir tmp;
-  std::string dir;
-  explicit Example(std::string pyproject = "") {
-    dir = tmp.path() + "/example";
-    fs::create_directories(dir);
-    const char* build = std::getenv("WV_BUILD_DIR");
-    REQUIRE(build);
-    fs::create_directory_symlink(std::string(build) + "/fixtures/ecosystem", tmp.path() + "/generated");
-    if (pyproject.empty()) pyproject = slurp(WV_FIXTURES_DIR "/example/pyproject.toml");
-    std::ofstream(dir + "/pyproject.toml") << pyproject;
-  }
-  std::string lockfile() const { return slurp(dir + "/pylock.toml"); }
+// <tmp>/example/pyproject.toml: the bundled example, or `pyproject` when given.
+struct Example : wv::test::ProjectCopy {
+  explicit Example(std::string pyproject = "") : ProjectCopy("example", std::move(pyproject)) {}
 };
 
 const wv::lock::LockedPackage& entry(const wv::lock::Lockfile& lockfile, const char* name,

@@ -7,27 +7,15 @@
 #include <fstream>
 #include <regex>
 
-#include "support/temp_dir.h"
+#include "cli/cli_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-struct Run {
-  int status = 0;
-  std::string out, err;
-};
-
-Run shell(const std::string& dir, const std::string& command) {
-  std::string full = "cd '" + dir + "' && " + command + " > .out 2> .err";
-  int status = std::system(full.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir + "/.out"), slurp(dir + "/.err")};
-}
+using wv::test::Run;
+using wv::test::shell;
+using wv::test::slurp;
 
 // No GPU unless a host sets one: detection on a CI machine must not leak in.
 const std::string kNoGpu = "WVLOCK_OVERRIDE_CUDA_DRIVER= WVLOCK_OVERRIDE_CUDA_ARCH= "
@@ -37,30 +25,11 @@ const std::string kH100 = "WVLOCK_OVERRIDE_ROCM= WVLOCK_OVERRIDE_GFX= "
                           "NV_VARIANT_PROVIDER_FORCE_SM_ARCH=9.0 ";
 
 // The example locked once per test run, in <tmp>/example with <tmp>/generated beside it.
-struct LockedExample {
-  wv::test::TempDir tmp;
-  std::string dir;
-  LockedExample() {
-    dir = tmp.path() + "/example";
-    fs::create_directories(dir);
-    const char* build = std::getenv("WV_BUILD_DIR");
-    REQUIRE(build);
-    fs::create_directory_symlink(std::string(build) + "/fixtures/ecosystem", tmp.path() + "/generated");
-    std::ofstream(dir + "/pyproject.toml") << slurp(WV_FIXTURES_DIR "/example/pyproject.toml");
+struct LockedExample : wv::test::ProjectCopy {
+  LockedExample() : ProjectCopy("example") {
     Run lock = wvlock("", "lock");
     INFO(lock.err);
     REQUIRE(lock.status == 0);
-  }
-  Run wvlock(const std::string& environment, const std::string& arguments) const {
-    return shell(dir, environment + "'" WVLOCK_BINARY "' " + arguments);
-  }
-  // What the environment's Python says.
-  std::string python(const std::string& venv, const std::string& code) const {
-    std::ofstream(dir + "/probe.py") << code;
-    Run run = shell(dir, "'" + venv + "/bin/python' probe.py");
-    INFO(run.err);
-    CHECK(run.status == 0);
-    return run.out;
   }
   // A digest of every file under `venv` (path and content), to prove it did not change.
   std::string digest(const std::string& venv) const {

@@ -1,0 +1,66 @@
+// What the CLI tests share: running the built wvlock binary in a project folder, and a copy of
+// a fixture project in a temporary folder with `generated` beside it linking to the build's
+// fixture ecosystem, so paths in the lockfile read as in the real project.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "support/temp_dir.h"
+
+namespace wv::test {
+
+struct Run {
+  int status = 0;
+  std::string out, err;
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+/// Runs `command` with sh in `dir`; stdout and stderr are captured.
+inline Run shell(const std::string& dir, const std::string& command) {
+  std::string full = "cd '" + dir + "' && " + command + " > '" + dir + "/.out' 2> '" + dir + "/.err'";
+  int status = std::system(full.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir + "/.out"), slurp(dir + "/.err")};
+}
+
+/// <tmp>/<name>/pyproject.toml: fixtures/<name>/pyproject.toml, or `pyproject` when given.
+struct ProjectCopy {
+  TempDir tmp;
+  std::string dir;
+
+  explicit ProjectCopy(const std::string& name, std::string pyproject = "") {
+    dir = tmp.path() + "/" + name;
+    std::filesystem::create_directories(dir);
+    const char* build = std::getenv("WV_BUILD_DIR");
+    REQUIRE(build);
+    std::filesystem::create_directory_symlink(std::string(build) + "/fixtures/ecosystem",
+                                              tmp.path() + "/generated");
+    if (pyproject.empty()) pyproject = slurp(std::string(WV_FIXTURES_DIR "/") + name + "/pyproject.toml");
+    std::ofstream(dir + "/pyproject.toml") << pyproject;
+  }
+
+  /// wvlock `arguments` in the project folder, with `environment` ("NAME=VALUE ...") added.
+  Run wvlock(const std::string& environment, const std::string& arguments) const {
+    return shell(dir, environment + " '" WVLOCK_BINARY "' " + arguments);
+  }
+  std::string lockfile() const { return slurp(dir + "/pylock.toml"); }
+
+  /// What the environment's Python prints for `code`.
+  std::string python(const std::string& venv, const std::string& code) const {
+    std::ofstream(dir + "/probe.py") << code;
+    Run run = shell(dir, "'" + venv + "/bin/python' probe.py");
+    INFO(run.err);
+    CHECK(run.status == 0);
+    return run.out;
+  }
+};
+
+}  // namespace wv::test
