@@ -19,6 +19,13 @@ int compare_wheel_ranks(const WheelRank& a, const WheelRank& b) {
   return 0;
 }
 
+int compare_wheel_quality(const WheelRank& a, const WheelRank& b) {
+  WheelRank a_unlabelled = a, b_unlabelled = b;
+  a_unlabelled.variant.label.clear();
+  b_unlabelled.variant.label.clear();
+  return compare_wheel_ranks(a_unlabelled, b_unlabelled);
+}
+
 WheelVerdict judge_wheel(const pkg::WheelFilename& wheel, const pkg::TagPriority& tags,
                          const pkg::VariantsMetadata* variants,
                          const SupportedVariants* supported, std::string_view variants_problem) {

@@ -35,6 +35,11 @@ struct WheelRank {
 /// non-variant wheels), then tag priority, then the higher build tag (none sorts last).
 int compare_wheel_ranks(const WheelRank& a, const WheelRank& b);
 
+/// compare_wheel_ranks() without its last resort, the label order: how two wheels chosen for
+/// one package by two targets compare in quality. Two targets that each answer a namespace
+/// themselves (declared properties) rank their own build first; neither is better.
+int compare_wheel_quality(const WheelRank& a, const WheelRank& b);
+
 /// Why a wheel does not install on a host.
 enum class WheelProblem {
   kNone,               ///< it installs

@@ -63,9 +63,9 @@ struct WheelRank {
   std::size_t kept_index = 0;
 };
 
-int compare_ranks(const WheelRank& a, const WheelRank& b, bool use_kept_index) {
+int compare_ranks(const WheelRank& a, const WheelRank& b) {
   if (int c = targets::compare_wheel_ranks(a.rank, b.rank); c != 0) return c;
-  if (use_kept_index && a.kept_index != b.kept_index) return a.kept_index < b.kept_index ? -1 : 1;
+  if (a.kept_index != b.kept_index) return a.kept_index < b.kept_index ? -1 : 1;
   return 0;
 }
 
@@ -173,7 +173,7 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
         if (first_reason.empty()) first_reason = why;
         continue;
       }
-      if (!best || compare_ranks(*rank, *best, true) < 0) {
+      if (!best || compare_ranks(*rank, *best) < 0) {
         best = rank;
         best_file = file;
         best_label = parsed->variant_label.value_or("");
@@ -217,7 +217,7 @@ int compare_targets(const Evaluation& a, const Evaluation& b) {
   for (const auto& [name, rank] : a.ranks) {
     auto other = b.ranks.find(name);
     if (other == b.ranks.end()) continue;
-    int c = compare_ranks(rank, other->second, false);
+    int c = targets::compare_wheel_quality(rank.rank, other->second.rank);
     score += c < 0 ? -1 : (c > 0 ? 1 : 0);
   }
   if (score != 0) return score;
