@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/sha256.h"
@@ -27,6 +28,17 @@ struct MemoryWheel {
 
 class MemorySource final : public pkg::PackageSource {
  public:
+  MemorySource() = default;
+  /// A source standing for the index `index_url` named `name`, its files under `files_base`.
+  MemorySource(std::string index_url, std::string name, std::string files_base)
+      : index(std::move(index_url)), index_name(std::move(name)), files_url(std::move(files_base)) {}
+
+  /// What add() records on each file; changing them between add() calls gives files from
+  /// several indexes in one listing (as a best-match IndexSource lists them).
+  std::string index = "https://example.org/simple";
+  std::string index_name;
+  std::string files_url = "https://example.org/files/";
+
   void add(const MemoryWheel& wheel) {
     pkg::Distribution file;
     file.name = *pkg::parse_package_name(wheel.name);
@@ -42,12 +54,13 @@ class MemorySource final : public pkg::PackageSource {
       file.filename = stem + "-" + wheel.tags + (wheel.label.empty() ? "" : "-" + wheel.label) + ".whl";
       file.variant_label = wheel.label;
     }
-    file.url = "https://example.org/files/" + file.filename;
+    file.url = files_url + file.filename;
     file.hashes["sha256"] = sha256_hex(file.filename);
     file.size = file.filename.size();
     file.requires_python = wheel.requires_python;
     file.yanked = wheel.yanked;
-    file.index = "https://example.org/simple";
+    file.index = index;
+    file.index_name = index_name;
     std::string metadata = str_cat("Metadata-Version: 2.4\nName: ", wheel.name, "\nVersion: ",
                                    wheel.version, "\n");
     if (!wheel.requires_python.empty()) metadata += "Requires-Python: " + wheel.requires_python + "\n";
