@@ -56,6 +56,10 @@ Result<const ProjectListing*> Catalog::listing(const pkg::PackageName& name,
       if (file.kind == pkg::DistributionKind::kVariantsJson) continue;
       VersionFiles& entry = by_version[file.version];
       entry.version = file.version;
+      if (entry.index.empty()) {
+        entry.index = file.index;
+        entry.index_name = file.index_name;
+      }
       if (file.kind == pkg::DistributionKind::kWheel) {
         if (!file.variant_label.empty()) entry.has_variant_wheels = true;
         entry.wheels.push_back(std::move(file));

@@ -22,6 +22,10 @@ struct VersionFiles {
   bool has_variant_wheels = false;
   /// Every file of the version is yanked (PEP 592): usable only through an `==` pin.
   bool yanked = false;
+  /// The location and index name that listed this version (with unsafe-best-match, versions
+  /// of one listing may come from several indexes; one version's files never do).
+  std::string index;
+  std::string index_name;
 };
 
 /// A project's versions, ascending; the solver's version of a package is an index here.

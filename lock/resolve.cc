@@ -52,6 +52,24 @@ std::string edge_text(const PythonProvider& provider, const PythonSolution& solu
   return text + "==" + listing->versions[std::size_t(*version)].version.to_string();
 }
 
+// Whether `text` names package `name` as a whole word (`torch`, not the start of
+// `torchvision`).
+bool names_package(std::string_view text, std::string_view name) {
+  auto is_name_char = [](char c) {
+    return is_ascii_alnum(c) || c == '-' || c == '_' || c == '.';
+  };
+  for (std::size_t at = text.find(name); at != std::string_view::npos;
+       at = text.find(name, at + 1)) {
+    const std::size_t end = at + name.size();
+    const bool starts = at == 0 || !is_name_char(text[at - 1]);
+    // A trailing `.` ends a sentence, not a name.
+    const bool ends = end == text.size() || !is_name_char(text[end]) ||
+                      (text[end] == '.' && (end + 1 == text.size() || !is_name_char(text[end + 1])));
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
 bool is_package(const Node& node) {
   return node.kind == NodeKind::kPackage || node.kind == NodeKind::kPackageExtra;
 }
@@ -239,7 +257,7 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
     if (auto* explanation = std::get_if<std::string>(&solved)) {
       // A pinned index is never a fallback: say which packages this target reads from one.
       for (const auto& [name, index] : target.pinned_indexes) {
-        if (explanation->find(name) == std::string::npos) continue;
+        if (!names_package(*explanation, name)) continue;
         *explanation += str_cat("\nnote: ", name, " comes only from index ", in_backticks(index),
                                 " for target ", target.name, " (pinned in [tool.wvlock.sources])");
       }
@@ -292,13 +310,12 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
     for (auto& [name, use] : result.packages) {
       const VersionFiles& files = use.listing->versions[std::size_t(use.version)];
       std::string version = files.version.to_string();
-      const PackageKey key{name, version, use.listing->index};
+      const PackageKey key{name, version, files.index};
       LockedPackage& package = packages[key];
       package.name = name;
       package.version = version;
-      package.index = options.describe_index ? options.describe_index(use.listing->index)
-                                             : use.listing->index;
-      package.index_name = use.listing->index_name;
+      package.index = options.describe_index ? options.describe_index(files.index) : files.index;
+      package.index_name = files.index_name;
       if (package.requires_python.empty()) {
         package.requires_python = use.wheels.front()->file->requires_python;
       }

@@ -318,7 +318,7 @@ TEST_CASE("pinned index: the same version from two indexes is two entries, never
 }
 
 TEST_CASE("pinned index: each locked version records the index that listed it",
-          "[lock][pinned][!mayfail]") {
+          "[lock][pinned]") {
   // A source whose listing takes versions from two indexes (what IndexSource lists with
   // unsafe-best-match: 1.0 from the first index, 2.0 only on the later one).
   MemorySource merged("https://first.example.org/simple", "first", "https://first.example.org/f/");
@@ -342,7 +342,7 @@ TEST_CASE("pinned index: each locked version records the index that listed it",
 }
 
 TEST_CASE("pinned index: the note is only about pinned packages the failure names",
-          "[lock][pinned][!mayfail]") {
+          "[lock][pinned]") {
   // torch is pinned for cpu but not needed; torchvision, which no index has, fails both
   // targets. "torch" is only a part of "torchvision": no note about torch's index.
   MemorySource pypi = default_source();
