@@ -215,3 +215,39 @@ TEST_CASE("pytorch today: the same project locks over loopback HTTP", "[cli][pyt
   REQUIRE(sync.status == 0);
   CHECK(project.python(venv, kTorchVersion) == "2.9.0+cu128\n");
 }
+
+TEST_CASE("pytorch today: bad sources are exit 2 with file:line:col, and nothing is written",
+          "[cli][pytorch]") {
+  const std::string original = wv::test::slurp(WV_FIXTURES_DIR "/example-pytorch/pyproject.toml");
+  struct Case {
+    const char* what;
+    std::regex from;
+    std::string to;
+    const char* words;
+  };
+  const Case cases[] = {
+      {"an undeclared index", std::regex("index = \"pytorch-rocm\", targets = \\[\"mi300\"\\] \\},"),
+       "index = \"pytorch-rocm7\", targets = [\"mi300\"] },", "pytorch-rocm7"},
+      {"an undeclared target", std::regex("targets = \\[\"a100\", \"h100\"\\] \\},\n  \\{ index = \"pytorch-rocm\""),
+       "targets = [\"a100\", \"b200\"] },\n  { index = \"pytorch-rocm\"", "b200"},
+      {"two indexes with one name", std::regex("name = \"pytorch-cu128\""), "name = \"pytorch-cpu\"",
+       "pytorch-cpu"},
+      {"an empty target list", std::regex("targets = \\[\"mi300\"\\] \\}\\]"), "targets = [] }]",
+       "targets"},
+      {"two entries for one target", std::regex("targets = \\[\"a100\", \"h100\"\\]"),
+       "targets = [\"a100\", \"cpu\"]", "cpu"},
+  };
+  for (const Case& bad : cases) {
+    INFO(bad.what);
+    std::string text = std::regex_replace(original, bad.from, bad.to,
+                                          std::regex_constants::format_first_only);
+    REQUIRE(text != original);
+    ProjectCopy project("example-pytorch", text);
+    Run lock = project.wvlock("", "lock");
+    INFO(lock.err);
+    CHECK(lock.status == 2);
+    CHECK(std::regex_search(lock.err, std::regex("pyproject\\.toml`?:[0-9]+:[0-9]+:")));
+    CHECK(lock.err.find(bad.words) != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(project.dir + "/pylock.toml"));
+  }
+}
