@@ -12,7 +12,7 @@ bash scripts/setup.sh
 build=${WV_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc)" --target wvlock
-python3 fixtures/generate.py --out fixtures/generated
+/usr/bin/python3 fixtures/generate.py --out fixtures/generated
 "$build/src/cli/wvlock" --project fixtures/example lock
 "$build/src/cli/wvlock" --project fixtures/example lock --check
 "$build/src/cli/wvlock" --project fixtures/example-pytorch lock

@@ -16,13 +16,24 @@ namespace wv::cli {
 namespace {
 
 // "h100: torch 2.9.0 [cuda12.8], flash-attn 2.8.3 [cu12_sm90]" — the variant builds each target
-// got, so a user sees the hardware choices without reading the lockfile.
-void print_variant_summary(const lock::Lockfile& lockfile) {
+// got, and the packages it takes from a pinned index ("torch 2.9.0+cu128 (pytorch-cu128)"), so
+// a user sees the hardware choices without reading the lockfile.
+void print_variant_summary(const lock::Lockfile& lockfile,
+                           const std::vector<lock::TargetContext>& contexts) {
   for (const lock::LockedTarget& target : lockfile.targets) {
+    const lock::TargetContext* context = nullptr;
+    for (const lock::TargetContext& candidate : contexts) {
+      if (candidate.name == target.name) context = &candidate;
+    }
     std::vector<std::string> builds;
     for (const lock::LockedPackage* package : lockfile.closure(target.name)) {
       const auto& wheels = package->targets.at(target.name).wheels;
       if (wheels.empty()) continue;
+      if (context && context->pinned_indexes.count(package->name)) {
+        builds.push_back(str_cat(package->name, " ", package->version, " (",
+                                 context->pinned_indexes.at(package->name), ")"));
+        continue;
+      }
       auto filename = pkg::parse_wheel_filename(wheels.front());
       if (filename && filename->variant_label && *filename->variant_label != "null") {
         builds.push_back(str_cat(package->name, " ", package->version, " [",
@@ -145,7 +156,7 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
                    outcome->lockfile->packages.size(), " package versions for ",
                    outcome->lockfile->targets.size(), " targets in ",
                    std::to_string(int(elapsed_ms)), " ms"));
-  print_variant_summary(*outcome->lockfile);
+  print_variant_summary(*outcome->lockfile, project->targets);
   return kExitOk;
 }
 
