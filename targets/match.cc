@@ -245,8 +245,18 @@ TargetFit fit_target(const Target& target, const HostProfile& host) {
   return fit;
 }
 
-HostProfile with_declared_properties(HostProfile live, const Target& declared_target) {
-  for (const auto& [ns, values] : declared_target.profile.properties) live.properties[ns] = values;
+HostProfile host_for_target(HostProfile live, const Target& declared_target) {
+  const HostProfile& want = declared_target.profile;
+  if (!declared(want.cuda_driver_version) && !declared(want.compute_capabilities)) {
+    live.cuda_driver_version.clear(FactSource::kDeclared);
+    live.compute_capabilities.clear(FactSource::kDeclared);
+  }
+  if (!declared(want.rocm_version) && !declared(want.gfx_archs)) {
+    live.rocm_version.clear(FactSource::kDeclared);
+    live.gfx_archs.clear(FactSource::kDeclared);
+  }
+  if (!declared(want.intel_device_ips)) live.intel_device_ips.clear(FactSource::kDeclared);
+  for (const auto& [ns, values] : want.properties) live.properties[ns] = values;
   return live;
 }
 

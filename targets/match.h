@@ -103,8 +103,11 @@ struct TargetFit {
 /// Declared `properties` need nothing of the host: they are the target's own answer.
 TargetFit fit_target(const Target& declared, const HostProfile& live);
 
-/// The provider answers a target gives on a live host: the live host's facts, with the
-/// target's declared `properties` namespaces answered by the target itself.
-HostProfile with_declared_properties(HostProfile live, const Target& declared);
+/// The live host as one target's providers see it at install: a GPU vendor the target does not
+/// declare is absent (a CPU target never installs a CUDA or ROCm build, even on a GPU host,
+/// just as it locked none), the vendors it declares are the live host's (an 8.0 target serves
+/// an 8.9 GPU with the kept build that fits it best), and its declared `properties` answer for
+/// their namespaces.
+HostProfile host_for_target(HostProfile live, const Target& declared);
 
 }  // namespace wv::targets

@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
   const char* no_color = std::getenv("NO_COLOR");
   options.color = isatty(2) && !(no_color && *no_color);
   const char* command_name = nullptr;
+  bool help_requested = false;
   std::vector<std::string> rest;
   std::vector<std::string> limit_settings;
   // Global options may come before or after the subcommand name.
@@ -124,7 +125,8 @@ int main(int argc, char** argv) {
     else if (item == "-q" || item == "--quiet") options.verbosity = 0;
     else if (item == "-v" || item == "--verbose") options.verbosity = 2;
     else if (item == "-vv") options.verbosity = 3;
-    else if (item == "-h" || item == "--help") command_name = command_name ? command_name : "help";
+    // `CMD --help` describes and never runs CMD (a `sync --help` must not install).
+    else if (item == "-h" || item == "--help") help_requested = true;
     else if (item == "-V" || item == "--version") command_name = command_name ? command_name : "version";
     else if (!command_name && !item.empty() && item[0] != '-') command_name = argv[i + 1];
     else rest.push_back(item);
@@ -139,6 +141,10 @@ int main(int argc, char** argv) {
   if (!limits) {
     print_error(limits.error());
     return kExitUsage;
+  }
+  if (help_requested) {
+    Arguments none({});
+    return run_help(options, none);
   }
   if (!command_name) {
     Arguments none({});

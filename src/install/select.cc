@@ -20,8 +20,9 @@ namespace {
 
 using targets::MajorMinor;
 
-/// The providers of the live host as one target sees them (its declared `properties`
-/// answer for their namespaces), with their answers per package version cached.
+/// The providers of the live host as one target sees them (targets::host_for_target: only the
+/// GPU vendors it declares, its declared `properties` answering for their namespaces), with
+/// their answers per package version cached.
 struct LiveProviders {
   targets::HostProviders providers;
   std::map<const lock::LockedPackage*, targets::SupportedVariants> supported;
@@ -42,18 +43,18 @@ struct LiveContext {
   std::string tags_problem;
   std::optional<pkg::MarkerEnvironment> markers;
   targets::ProviderOptions provider_options;
-  /// Keyed by the target's declared properties: targets that declare none share one.
-  std::map<std::map<std::string, pkg::FeatureValues>, std::unique_ptr<LiveProviders>> providers;
+  /// Keyed by the host as each target sees it: targets that see it alike share one.
+  std::vector<std::pair<targets::HostProfile, std::unique_ptr<LiveProviders>>> providers;
 
   LiveProviders& providers_for(const targets::Target& declared) {
-    auto& slot = providers[declared.profile.properties];
-    if (!slot) {
-      slot = std::make_unique<LiveProviders>(LiveProviders{
-          targets::HostProviders(targets::with_declared_properties(*host, declared), *markers,
-                                 provider_options),
-          {}});
+    targets::HostProfile seen = targets::host_for_target(*host, declared);
+    for (auto& [profile, slot] : providers) {
+      if (profile == seen) return *slot;
     }
-    return *slot;
+    auto slot = std::make_unique<LiveProviders>(
+        LiveProviders{targets::HostProviders(seen, *markers, provider_options), {}});
+    providers.emplace_back(std::move(seen), std::move(slot));
+    return *providers.back().second;
   }
 };
 
@@ -346,7 +347,7 @@ Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::H
         options.forced_target.empty()
             ? std::string("no target of the lock fits this host")
             : str_cat("target ", in_backticks(options.forced_target),
-                      " does not fit this host (use --no-verify to install it anyway)"));
+                      " does not fit this host (use --no-verify-target to install it anyway)"));
     error.notes.push_back(str_cat("host: ", targets::describe(live)));
     for (const TargetVerdict& verdict : outcome.verdicts) {
       error.notes.push_back(str_cat(verdict.name, ": ", verdict.reason));

@@ -299,7 +299,7 @@ TEST_CASE("select: --target forces a target, still verified unless --no-verify",
   auto refused = select_target(lockfile, linux_host(), options);
   REQUIRE_FALSE(refused.has_value());
   CHECK(refused.error().message ==
-        "target `h100` does not fit this host (use --no-verify to install it anyway)");
+        "target `h100` does not fit this host (use --no-verify-target to install it anyway)");
 
   options.verify = false;
   auto unverified = select_target(lockfile, linux_host(), options);
@@ -383,6 +383,38 @@ TEST_CASE("select: this machine's detected host picks the target its hardware fi
   auto selection = select_target(lockfile, live);
   REQUIRE(selection.has_value());
   CHECK(selection->target == expected);
+}
+
+
+TEST_CASE("select: a CPU target on a GPU host installs no GPU build among its kept wheels",
+          "[install][select]") {
+  // cpu keeps every build with its dependencies (here torch's cu126 too, as torchvision's
+  // builds all need only `torch==`): the host's GPU must not pick one for a target that
+  // declares none, or torch and torchvision would disagree.
+  lock::Lockfile lockfile = gpu_lock();
+  for (auto& package : lockfile.packages) {
+    if (package.name == "torch") package.targets["cpu"].wheels = {kTorchNull, kTorchCu126, kTorchRocm};
+  }
+  SECTION("an NVIDIA host whose driver no CUDA target accepts (but cu126 would run)") {
+    auto selection = select_target(lockfile, nvidia_host({12, 6}, {9, 0}));
+    REQUIRE(selection.has_value());
+    CHECK(selection->target == "cpu");
+    CHECK(chosen(*selection, "torch") == kTorchNull);
+    CHECK(verdict(*selection, "cpu").unchanged);
+  }
+  SECTION("an AMD host forced to cpu") {
+    SelectOptions forced;
+    forced.forced_target = "cpu";
+    auto selection = select_target(lockfile, amd_host({6, 4}), forced);
+    REQUIRE(selection.has_value());
+    CHECK(chosen(*selection, "torch") == kTorchNull);
+  }
+  SECTION("a GPU target still takes the live-best kept build of its own vendor") {
+    auto selection = select_target(lockfile, nvidia_host({12, 8}, {9, 0}));
+    REQUIRE(selection.has_value());
+    CHECK(selection->target == "h100");
+    CHECK(chosen(*selection, "torch") == kTorchCu128);
+  }
 }
 
 }  // namespace wv::install
