@@ -80,6 +80,15 @@ Result<const ProjectListing*> Catalog::listing(const pkg::PackageName& name,
   return result;
 }
 
+std::vector<std::string> Catalog::pinned_indexes_listing(const pkg::PackageName& name) {
+  std::vector<std::string> names;
+  for (const auto& [index, source] : pinned_) {
+    Result<const ProjectListing*> found = listing(name, index);
+    if (found && !(*found)->versions.empty()) names.push_back(index);
+  }
+  return names;
+}
+
 Result<const pkg::CoreMetadata*> Catalog::metadata(const pkg::Distribution& wheel) {
   auto found = metadata_.find(wheel.url);
   if (found == metadata_.end()) {

@@ -53,6 +53,9 @@ class Catalog {
   /// project the source does not know has an empty listing. An error when `pinned` names no
   /// registered index.
   Result<const ProjectListing*> listing(const pkg::PackageName& name, std::string_view pinned = "");
+  /// The registered pinned indexes that list a version of `name`, in registration order (for
+  /// the hint when the default chain has none: the package sits on an explicit index).
+  std::vector<std::string> pinned_indexes_listing(const pkg::PackageName& name);
   /// The parsed METADATA of a wheel (cached by URL).
   Result<const pkg::CoreMetadata*> metadata(const pkg::Distribution& wheel);
   /// Fetches the METADATA of several wheels in one batch (parallel where the source can).

@@ -467,7 +467,7 @@ std::string PythonProvider::set_text(Package package, const Set& set) const {
       parts.push_back(str_cat(">=", low_text, ",<=", high_text));
     }
   }
-  if (parts.empty()) return " (no published version)";
+  if (parts.empty()) return "(no published version)";
   return join(parts, " | ");
 }
 

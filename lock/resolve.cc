@@ -70,6 +70,26 @@ bool names_package(std::string_view text, std::string_view name) {
   return false;
 }
 
+// For each package the failure names that no asked index has but a named index does (an
+// explicit index serves only packages pinned to it), the pin that would fix it.
+void add_explicit_index_notes(const PythonProvider& provider, const TargetContext& target,
+                              Catalog& catalog, std::string& explanation) {
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < provider.node_count(); ++i) {
+    const Node& node = provider.node(static_cast<PythonProvider::Package>(i));
+    if (node.kind != NodeKind::kPackage || !seen.insert(node.name).second) continue;
+    const ProjectListing* listing = provider.listing(static_cast<PythonProvider::Package>(i));
+    if (!listing || !listing->versions.empty() || target.pinned_indexes.count(node.name)) continue;
+    if (!names_package(explanation, node.name)) continue;
+    std::vector<std::string> indexes = catalog.pinned_indexes_listing(listing->name);
+    if (indexes.empty()) continue;
+    explanation += str_cat("\nnote: ", node.name, " is on index ", in_backticks(indexes.front()),
+                           ", which this target does not ask for it; pin it with `", node.name,
+                           " = { index = \"", indexes.front(), "\", targets = [\"", target.name,
+                           "\"] }` in [tool.wvlock.sources]");
+  }
+}
+
 bool is_package(const Node& node) {
   return node.kind == NodeKind::kPackage || node.kind == NodeKind::kPackageExtra;
 }
@@ -261,6 +281,7 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
         *explanation += str_cat("\nnote: ", name, " comes only from index ", in_backticks(index),
                                 " for target ", target.name, " (pinned in [tool.wvlock.sources])");
       }
+      add_explicit_index_notes(provider, target, catalog, *explanation);
       outcome.failures.push_back({target.name, std::move(*explanation)});
       results.emplace_back();
       continue;

@@ -251,3 +251,19 @@ TEST_CASE("pytorch today: bad sources are exit 2 with file:line:col, and nothing
     CHECK_FALSE(std::filesystem::exists(project.dir + "/pylock.toml"));
   }
 }
+
+TEST_CASE("pytorch today: a dependency only an explicit index has gets the pin that fixes it",
+          "[cli][pytorch]") {
+  std::string pyproject = wv::test::slurp(WV_FIXTURES_DIR "/example-pytorch/pyproject.toml");
+  pyproject = std::regex_replace(pyproject, std::regex("\npytorch-triton-rocm = [^\n]*"), "");
+  ProjectCopy project("example-pytorch", pyproject);
+  Run lock = project.wvlock("", "lock");
+  INFO(lock.err);
+  CHECK(lock.status == 1);
+  CHECK(lock.err.find("no resolution for target `mi300`") != std::string::npos);
+  CHECK(lock.err.find("pytorch-triton-rocm (no published version)") != std::string::npos);
+  CHECK(lock.err.find("note: pytorch-triton-rocm is on index `pytorch-rocm`, which this target "
+                      "does not ask for it; pin it with `pytorch-triton-rocm = { index = "
+                      "\"pytorch-rocm\", targets = [\"mi300\"] }`") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(project.dir + "/pylock.toml"));
+}
