@@ -9,14 +9,18 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <optional>
-#include <thread>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "base/file_system.h"
 #include "base/str.h"
+#include "pkg/name.h"
+#include "pkg/version.h"
+#include "pkg/wheel_filename.h"
 
 namespace wv::install {
 namespace {
@@ -36,17 +40,20 @@ std::string destination_of(std::string_view staged) {
   return std::string(slash == std::string_view::npos ? staged : staged.substr(slash + 1));
 }
 
-/// What the commit moves: T = an existing file moved to the trash, D = a folder created,
+/// What the commit moves: T = an existing file moved to the trash, R = a folder removed once
+/// its files were trashed (a file of the new version takes its place), D = a folder created,
 /// P = a staged file (`N/rel`, N the wheel) moved into place at `rel`. Written before the first move.
 struct Journal {
   std::string staging;  ///< folder name under the root
   std::vector<std::string> trashed;
+  std::vector<std::string> vacated_dirs;  ///< deepest first
   std::vector<std::string> created_dirs;
   std::vector<std::string> placed;
 
   std::string serialize() const {
     std::string out = str_cat("wvlock-journal 1\nS ", staging, "\n");
     for (const auto& rel : trashed) out += str_cat("T ", rel, "\n");
+    for (const auto& rel : vacated_dirs) out += str_cat("R ", rel, "\n");
     for (const auto& rel : created_dirs) out += str_cat("D ", rel, "\n");
     for (const auto& rel : placed) out += str_cat("P ", rel, "\n");
     return out;
@@ -64,12 +71,13 @@ struct Journal {
       if (line.empty()) continue;
       if (line.size() < 3 || line[1] != ' ' || !check_member_name(line.substr(2)).empty()) {
         return make_error(ErrorCode::kInvalidInput,
-                          str_cat(path, ":", i + 1, ": expected `T|D|P|S <relative path>`"));
+                          str_cat(path, ":", i + 1, ": expected `T|R|D|P|S <relative path>`"));
       }
       std::string rel(line.substr(2));
       switch (line[0]) {
         case 'S': journal.staging = rel; break;
         case 'T': journal.trashed.push_back(rel); break;
+        case 'R': journal.vacated_dirs.push_back(rel); break;
         case 'D': journal.created_dirs.push_back(rel); break;
         case 'P': journal.placed.push_back(rel); break;
         default:
@@ -98,8 +106,9 @@ Result<void> move_file(const std::string& from, const std::string& to, bool pare
   return {};
 }
 
-/// Undoes a journal: placed files whose staged copy is gone are removed, trashed files come
-/// back, created folders go (deepest first, only when empty).
+/// Undoes a journal: placed files whose staged copy is gone are removed, created folders go
+/// (deepest first, only when empty), removed folders come back, then trashed files. Folders
+/// go before files come back because a file may return where a created folder stood.
 Result<void> roll_back(const std::string& root, const Journal& journal) {
   const std::string staging = under(root, journal.staging);
   const std::string trash = under(root, kTrashName);
@@ -114,11 +123,14 @@ Result<void> roll_back(const std::string& root, const Journal& journal) {
       }
     }
   }
-  for (const std::string& rel : journal.trashed) {
-    if (exists_no_follow(under(trash, rel))) WV_TRY(move_file(under(trash, rel), under(root, rel)));
-  }
   for (auto it = journal.created_dirs.rbegin(); it != journal.created_dirs.rend(); ++it) {
     fs::remove(under(root, *it), ec);  // fails (kept) when not empty
+  }
+  for (auto it = journal.vacated_dirs.rbegin(); it != journal.vacated_dirs.rend(); ++it) {
+    fs::create_directories(under(root, *it), ec);
+  }
+  for (const std::string& rel : journal.trashed) {
+    if (exists_no_follow(under(trash, rel))) WV_TRY(move_file(under(trash, rel), under(root, rel)));
   }
   return {};
 }
@@ -199,6 +211,149 @@ std::string direct_url_json(const std::string& path, const std::string& sha256) 
   return str_cat("{\"archive_info\": {\"hash\": \"sha256=", sha256, "\", \"hashes\": {\"sha256\": \"",
                  sha256, "\"}}, \"url\": \"file://", escaped, "\"}\n");
 }
+
+/// The lock's entries, their wheels' file names and the plan must agree on each distribution
+/// (pip refuses the same, "inconsistent name/version"): two entries of one normalised name
+/// would share one dist-info slot and each remove the other's files, and a wheel of another
+/// version would make the next sync misread what is installed.
+Result<void> check_selection(const lock::Lockfile& lockfile, const Selection& selection) {
+  // The closure keeps one entry per name and would silently drop the other, so the target's
+  // entries are checked, not only the chosen wheels.
+  std::vector<const lock::LockedPackage*> entries;
+  for (const lock::LockedPackage& package : lockfile.packages) {
+    if (package.targets.count(selection.target)) entries.push_back(&package);
+  }
+  for (const ChosenWheel& chosen : selection.wheels) entries.push_back(chosen.package);
+  std::map<std::string, const lock::LockedPackage*> seen;
+  for (const lock::LockedPackage* package : entries) {
+    auto [it, fresh] = seen.emplace(pkg::normalize_name(package->name), package);
+    if (!fresh && it->second != package) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat("the plan for target ", in_backticks(selection.target),
+                                " installs the distribution ", in_backticks(it->first), " twice (",
+                                in_backticks(it->second->name + " " + it->second->version), " and ",
+                                in_backticks(package->name + " " + package->version),
+                                "); refusing to sync"));
+    }
+  }
+  for (const ChosenWheel& chosen : selection.wheels) {
+    const lock::LockedPackage& package = *chosen.package;
+    const std::string name = pkg::normalize_name(package.name);
+    WV_ASSIGN_OR_RETURN(pkg::WheelFilename filename, pkg::parse_wheel_filename(chosen.file->name));
+    if (filename.name.str() != name) {
+      return make_error(ErrorCode::kIntegrity,
+                        str_cat("inconsistent name: the lock's entry ", in_backticks(package.name),
+                                " chooses the wheel ", in_backticks(chosen.file->name),
+                                ", which is named ", in_backticks(filename.name.str())));
+    }
+    Result<pkg::Version> version = pkg::parse_version(package.version);
+    if (!version || !(*version == filename.version)) {
+      return make_error(ErrorCode::kIntegrity,
+                        str_cat("inconsistent version: the lock's entry ",
+                                in_backticks(package.name + " " + package.version),
+                                " chooses the wheel ", in_backticks(chosen.file->name),
+                                ", which is version ", in_backticks(filename.version.to_string())));
+    }
+  }
+  return {};
+}
+
+/// The rule at each destination, checked before anything changes: a file placed by the sync
+/// may take the place of (a) nothing, (b) a file this sync removes anyway (listed in the
+/// RECORD of a distribution it upgrades or removes), or (c) a folder whose every file is such
+/// a file, which the commit then removes (returned, deepest first). Never a folder with
+/// anything else in it, never another distribution's or the environment's own file, and never
+/// through a symlink or a file on the way (pip: IsADirectoryError / NotADirectoryError, after
+/// having changed things; here nothing has).
+struct DestinationCheck {
+  const std::string& root;
+  const InstallScheme& scheme;
+  const std::set<std::string>& trashed;
+  /// "`member` of wheel `W`" for a destination.
+  std::function<std::string(const std::string&)> source;
+  /// "`name version`" of the installed distribution whose RECORD lists a path, or "".
+  std::function<std::string(const std::string&)> owner;
+
+  std::string whose(const std::string& rel) const {
+    std::string name = owner(rel);
+    return name.empty() ? std::string("no installed distribution records it")
+                        : str_cat("it belongs to ", in_backticks(name));
+  }
+
+  /// True for the environment's own folders: a scheme folder or one above it. A symlink
+  /// there (a distribution's `lib64 -> lib`) is the venv's layout, not something to refuse.
+  bool is_scheme_folder(const std::string& rel) const {
+    for (const std::string* folder : {&scheme.purelib, &scheme.platlib, &scheme.scripts,
+                                      &scheme.headers, &scheme.data}) {
+      if (*folder == rel ||
+          (folder->size() > rel.size() && folder->compare(0, rel.size(), rel) == 0 &&
+           (*folder)[rel.size()] == '/')) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Result<void> check(const std::string& rel, std::vector<std::string>& vacated) const {
+    std::vector<std::string_view> parts = split(rel, '/');
+    std::string prefix;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+      prefix = prefix.empty() ? std::string(parts[i]) : str_cat(prefix, "/", parts[i]);
+      struct stat info;
+      if (::lstat(under(root, prefix).c_str(), &info) != 0) break;  // created by this sync
+      if (S_ISDIR(info.st_mode)) continue;
+      if (trashed.count(prefix)) break;  // an old file that leaves; a folder takes its place
+      if (S_ISLNK(info.st_mode)) {
+        if (is_scheme_folder(prefix)) continue;
+        return make_error(ErrorCode::kInvalidInput,
+                          str_cat(source(rel), " installs ", in_backticks(rel), " through ",
+                                  in_backticks(under(root, prefix)), ", a symlink wvlock did not "
+                                  "create; refusing to write through it"));
+      }
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat(source(rel), " installs ", in_backticks(rel), ", but ",
+                                in_backticks(under(root, prefix)), " is a file, not a folder (",
+                                whose(prefix), "); refusing to replace it"));
+    }
+    struct stat info;
+    if (::lstat(under(root, rel).c_str(), &info) != 0) return {};
+    if (!S_ISDIR(info.st_mode)) {
+      if (trashed.count(rel)) return {};
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat(source(rel), " would replace ", in_backticks(under(root, rel)),
+                                " (", whose(rel), "); only the files of a distribution this sync "
+                                "upgrades or removes are replaced"));
+    }
+    auto refuse_folder = [&](const std::string& why) -> Error {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat(source(rel), " installs a file at ", in_backticks(rel), ", but ",
+                                in_backticks(under(root, rel)), " is a folder (", why,
+                                "); wvlock never replaces a folder it does not own as a whole"));
+    };
+    if (is_scheme_folder(rel)) return refuse_folder("one of the environment's own");
+    std::vector<std::string> folders = {rel};
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(under(root, rel), ec), end; !ec && it != end;
+         it.increment(ec)) {
+      const std::string inner = str_cat(rel, "/", it->path().lexically_relative(under(root, rel))
+                                                      .generic_string());
+      std::error_code type_error;
+      if (it->symlink_status(type_error).type() == fs::file_type::directory) {
+        folders.push_back(inner);
+      } else if (!trashed.count(inner)) {
+        return refuse_folder(str_cat("it holds ", in_backticks(inner), ", which this sync keeps: ",
+                                     whose(inner)));
+      }
+    }
+    if (ec) return refuse_folder(str_cat("it cannot be read: ", ec.message()));
+    // Deepest first: a folder's path is longer than every folder above it.
+    std::sort(folders.begin(), folders.end(), [](const std::string& a, const std::string& b) {
+      return a.size() != b.size() ? a.size() > b.size() : a < b;
+    });
+    vacated.insert(vacated.end(), folders.begin(), folders.end());
+    return {};
+  }
+};
 
 }  // namespace
 
@@ -317,6 +472,7 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     WV_ASSIGN_OR_RETURN(InterpreterFacts base, read_interpreter(options.venv, options.python));
     Result<Selection> early = select_target(lockfile, with_interpreter(live, base), options.select);
     if (!early) return early.error();
+    WV_TRY(check_selection(lockfile, *early));
   }
   if (!options.dry_run) {
     WV_ASSIGN_OR_RETURN(report.created_environment, ensure_venv(options.venv, options.python));
@@ -335,6 +491,7 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   }
   WV_ASSIGN_OR_RETURN(report.selection,
                       select_target(lockfile, with_interpreter(live, facts), options.select));
+  WV_TRY(check_selection(lockfile, report.selection));
   std::vector<InstalledDistribution> installed;
   if (exists) {
     WV_ASSIGN_OR_RETURN(installed, list_installed(facts.scheme));
@@ -424,6 +581,7 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     for (std::thread& thread : threads) thread.join();
   }
   std::map<std::string, std::size_t> source_of;  // destination -> the wheel that wins it
+  std::map<std::pair<std::size_t, std::string>, std::string> member_of;  // (wheel, dest) -> member
   std::vector<std::string> placed;               // destinations, first-seen order
   for (std::size_t i = 0; i < fetched.size(); ++i) {
     const PlanItem* item = fetched[i].first;
@@ -437,14 +595,38 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
                                 in_backticks(result->name), ", the lock expects ",
                                 in_backticks(item->name)));
     }
-    for (std::string& rel : result->files) {
+    for (std::size_t f = 0; f < result->files.size(); ++f) {
+      std::string& rel = result->files[f];
+      member_of[{i, rel}] = f < result->members.size() ? result->members[f] : std::string();
       auto [it, fresh] = source_of.emplace(rel, i);
       if (fresh) placed.push_back(std::move(rel));
       else it->second = i;
     }
   }
+  auto source = [&](const std::string& rel) {
+    const std::size_t i = source_of[rel];
+    const std::string& wheel = fetched[i].first->file->name;
+    const std::string& member = member_of[{i, rel}];
+    return member.empty() ? str_cat("wheel ", in_backticks(wheel), "'s installed metadata")
+                          : str_cat(in_backticks(member), " of wheel ", in_backticks(wheel));
+  };
+  // A file of one wheel where another puts a folder cannot both be installed.
+  for (const std::string& rel : placed) {
+    for (fs::path parent = fs::path(rel).parent_path(); !parent.empty();
+         parent = parent.parent_path()) {
+      if (source_of.count(parent.generic_string())) {
+        return make_error(ErrorCode::kInvalidInput,
+                          str_cat(source(parent.generic_string()), " installs a file at ",
+                                  in_backticks(parent.generic_string()), ", and ", source(rel),
+                                  " installs ", in_backticks(rel), " inside it"))
+            .with_note(unchanged);
+      }
+    }
+  }
 
-  // 3. What leaves: the files of removed and replaced distributions.
+  // 3. What leaves: the files of removed and replaced distributions. A folder a RECORD lists
+  // is not removed as such (it could hold other distributions' files); it goes only when
+  // removing its files empties it.
   Journal journal;
   journal.staging = staging_name;
   std::set<std::string> trashed;
@@ -455,8 +637,10 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     WV_ASSIGN_OR_RETURN(std::vector<std::string> old_files,
                         installed_files(facts.scheme, *it->second));
     for (const std::string& rel : old_files) {
-      if (check_member_name(rel).empty() && exists_no_follow(under(root, rel)) &&
-          trashed.insert(rel).second) {
+      struct stat info;
+      if (check_member_name(rel).empty() && trashed.count(rel) == 0 &&
+          ::lstat(under(root, rel).c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) {
+        trashed.insert(rel);
         journal.trashed.push_back(rel);
       }
       for (std::string& cache : pycache_of(root, rel)) {
@@ -464,23 +648,42 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
       }
     }
   }
-  for (const std::string& rel : placed) {
-    if (exists_no_follow(under(root, rel)) && trashed.insert(rel).second) {
-      journal.trashed.push_back(rel);
-    }
-  }
   std::string real_root = fs::canonical(root, ec).string();
   if (ec) real_root = root;
   std::set<std::string> checked;
   for (const std::string& rel : journal.trashed) WV_TRY(check_inside(root, real_root, rel, checked));
+  for (const std::string& rel : placed) WV_TRY(check_inside(root, real_root, rel, checked));
+  // Who owns a path, read only to word a refusal.
+  std::optional<std::map<std::string, std::string>> owners;
+  auto owner = [&](const std::string& rel) -> std::string {
+    if (!owners) {
+      owners.emplace();
+      for (const InstalledDistribution& distribution : installed) {
+        Result<std::vector<std::string>> listed = installed_files(facts.scheme, distribution);
+        if (!listed) continue;
+        for (const std::string& file : *listed) {
+          owners->emplace(file, str_cat(distribution.name, " ", distribution.version));
+        }
+      }
+    }
+    auto it = owners->find(rel);
+    return it == owners->end() ? std::string() : it->second;
+  };
+  const DestinationCheck destinations{root, facts.scheme, trashed, source, owner};
+  for (const std::string& rel : placed) {
+    if (Result<void> fits = destinations.check(rel, journal.vacated_dirs); !fits) {
+      return std::move(fits).error().with_note(unchanged);
+    }
+  }
   std::set<std::string> new_dirs;
   std::set<std::string> seen_dirs;
   for (const std::string& rel : placed) {
-    WV_TRY(check_inside(root, real_root, rel, checked));
     fs::path parent = fs::path(rel).parent_path();
     std::vector<std::string> chain;
+    // A trashed file on the way is gone by the time folders are created.
     while (!parent.empty() && seen_dirs.insert(parent.string()).second &&
-           !exists_no_follow(under(root, parent.string()))) {
+           (!exists_no_follow(under(root, parent.string())) ||
+            trashed.count(parent.generic_string()))) {
       chain.push_back(parent.generic_string());
       parent = parent.parent_path();
     }
@@ -519,6 +722,15 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
       const std::string to = under(trash, rel);
       const bool known = !trash_dirs.insert(fs::path(to).parent_path().string()).second;
       WV_TRY(move_file(under(root, rel), to, known));
+    }
+    for (const std::string& rel : journal.vacated_dirs) {
+      std::error_code dir_error;
+      fs::remove(under(root, rel), dir_error);
+      if (dir_error) {
+        return make_error(ErrorCode::kIo, str_cat("cannot remove the emptied folder ",
+                                                  in_backticks(under(root, rel)), ": ",
+                                                  dir_error.message()));
+      }
     }
     for (const std::string& rel : journal.created_dirs) {
       std::error_code dir_error;

@@ -12,11 +12,13 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "base/sha256.h"
 #include "base/str.h"
 #include "pkg/name.h"
+#include "pkg/version.h"
 #include "pkg/wheel_filename.h"
 
 namespace wv::install {
@@ -469,6 +471,62 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
     }
     return nullptr;
   };
+  // The file name, the dist-info folder and METADATA must name one distribution and version
+  // (pip refuses the same, "inconsistent name/version"): otherwise the lock, the plan and what
+  // the next sync reads back from the environment would each describe a different package.
+  {
+    const std::string written_version = filename.version.to_string();
+    std::string_view stem = std::string_view(dist_info).substr(0, dist_info.size() - 10);
+    std::string_view folder_version = stem.substr(stem.rfind('-') + 1);
+    if (Result<pkg::Version> parsed = pkg::parse_version(folder_version);
+        !parsed || !(*parsed == filename.version)) {
+      return make_error(ErrorCode::kIntegrity,
+                        str_cat("wheel ", in_backticks(wheel), " has inconsistent version: the "
+                                "file name says ", in_backticks(written_version), ", its folder ",
+                                in_backticks(dist_info), " says ", in_backticks(folder_version)));
+    }
+    const Member* metadata_member = find_member(dist_info + "/METADATA");
+    if (metadata_member == nullptr) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat("wheel ", in_backticks(wheel), " has no METADATA file in ",
+                                in_backticks(dist_info)));
+    }
+    WV_ASSIGN_OR_RETURN(std::string metadata_text,
+                        read_member_text(archive.get(), *metadata_member, wheel,
+                                         Limit::kRecordBytes, options.limits.max_metadata_size));
+    // Only the two header fields are read: a full parse would refuse wheels for fields that
+    // installing never uses.
+    std::optional<std::string> metadata_name;
+    std::optional<std::string> metadata_version;
+    for (std::string_view line : split(metadata_text, '\n')) {
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.empty()) break;  // the body starts
+      std::size_t colon = line.find(':');
+      if (colon == std::string_view::npos) continue;
+      std::string_view key = trim(line.substr(0, colon));
+      std::string value(trim(line.substr(colon + 1)));
+      if (iequals(key, "Name") && !metadata_name) metadata_name = value;
+      if (iequals(key, "Version") && !metadata_version) metadata_version = value;
+    }
+    if (!metadata_name || !metadata_version) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat("wheel ", in_backticks(wheel), ": ", in_backticks(metadata_member->name),
+                                " has no ", metadata_name ? "Version" : "Name", " field"));
+    }
+    if (pkg::normalize_name(*metadata_name) != name) {
+      return make_error(ErrorCode::kIntegrity,
+                        str_cat("wheel ", in_backticks(wheel), " has inconsistent name: the file "
+                                "name says ", in_backticks(name), ", METADATA says ",
+                                in_backticks(*metadata_name)));
+    }
+    if (Result<pkg::Version> parsed = pkg::parse_version(*metadata_version);
+        !parsed || !(*parsed == filename.version)) {
+      return make_error(ErrorCode::kIntegrity,
+                        str_cat("wheel ", in_backticks(wheel), " has inconsistent version: the "
+                                "file name says ", in_backticks(written_version), ", METADATA says ",
+                                in_backticks(*metadata_version)));
+    }
+  }
   const Member* wheel_member = find_member(dist_info + "/WHEEL");
   const Member* record_member = find_member(dist_info + "/RECORD");
   if (wheel_member == nullptr || record_member == nullptr) {
@@ -522,6 +580,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
     std::string rel;
     std::string hash;
     std::uint64_t size = 0;
+    std::string member;  ///< the archive member behind it, "" for files wvlock writes
   };
   std::vector<Written> written;
   std::set<std::string> made_dirs;
@@ -596,7 +655,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
       }
       written_hash = sha256_record_digest(content);
       WV_TRY(write_staged(staged_path(rel), content, true, made_dirs));
-      written.push_back(Written{rel, written_hash, content.size()});
+      written.push_back(Written{rel, written_hash, content.size(), member.name});
     } else {
       WV_ASSIGN_OR_RETURN(StagedFile file, StagedFile::create(staged_path(rel), member.executable, made_dirs));
       WV_TRY(read_member(archive.get(), member, wheel, [&](std::string_view chunk) {
@@ -619,7 +678,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
                                 in_backticks(wheel), ": RECORD says ", row->second->size,
                                 ", the content is ", size, " bytes"));
     }
-    if (!is_script) written.push_back(Written{rel, actual, size});
+    if (!is_script) written.push_back(Written{rel, actual, size, member.name});
   }
 
   // Launchers from entry_points.txt.
@@ -634,7 +693,8 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
       std::string rel = join_rel(scheme.scripts, entry.name);
       std::string content = launcher(scheme.python, entry);
       WV_TRY(write_staged(staged_path(rel), content, true, made_dirs));
-      written.push_back(Written{rel, sha256_record_digest(content), content.size()});
+      written.push_back(Written{rel, sha256_record_digest(content), content.size(),
+                                entry_points->name});
     }
   }
 
@@ -665,11 +725,13 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
     installed_record += str_cat(record_field(relative_to_site(file.rel)), ",", file.hash, ",",
                                 file.size, "\n");
     result.files.push_back(file.rel);
+    result.members.push_back(file.member);
   }
   const std::string record_rel = join_rel(result.dist_info, "RECORD");
   installed_record += str_cat(record_field(relative_to_site(record_rel)), ",,\n");
   WV_TRY(write_staged(staged_path(record_rel), installed_record, false, made_dirs));
   result.files.push_back(record_rel);
+  result.members.emplace_back();
   return result;
 }
 

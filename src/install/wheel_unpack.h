@@ -3,7 +3,9 @@
 // the wheel's RECORD, mapping `.data/` scheme folders, rewriting `#!python` shebangs,
 // generating console/gui script launchers from entry_points.txt, and writing the installed
 // RECORD, INSTALLER and direct_url.json. Refuses entries that would escape the environment
-// (absolute paths, `..`, symlinks, control characters) and bounds what a zip may expand to.
+// (absolute paths, `..`, symlinks, control characters), wheels whose .dist-info folder or
+// METADATA name another distribution or version than the file name, and bounds what a zip may
+// expand to.
 // libzip is used only in wheel_unpack.cc.
 #pragma once
 
@@ -55,6 +57,9 @@ struct UnpackedWheel {
   std::string dist_info;  ///< relative to the root, e.g. lib/python3.12/site-packages/x-1.dist-info
   /// Every installed file relative to the root (RECORD included), in archive order.
   std::vector<std::string> files;
+  /// For each of `files`, the archive member it comes from (`entry_points.txt` for a
+  /// launcher), "" for the files wvlock writes itself (INSTALLER, WVLOCK, RECORD, ...).
+  std::vector<std::string> members;
 };
 
 /// Unpacks `wheel_path` into `options.staging`. On error the staging folder holds partial

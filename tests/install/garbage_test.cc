@@ -70,7 +70,7 @@ TEST_CASE("garbage: a malformed journal is refused, not replayed", "[install][ga
   std::ofstream(dir.file(std::string(kJournalName))) << "wvlock-journal 1\nP 0/../../etc/passwd\n";
   auto repaired = repair_environment(dir.path());
   REQUIRE_FALSE(repaired.has_value());
-  CHECK(repaired.error().message.find("expected `T|D|P|S <relative path>`") != std::string::npos);
+  CHECK(repaired.error().message.find("expected `T|R|D|P|S <relative path>`") != std::string::npos);
   std::ofstream(dir.file(std::string(kJournalName)), std::ios::trunc) << "\x01\x02garbage";
   repaired = repair_environment(dir.path());
   REQUIRE_FALSE(repaired.has_value());

@@ -48,11 +48,15 @@ std::string build_wheel(const WheelSpec& spec, const std::string& dir) {
   int error = 0;
   zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
   REQUIRE(archive != nullptr);
-  const std::string dist_info = str_cat(spec.name, "-", spec.version, ".dist-info");
+  const std::string dist_info =
+      str_cat(spec.dist_info_stem.empty() ? str_cat(spec.name, "-", spec.version) : spec.dist_info_stem,
+              ".dist-info");
   std::vector<WheelEntry> files = spec.files;
   files.push_back({dist_info + "/METADATA",
-                   str_cat("Metadata-Version: 2.1\nName: ", spec.name, "\nVersion: ", spec.version,
-                           "\n\n")});
+                   spec.metadata.empty()
+                       ? str_cat("Metadata-Version: 2.1\nName: ", spec.name, "\nVersion: ",
+                                 spec.version, "\n\n")
+                       : spec.metadata});
   files.push_back({dist_info + "/WHEEL",
                    str_cat("Wheel-Version: 1.0\nGenerator: wvlock-tests\nRoot-Is-Purelib: ",
                            spec.root_is_purelib ? "true" : "false", "\nTag: ", spec.tags, "\n")});

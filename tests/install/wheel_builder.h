@@ -32,6 +32,10 @@ struct WheelSpec {
   bool root_is_purelib = true;
   std::string entry_points;  ///< entry_points.txt content, "" for none
   std::vector<WheelEntry> files;
+  /// Deliberately inconsistent wheels: the METADATA text ("" for `Name: {name}`, `Version:
+  /// {version}`) and the .dist-info folder's stem ("" for `{name}-{version}`).
+  std::string metadata;
+  std::string dist_info_stem;
 };
 
 /// `{name}-{version}[-{build}]-{tags}[-{label}].whl`
