@@ -10,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <new>
+#include <stdexcept>
 #include <system_error>
 
 #include "base/str.h"
@@ -38,25 +40,79 @@ FileType type_of(fs::file_type type) {
   }
 }
 
+// What a file that read_file refuses is, for its message.
+const char* describe_file_mode(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a special file";
+}
+
 }  // namespace
 
-Result<std::string> RealFileSystem::read_file(const std::string& path) const {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return errno_error("read", path);
+Result<std::string> RealFileSystem::read_file(const std::string& path, Limit limit,
+                                              std::uint64_t max_bytes) const {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; fstat
+  // below refuses it before any read. O_NOCTTY: a terminal device never becomes ours.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    const int open_errno = errno;
+    struct ::stat link {};
+    if (open_errno == ENOENT && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+      return make_error(ErrorCode::kNotFound,
+                        str_cat("cannot read ", in_backticks(path),
+                                ": it is a symbolic link to a path that does not exist"));
+    }
+    if (open_errno == ENXIO) {  // a socket, or a FIFO opened for writing elsewhere
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat("cannot read ", in_backticks(path), ": it is not a regular file"));
+    }
+    errno = open_errno;
+    return errno_error("read", path);
+  }
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct ::stat info {};
+  if (::fstat(fd, &info) != 0) return errno_error("read", path);
+  if (!S_ISREG(info.st_mode)) {
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat("cannot read ", in_backticks(path), ": it is ",
+                              describe_file_mode(info.st_mode), ", not a regular file"));
+  }
+  const std::string what = str_cat("file ", in_backticks(path));
+  // The size stat gives is a hint, not a bound (the file may grow, /proc files say 0): refuse
+  // early when it is already over, and still count what the reads return.
+  const std::uint64_t stated = info.st_size > 0 ? std::uint64_t(info.st_size) : 0;
+  if (stated > max_bytes) return limit_error(limit, what, stated, max_bytes);
   std::string content;
   char buffer[1 << 16];
-  while (true) {
-    ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      Error error = errno_error("read", path);
-      ::close(fd);
-      return error;
+  // The only exceptions here are the string's own (a raised limit over the memory there is):
+  // they become an error like any other failed read.
+  try {
+    content.reserve(static_cast<std::size_t>(stated));
+    while (true) {
+      // At most max_bytes + 1 in all: one byte over is enough to know the file is too long.
+      const std::uint64_t room = max_bytes - content.size();  // content.size() <= max_bytes
+      const std::size_t want =
+          room >= sizeof buffer ? sizeof buffer : static_cast<std::size_t>(room) + 1;
+      ssize_t got = ::read(fd, buffer, want);
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        return errno_error("read", path);
+      }
+      if (got == 0) break;
+      if (std::uint64_t(got) > room) return limit_error(limit, what, std::nullopt, max_bytes);
+      content.append(buffer, std::size_t(got));
     }
-    if (got == 0) break;
-    content.append(buffer, std::size_t(got));
+  } catch (const std::bad_alloc&) {
+    return make_error(ErrorCode::kIo, str_cat("cannot read ", in_backticks(path), ": out of memory"));
+  } catch (const std::length_error&) {
+    return make_error(ErrorCode::kIo, str_cat("cannot read ", in_backticks(path), ": out of memory"));
   }
-  ::close(fd);
   return content;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/limits.h"
 #include "base/result.h"
 
 namespace wv {
@@ -28,7 +29,22 @@ class FileSystem {
  public:
   virtual ~FileSystem() = default;
 
-  virtual Result<std::string> read_file(const std::string& path) const = 0;
+  /// Reads a whole file. Symlinks are followed, and what they end at must be a regular file: a
+  /// FIFO, a device, a socket or a folder is refused naming the path and what it is, and never
+  /// blocked on or read without end. The bound applies while reading (at most `max_bytes` + 1
+  /// bytes are read), so a file that grows, or one behind a symlink that stat() measured as the
+  /// link, cannot get past it: a longer file is a kLimit error naming `limit`.
+  virtual Result<std::string> read_file(const std::string& path, Limit limit,
+                                        std::uint64_t max_bytes) const = 0;
+  /// As above, bounded by the process-wide value of `limit`.
+  Result<std::string> read_file(const std::string& path, Limit limit) const {
+    return read_file(path, limit, limit_value(limit));
+  }
+  /// As above, bounded by the input-file-bytes limit: every file a user, a tool or a server may
+  /// have put there is outside input.
+  Result<std::string> read_file(const std::string& path) const {
+    return read_file(path, Limit::kInputFileBytes);
+  }
   /// Writes through a temporary file in the same folder and renames it over `path`, so a reader
   /// sees the old content or the new one, never a half file. `durable` also syncs the file to
   /// disk before the rename, so a power loss cannot leave an empty file under the new name;
@@ -52,7 +68,9 @@ class FileSystem {
 /// The real file system (std::filesystem with error codes; never throws).
 class RealFileSystem final : public FileSystem {
  public:
-  Result<std::string> read_file(const std::string& path) const override;
+  using FileSystem::read_file;
+  Result<std::string> read_file(const std::string& path, Limit limit,
+                                std::uint64_t max_bytes) const override;
   Result<void> write_file_atomic(const std::string& path, std::string_view content,
                                  bool durable = true) override;
   Result<FileInfo> stat(const std::string& path) const override;

@@ -12,7 +12,7 @@ constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
 constexpr std::uint64_t kAnyBytes = std::uint64_t{1} << 50;  // a PiB: "no practical bound"
 
-constexpr std::array<LimitSpec, 12> kSpecs{{
+constexpr std::array<LimitSpec, 13> kSpecs{{
     {Limit::kPageBytes, "page-bytes", "bytes", 64 * kMiB, kAnyBytes,
      "one project page of an index (the largest PyPI pages are a few MiB)"},
     {Limit::kMetadataBytes, "metadata-bytes", "bytes", 16 * kMiB, kAnyBytes,
@@ -37,6 +37,11 @@ constexpr std::array<LimitSpec, 12> kSpecs{{
      "objects and arrays nested in index JSON"},
     {Limit::kSolverSteps, "solver-steps", "steps", 5000000, std::uint64_t{1} << 40,
      "resolution steps (versions tried, conflicts resolved) for one target"},
+    // The bound of every whole-file read that names no narrower limit (FileSystem::read_file):
+    // pyproject.toml and pylock.toml before toml-bytes applies, a local index page, an installed
+    // METADATA or RECORD. Without it, a symlink to a huge file is read until memory runs out.
+    {Limit::kInputFileBytes, "input-file-bytes", "bytes", 64 * kMiB, kAnyBytes,
+     "any other file read whole (project and lock files, local pages, installed metadata)"},
 }};
 
 // Atomic so that tests (and worker threads) may read while a value is set; set once in practice.

@@ -32,6 +32,7 @@ enum class Limit : int {
   kMarkerDepth,            ///< parentheses nested in one PEP 508 marker
   kJsonDepth,              ///< objects and arrays nested in index JSON
   kSolverSteps,            ///< resolution steps for one target
+  kInputFileBytes,         ///< any other file read whole (FileSystem::read_file's default)
 };
 
 struct LimitSpec {

@@ -420,7 +420,8 @@ Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t ind
       return limit_error(Limit::kPageBytes, str_cat("project page ", in_backticks(page_path)),
                          info->size, limits_.max_page_bytes);
     }
-    WV_ASSIGN_OR_RETURN(std::string body, file_system_.read_file(page_path));
+    WV_ASSIGN_OR_RETURN(std::string body, file_system_.read_file(page_path, Limit::kPageBytes,
+                                                                 limits_.max_page_bytes));
     ++stats_.pages;
     // Resolve hrefs against the page's own spelling (a path, or the file:// URL).
     std::string page_url = is_file_url(location.location)
@@ -467,7 +468,8 @@ Result<std::string> IndexSource::read_small_file(const std::string& url_or_path,
   }
   WV_ASSIGN_OR_RETURN(FileInfo info, file_system_.stat(*path));
   if (info.size > limit) return limit_error(limit_id, in_backticks(*path), info.size, limit);
-  return file_system_.read_file(*path);
+  // stat() measured a symlink itself: the bound that holds is the one applied while reading.
+  return file_system_.read_file(*path, limit_id, limit);
 }
 
 Result<std::string> IndexSource::read_dist_info(const Distribution& wheel, const std::string& leaf) {

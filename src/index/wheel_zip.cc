@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <memory>
 
 #include "base/str.h"
@@ -25,6 +26,8 @@ constexpr std::uint32_t kLocalSignature = 0x04034b50;
 constexpr std::size_t kEocdSize = 22;
 constexpr std::size_t kCentralHeaderSize = 46;
 constexpr std::size_t kLocalHeaderSize = 30;
+constexpr std::size_t kZip64LocatorSize = 20;
+constexpr std::size_t kZip64EocdSize = 56;
 // EOCD (22) + the longest comment (65535): the tail that surely holds the EOCD record.
 constexpr std::uint64_t kTailBytes = 65557;
 // Slack read after an entry's compressed data when its local header's extra field is unknown.
@@ -42,6 +45,18 @@ std::uint64_t le64(std::string_view bytes, std::size_t at) {
   return static_cast<std::uint64_t>(le32(bytes, at)) |
          (static_cast<std::uint64_t>(le32(bytes, at + 4)) << 32);
 }
+
+// Every offset, size and count below comes from the zip or from the server, so any of them may
+// be near 2^64: bounds are checked as `length <= size - offset`, never as `offset + length <=
+// size`, which wraps and passes.
+bool within(std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
+  return offset <= size && length <= size - offset;
+}
+
+// FetchRequest ranges are signed: a file larger than this cannot be asked for by range, and
+// an offset above it would turn negative, which means "the last N bytes".
+constexpr std::uint64_t kMaxRangeOffset =
+    static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 
 Error corrupt(std::string_view what, std::string_view detail) {
   return make_error(ErrorCode::kParse,
@@ -126,35 +141,66 @@ struct Ranged {
   const std::string& url;
   const SourceLimits& limits;
   RangeReadStats& stats;
+  std::uint64_t total = 0;  ///< the file's size, once the tail has said it (<= kMaxRangeOffset)
 };
 
-// Total size from `Content-Range: bytes a-b/total`.
-std::optional<std::uint64_t> content_range_total(const FetchResponse& response) {
-  auto found = response.headers.find("content-range");
-  if (found == response.headers.end()) return std::nullopt;
-  std::string_view value = found->second;
-  std::size_t slash = value.rfind('/');
-  if (slash == std::string_view::npos) return std::nullopt;
-  return parse_uint64(trim(value.substr(slash + 1)));
-}
+/// `Content-Range: bytes first-last/total` of a 206 answer.
+struct ContentRange {
+  std::uint64_t first = 0;
+  std::uint64_t last = 0;
+  std::optional<std::uint64_t> total;  ///< nullopt for `*`
+};
 
-std::optional<std::uint64_t> content_range_first(const FetchResponse& response) {
+// The answer's Content-Range, nullopt when it has none. One that does not parse, or whose
+// numbers contradict each other or the body carried with it (a claim of more bytes than came),
+// is a kIntegrity error: offsets computed from it would point at the wrong bytes.
+Result<std::optional<ContentRange>> content_range(const FetchResponse& response,
+                                                  const std::string& url) {
   auto found = response.headers.find("content-range");
-  if (found == response.headers.end()) return std::nullopt;
+  if (found == response.headers.end()) return std::optional<ContentRange>();
   std::string_view value = trim(found->second);
+  std::string_view shown = value.size() > 100 ? value.substr(0, 100) : value;
+  auto refuse = [&](std::string_view why) {
+    return make_error(ErrorCode::kIntegrity, str_cat("range answer for ", in_backticks(url),
+                                                     " has Content-Range ", in_backticks(shown),
+                                                     ": ", why));
+  };
   if (value.substr(0, 6) == "bytes ") value.remove_prefix(6);
-  std::size_t dash = value.find('-');
-  if (dash == std::string_view::npos) return std::nullopt;
-  return parse_uint64(trim(value.substr(0, dash)));
+  const std::size_t dash = value.find('-');
+  const std::size_t slash = value.find('/');
+  if (dash == std::string_view::npos || slash == std::string_view::npos || slash < dash) {
+    return refuse("expected `bytes FIRST-LAST/TOTAL`");
+  }
+  std::optional<std::uint64_t> first = parse_uint64(trim(value.substr(0, dash)));
+  std::optional<std::uint64_t> last = parse_uint64(trim(value.substr(dash + 1, slash - dash - 1)));
+  std::string_view total_text = trim(value.substr(slash + 1));
+  std::optional<std::uint64_t> total = parse_uint64(total_text);
+  if (!first || !last || (!total && total_text != "*")) {
+    return refuse("expected `bytes FIRST-LAST/TOTAL` with whole numbers");
+  }
+  if (*first > *last) return refuse("the range ends before it starts");
+  if (total && *last >= *total) return refuse("the range ends past the file's size");
+  // last - first + 1 bytes, compared without the + 1 (which wraps for 0-(2^64-1)).
+  if (response.body.empty() || *last - *first != response.body.size() - 1) {
+    return refuse(str_cat("it claims ", *last - *first, " + 1 bytes, the body has ",
+                          response.body.size()));
+  }
+  return std::optional<ContentRange>(ContentRange{*first, *last, total});
 }
 
-// One range request [first, last]; a 200 answer means the server sent the whole file, which is
-// returned through `whole`.
-Result<std::string> fetch_range(Ranged& ctx, std::uint64_t first, std::uint64_t last,
+// One range request for `length` bytes at `offset`, which the caller has checked lie within the
+// file; a 200 answer means the server sent the whole file, which is returned through `whole`.
+Result<std::string> fetch_range(Ranged& ctx, std::uint64_t offset, std::uint64_t length,
                                 std::optional<std::string>& whole) {
+  const std::string what = url_filename(ctx.url);
+  if (length == 0 || !within(offset, length, ctx.total)) {
+    return corrupt(what, str_cat("byte range ", offset, " + ", length, " lies outside the file"));
+  }
+  // offset + length <= total <= kMaxRangeOffset: both ends fit the signed range.
+  const std::uint64_t last = offset + (length - 1);
   FetchRequest request;
   request.url = ctx.url;
-  request.range = std::make_pair(static_cast<std::int64_t>(first), static_cast<std::int64_t>(last));
+  request.range = std::make_pair(static_cast<std::int64_t>(offset), static_cast<std::int64_t>(last));
   // A server that ignores the range sends the whole wheel: bound it like a whole download.
   request.max_body_bytes = ctx.limits.max_wheel_bytes;
   WV_ASSIGN_OR_RETURN(FetchResponse response, ctx.fetcher.fetch(request));
@@ -172,15 +218,20 @@ Result<std::string> fetch_range(Ranged& ctx, std::uint64_t first, std::uint64_t 
     return make_error(ErrorCode::kNetwork, str_cat("fetching a byte range of ", in_backticks(ctx.url),
                                                    ": HTTP status ", response.status));
   }
-  std::uint64_t expected = last - first + 1;
-  if (auto start = content_range_first(response); start && *start != first) {
+  if (response.body.size() != length) {
+    return make_error(ErrorCode::kNetwork,
+                      str_cat("byte range of ", in_backticks(ctx.url), " is truncated: got ",
+                              response.body.size(), " bytes of ", length));
+  }
+  WV_ASSIGN_OR_RETURN(std::optional<ContentRange> range, content_range(response, ctx.url));
+  if (range && range->first != offset) {
     return make_error(ErrorCode::kNetwork, str_cat("server answered a different byte range for ",
                                                    in_backticks(ctx.url)));
   }
-  if (response.body.size() != expected) {
-    return make_error(ErrorCode::kNetwork,
-                      str_cat("byte range of ", in_backticks(ctx.url), " is truncated: got ",
-                              response.body.size(), " bytes of ", expected));
+  if (range && range->total && *range->total != ctx.total) {
+    return make_error(ErrorCode::kIntegrity,
+                      str_cat("wheel ", in_backticks(ctx.url), " changed size between requests: ",
+                              ctx.total, " bytes, then ", *range->total));
   }
   return std::move(response.body);
 }
@@ -188,9 +239,9 @@ Result<std::string> fetch_range(Ranged& ctx, std::uint64_t first, std::uint64_t 
 Result<std::vector<CentralEntry>> parse_central_directory(std::string_view cd, std::uint64_t count,
                                                           std::string_view what) {
   std::vector<CentralEntry> entries;
-  std::size_t pos = 0;
+  std::size_t pos = 0;  // <= cd.size() throughout
   for (std::uint64_t i = 0; i < count; ++i) {
-    if (pos + kCentralHeaderSize > cd.size() || le32(cd, pos) != kCentralSignature) {
+    if (!within(pos, kCentralHeaderSize, cd.size()) || le32(cd, pos) != kCentralSignature) {
       return corrupt(what, str_cat("central directory entry ", i, " is malformed"));
     }
     CentralEntry entry;
@@ -199,32 +250,53 @@ Result<std::vector<CentralEntry>> parse_central_directory(std::string_view cd, s
     entry.crc = le32(cd, pos + 16);
     entry.compressed_size = le32(cd, pos + 20);
     entry.uncompressed_size = le32(cd, pos + 24);
-    std::size_t name_length = le16(cd, pos + 28);
-    std::size_t extra_length = le16(cd, pos + 30);
-    std::size_t comment_length = le16(cd, pos + 32);
+    const std::size_t name_length = le16(cd, pos + 28);
+    const std::size_t extra_length = le16(cd, pos + 30);
+    const std::size_t comment_length = le16(cd, pos + 32);
     entry.local_offset = le32(cd, pos + 42);
     entry.extra_length = static_cast<std::uint16_t>(extra_length);
-    std::size_t end = pos + kCentralHeaderSize + name_length + extra_length + comment_length;
-    if (end > cd.size()) return corrupt(what, str_cat("central directory entry ", i, " overruns"));
+    // Three 16-bit lengths: their sum cannot wrap, but it may overrun the directory.
+    const std::size_t variable = name_length + extra_length + comment_length;
+    if (!within(pos + kCentralHeaderSize, variable, cd.size())) {
+      return corrupt(what, str_cat("central directory entry ", i, " overruns"));
+    }
+    const std::size_t end = pos + kCentralHeaderSize + variable;
     entry.name = std::string(cd.substr(pos + kCentralHeaderSize, name_length));
-    // ZIP64 extended information (APPNOTE §4.5.3): only the fields saturated above are present.
+    // Extra fields (APPNOTE §4.5): id, length, data. A length that runs past the entry's extra
+    // block is a lie (Python's zipfile refuses it too); fewer than 4 trailing bytes are padding.
     std::string_view extra = cd.substr(pos + kCentralHeaderSize + name_length, extra_length);
     std::size_t at = 0;
-    while (at + 4 <= extra.size()) {
-      std::uint16_t id = le16(extra, at);
-      std::size_t size = le16(extra, at + 2);
-      if (at + 4 + size > extra.size()) break;
+    while (extra.size() - at >= 4) {
+      const std::uint16_t id = le16(extra, at);
+      const std::size_t size = le16(extra, at + 2);
+      if (size > extra.size() - at - 4) {
+        return corrupt(what, str_cat("extra field ", id, " of ", in_backticks(entry.name),
+                                     " claims ", size, " bytes, ", extra.size() - at - 4,
+                                     " remain"));
+      }
       if (id == 0x0001) {
+        // ZIP64 extended information (APPNOTE §4.5.3): only the fields saturated above are
+        // present, in this order. One that is saturated but missing here is corrupt: keeping
+        // 0xFFFFFFFF would read the wrong bytes.
         std::string_view field = extra.substr(at + 4, size);
         std::size_t offset = 0;
+        bool short_field = false;
         auto take = [&](std::uint64_t& target) {
           if (target != 0xFFFFFFFFu) return;
-          if (offset + 8 <= field.size()) target = le64(field, offset);
+          if (field.size() - offset < 8) {
+            short_field = true;
+            return;
+          }
+          target = le64(field, offset);
           offset += 8;
         };
         take(entry.uncompressed_size);
         take(entry.compressed_size);
         take(entry.local_offset);
+        if (short_field) {
+          return corrupt(what, str_cat("the ZIP64 extra field of ", in_backticks(entry.name),
+                                       " is too short for the sizes it must hold"));
+        }
       }
       at += 4 + size;
     }
@@ -236,6 +308,13 @@ Result<std::vector<CentralEntry>> parse_central_directory(std::string_view cd, s
 
 Result<std::string> inflate_entry(std::string_view data, const CentralEntry& entry,
                                   std::string_view what) {
+  // zlib counts in 32-bit uInt: larger sizes (only with a raised metadata limit) would wrap.
+  if (data.size() > std::numeric_limits<uInt>::max() ||
+      entry.uncompressed_size > std::numeric_limits<uInt>::max()) {
+    return make_error(ErrorCode::kUnsupported,
+                      str_cat("wheel ", in_backticks(what), ": ", in_backticks(entry.name),
+                              " is over 4 GiB, which wvlock does not read in one piece"));
+  }
   std::string out;
   if (entry.method == 0) {
     out = std::string(data);
@@ -367,6 +446,11 @@ Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& ur
   };
 
   // 1. The tail, which holds the end-of-central-directory record.
+  if (size && *size > kMaxRangeOffset) {
+    return make_error(ErrorCode::kParse, str_cat("the index gives wheel ", in_backticks(url),
+                                                 " a size of ", *size,
+                                                 " bytes, more than a file can have"));
+  }
   FetchRequest request;
   request.url = url;
   if (size) {
@@ -389,21 +473,36 @@ Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& ur
     return make_error(ErrorCode::kNetwork, str_cat("fetching the end of wheel ", in_backticks(url),
                                                    ": HTTP status ", tail_response.status));
   }
-  std::optional<std::uint64_t> total = content_range_total(tail_response);
+  WV_ASSIGN_OR_RETURN(std::optional<ContentRange> tail_range, content_range(tail_response, url));
+  std::optional<std::uint64_t> total = tail_range ? tail_range->total : std::nullopt;
   if (!total) total = size;
   if (!total) {
     return make_error(ErrorCode::kNetwork, str_cat("range answer for ", in_backticks(url),
                                                    " has no usable Content-Range"));
   }
+  if (*total > kMaxRangeOffset) {
+    return make_error(ErrorCode::kIntegrity, str_cat("range answer for ", in_backticks(url),
+                                                     " claims a file of ", *total,
+                                                     " bytes, more than a file can have"));
+  }
+  ctx.total = *total;
   const std::string tail = std::move(tail_response.body);
   if (tail.size() > *total) return corrupt(what, "range answer longer than the file");
   const std::uint64_t tail_start = *total - tail.size();
+  // The tail was asked for up to the end: one that stops short (or starts elsewhere than its
+  // length says) would put the EOCD's offsets at the wrong bytes.
+  if (tail_range && (tail_range->first != tail_start || tail_range->last != *total - 1)) {
+    return make_error(ErrorCode::kIntegrity,
+                      str_cat("range answer for the end of ", in_backticks(url), " covers bytes ",
+                              tail_range->first, "-", tail_range->last, " of ", *total,
+                              ", not the end of the file"));
+  }
 
   // 2. The EOCD record, searched backwards (a comment may follow it).
   if (tail.size() < kEocdSize) return corrupt(what, "too short for a zip");
   std::optional<std::size_t> eocd;
   for (std::size_t at = tail.size() - kEocdSize + 1; at-- > 0;) {
-    if (le32(tail, at) == kEocdSignature && at + kEocdSize + le16(tail, at + 20) <= tail.size()) {
+    if (le32(tail, at) == kEocdSignature && within(at + kEocdSize, le16(tail, at + 20), tail.size())) {
       eocd = at;
       break;
     }
@@ -414,17 +513,20 @@ Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& ur
   std::uint64_t cd_offset = le32(tail, *eocd + 16);
   if (entry_count == 0xFFFF || cd_size == 0xFFFFFFFFu || cd_offset == 0xFFFFFFFFu) {
     // ZIP64: the locator sits right before the EOCD and points at the ZIP64 EOCD record.
-    if (*eocd < 20 || le32(tail, *eocd - 20) != kZip64LocatorSignature) {
+    if (*eocd < kZip64LocatorSize || le32(tail, *eocd - kZip64LocatorSize) != kZip64LocatorSignature) {
       return corrupt(what, "ZIP64 end-of-central-directory locator missing");
     }
-    std::uint64_t record_offset = le64(tail, *eocd - 20 + 8);
+    const std::uint64_t record_offset = le64(tail, *eocd - kZip64LocatorSize + 8);
+    if (!within(record_offset, kZip64EocdSize, *total)) {
+      return corrupt(what, str_cat("ZIP64 end-of-central-directory record at ", record_offset,
+                                   " lies outside the file of ", *total, " bytes"));
+    }
     std::string record;
-    if (record_offset >= tail_start && record_offset - tail_start + 56 <= tail.size()) {
-      record = tail.substr(static_cast<std::size_t>(record_offset - tail_start), 56);
+    if (record_offset >= tail_start && within(record_offset - tail_start, kZip64EocdSize, tail.size())) {
+      record = tail.substr(static_cast<std::size_t>(record_offset - tail_start), kZip64EocdSize);
     } else {
-      if (record_offset + 56 > *total) return corrupt(what, "ZIP64 record outside the file");
       std::optional<std::string> whole;
-      WV_ASSIGN_OR_RETURN(record, fetch_range(ctx, record_offset, record_offset + 55, whole));
+      WV_ASSIGN_OR_RETURN(record, fetch_range(ctx, record_offset, kZip64EocdSize, whole));
       if (whole) return whole_file(std::move(*whole));
     }
     if (le32(record, 0) != kZip64EocdSignature) return corrupt(what, "bad ZIP64 record");
@@ -432,26 +534,30 @@ Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& ur
     cd_size = le64(record, 40);
     cd_offset = le64(record, 48);
   }
-  if (cd_offset > *total || cd_size > *total - cd_offset) {
-    return corrupt(what, "central directory outside the file");
+  if (!within(cd_offset, cd_size, *total)) {
+    return corrupt(what, str_cat("central directory (", cd_size, " bytes at ", cd_offset,
+                                 ") lies outside the file of ", *total, " bytes"));
   }
   if (cd_size > limits.max_central_directory_bytes) {
     return limit_error(Limit::kCentralDirectoryBytes, str_cat("central directory of ", in_backticks(url)),
                        cd_size, limits.max_central_directory_bytes);
   }
   // Each entry takes at least 46 bytes: a larger count is a lie we must not allocate for.
-  if (entry_count > cd_size / kCentralHeaderSize) return corrupt(what, "impossible entry count");
+  if (entry_count > cd_size / kCentralHeaderSize) {
+    return corrupt(what, str_cat("impossible entry count ", entry_count, " for a central directory of ",
+                                 cd_size, " bytes"));
+  }
 
   // 3. The central directory, from the tail when it is there.
   std::string cd;
   if (cd_offset >= tail_start) {
-    if (cd_offset - tail_start + cd_size > tail.size()) {
+    if (!within(cd_offset - tail_start, cd_size, tail.size())) {
       return corrupt(what, "central directory overruns the file");
     }
     cd = tail.substr(static_cast<std::size_t>(cd_offset - tail_start), static_cast<std::size_t>(cd_size));
   } else if (cd_size > 0) {
     std::optional<std::string> whole;
-    WV_ASSIGN_OR_RETURN(cd, fetch_range(ctx, cd_offset, cd_offset + cd_size - 1, whole));
+    WV_ASSIGN_OR_RETURN(cd, fetch_range(ctx, cd_offset, cd_size, whole));
     if (whole) return whole_file(std::move(*whole));
   }
   WV_ASSIGN_OR_RETURN(std::vector<CentralEntry> entries, parse_central_directory(cd, entry_count, what));
@@ -465,40 +571,47 @@ Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& ur
                        entry.uncompressed_size, limits.max_metadata_bytes);
   }
   // Deflate never expands data much: a compressed size far above the limit is corrupt input.
-  if (entry.compressed_size > limits.max_metadata_bytes + 1024) {
+  // (Checked as `size - 1024 > limit` so that a raised limit near 2^64 cannot wrap.)
+  if (entry.compressed_size > 1024 && entry.compressed_size - 1024 > limits.max_metadata_bytes) {
     return corrupt(what, str_cat(in_backticks(entry.name), " has an implausible compressed size"));
   }
-  if (entry.local_offset >= *total) return corrupt(what, "entry offset outside the file");
+  if (!within(entry.local_offset, kLocalHeaderSize, *total)) {
+    return corrupt(what, str_cat("local header of ", in_backticks(entry.name), " at ",
+                                 entry.local_offset, " lies outside the file of ", *total, " bytes"));
+  }
+  // With the check above the compressed size is at most the metadata limit + 1024; this bound
+  // also holds for a limit set near 2^64, so the sums below (names and extras are 16-bit) cannot
+  // wrap.
+  if (entry.compressed_size > kMaxRangeOffset) {
+    return corrupt(what, str_cat(in_backticks(entry.name), " has an implausible compressed size"));
+  }
 
   // 4. The local header and the data. The local extra field may differ from the central one,
   // so read some slack and fetch again in the rare case it was not enough.
-  std::uint64_t want = kLocalHeaderSize + entry.name.size() + entry.extra_length +
-                       entry.compressed_size + kLocalSlack;
-  std::uint64_t last = std::min(*total - 1, entry.local_offset + want - 1);
+  const std::uint64_t want = kLocalHeaderSize + entry.name.size() + entry.extra_length +
+                             entry.compressed_size + kLocalSlack;
+  const std::uint64_t length = std::min(want, *total - entry.local_offset);
   std::string local;
-  if (entry.local_offset >= tail_start && last < *total) {
+  if (entry.local_offset >= tail_start && within(entry.local_offset - tail_start, length, tail.size())) {
     // Already in the tail (small wheels): no request at all.
-    std::uint64_t available_last = *total - 1;
-    last = std::min(last, available_last);
     local = tail.substr(static_cast<std::size_t>(entry.local_offset - tail_start),
-                        static_cast<std::size_t>(last - entry.local_offset + 1));
+                        static_cast<std::size_t>(length));
   } else {
     std::optional<std::string> whole;
-    WV_ASSIGN_OR_RETURN(local, fetch_range(ctx, entry.local_offset, last, whole));
+    WV_ASSIGN_OR_RETURN(local, fetch_range(ctx, entry.local_offset, length, whole));
     if (whole) return whole_file(std::move(*whole));
   }
   if (local.size() < kLocalHeaderSize || le32(local, 0) != kLocalSignature) {
     return corrupt(what, str_cat("local header of ", in_backticks(entry.name), " is malformed"));
   }
-  std::uint64_t data_start = kLocalHeaderSize + le16(local, 26) + le16(local, 28);
-  std::uint64_t data_end = data_start + entry.compressed_size;
-  if (data_end > local.size()) {
-    if (entry.local_offset + data_end > *total) {
+  const std::uint64_t data_start = kLocalHeaderSize + le16(local, 26) + le16(local, 28);
+  const std::uint64_t data_length = data_start + entry.compressed_size;  // small terms: no wrap
+  if (data_length > local.size()) {
+    if (!within(entry.local_offset, data_length, *total)) {
       return corrupt(what, str_cat(in_backticks(entry.name), " overruns the file"));
     }
     std::optional<std::string> whole;
-    WV_ASSIGN_OR_RETURN(local, fetch_range(ctx, entry.local_offset,
-                                           entry.local_offset + data_end - 1, whole));
+    WV_ASSIGN_OR_RETURN(local, fetch_range(ctx, entry.local_offset, data_length, whole));
     if (whole) return whole_file(std::move(*whole));
   }
   std::string_view data = std::string_view(local).substr(static_cast<std::size_t>(data_start),
