@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "base/file_system.h"
+#include "base/sha256.h"
 #include "base/str.h"
 #include "pkg/name.h"
 #include "pkg/version.h"
@@ -273,6 +274,8 @@ struct DestinationCheck {
   std::function<std::string(const std::string&)> source;
   /// "`name version`" of the installed distribution whose RECORD lists a path, or "".
   std::function<std::string(const std::string&)> owner;
+  /// The staged copy of a destination.
+  std::function<std::string(const std::string&)> staged;
 
   std::string whose(const std::string& rel) const {
     std::string name = owner(rel);
@@ -294,7 +297,25 @@ struct DestinationCheck {
     return false;
   }
 
-  Result<void> check(const std::string& rel, std::vector<std::string>& vacated) const {
+  /// True when `rel` already holds exactly the staged file (same bytes, same executable bit):
+  /// namespace packages (`nvidia/__init__.py` in every nvidia-* wheel) ship one file from
+  /// several distributions, and leaving it as it is replaces nothing.
+  bool already_there(const std::string& rel) const {
+    struct stat existing;
+    struct stat incoming;
+    if (::lstat(under(root, rel).c_str(), &existing) != 0 || !S_ISREG(existing.st_mode) ||
+        ::lstat(staged(rel).c_str(), &incoming) != 0 || existing.st_size != incoming.st_size ||
+        ((existing.st_mode & 0111) != 0) != ((incoming.st_mode & 0111) != 0)) {
+      return false;
+    }
+    Result<std::string> a = sha256_file_hex(under(root, rel));
+    Result<std::string> b = sha256_file_hex(staged(rel));
+    return a && b && *a == *b;
+  }
+
+  /// Ok(true) when the destination already holds the file (nothing to move), Ok(false) when
+  /// the file may be moved in, else the refusal.
+  Result<bool> check(const std::string& rel, std::vector<std::string>& vacated) const {
     std::vector<std::string_view> parts = split(rel, '/');
     std::string prefix;
     for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
@@ -316,9 +337,10 @@ struct DestinationCheck {
                                 whose(prefix), "); refusing to replace it"));
     }
     struct stat info;
-    if (::lstat(under(root, rel).c_str(), &info) != 0) return {};
+    if (::lstat(under(root, rel).c_str(), &info) != 0) return false;
     if (!S_ISDIR(info.st_mode)) {
-      if (trashed.count(rel)) return {};
+      if (trashed.count(rel)) return false;
+      if (already_there(rel)) return true;
       return make_error(ErrorCode::kInvalidInput,
                         str_cat(source(rel), " would replace ", in_backticks(under(root, rel)),
                                 " (", whose(rel), "); only the files of a distribution this sync "
@@ -351,7 +373,7 @@ struct DestinationCheck {
       return a.size() != b.size() ? a.size() > b.size() : a < b;
     });
     vacated.insert(vacated.end(), folders.begin(), folders.end());
-    return {};
+    return false;
   }
 };
 
@@ -669,12 +691,17 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     auto it = owners->find(rel);
     return it == owners->end() ? std::string() : it->second;
   };
-  const DestinationCheck destinations{root, facts.scheme, trashed, source, owner};
+  auto staged_copy = [&](const std::string& rel) {
+    return under(staging, str_cat(source_of[rel], "/", rel));
+  };
+  const DestinationCheck destinations{root, facts.scheme, trashed, source, owner, staged_copy};
+  std::vector<std::string> to_move;
   for (const std::string& rel : placed) {
-    if (Result<void> fits = destinations.check(rel, journal.vacated_dirs); !fits) {
-      return std::move(fits).error().with_note(unchanged);
-    }
+    Result<bool> there = destinations.check(rel, journal.vacated_dirs);
+    if (!there) return std::move(there).error().with_note(unchanged);
+    if (!*there) to_move.push_back(rel);
   }
+  placed = std::move(to_move);
   std::set<std::string> new_dirs;
   std::set<std::string> seen_dirs;
   for (const std::string& rel : placed) {

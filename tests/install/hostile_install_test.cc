@@ -239,6 +239,26 @@ TEST_CASE("hostile: replacing a file of another, kept distribution is refused",
                       "only the files of a distribution this sync upgrades or removes"});
 }
 
+TEST_CASE("hostile: a file another distribution ships byte for byte is left as it is",
+          "[install][hostile]") {
+  Env env;
+  // As every nvidia-* wheel ships `nvidia/__init__.py`: the second one, synced later, finds it.
+  lock::LockedFile first = env.wheel(spec_of("ns_a", "1.0", {{"ns/__init__.py", ""}, {"ns/a.py", "A = 1\n"}}));
+  lock::LockedFile second = env.wheel(spec_of("ns_b", "1.0", {{"ns/__init__.py", ""}, {"ns/b.py", "B = 2\n"}}));
+  REQUIRE(env.sync_lock(lock_of({env.owner, first})).has_value());
+  auto report = env.sync_lock(lock_of({env.owner, first, second}));
+  REQUIRE(report.has_value());
+  CHECK(run(env.venv + "/bin/python -c 'import ns.a, ns.b; print(ns.a.A + ns.b.B)'") == "3\n");
+  std::ifstream record(env.site + "/ns_b-1.0.dist-info/RECORD");
+  std::string text((std::istreambuf_iterator<char>(record)), {});
+  CHECK(text.find("ns/__init__.py,") != std::string::npos);
+  // Different bytes at the same path are still refused.
+  lock::LockedFile third = env.wheel(spec_of("ns_c", "1.0", {{"ns/__init__.py", "X = 1\n"}}));
+  env.expect_refused(lock_of({env.owner, first, second, third}), ErrorCode::kInvalidInput,
+                     {"`ns/__init__.py` of wheel `ns_c-1.0-py3-none-any.whl` would replace `",
+                      "(it belongs to `ns-a 1.0`)"});
+}
+
 // Class 1, the reverse: a folder where a file is.
 
 TEST_CASE("hostile: a folder over another distribution's module file is refused",
