@@ -4,8 +4,10 @@
 // the whole file (a server ignoring ranges), with a Content-Range that misstates the start or
 // the total, a body cut short or padded, 416, 500, a cut body (over max_body_bytes), or a range
 // answer with no Content-Range. Properties: no crash, no endless loop (a bounded number of
-// requests), an entry read is within the metadata limit, and an honest script reads what
-// libzip reads.
+// requests), an entry read is within the metadata limit, an honest script reads what libzip
+// reads, and an honest server is never asked for a byte outside the file: every offset and size
+// the zip states (lying numbers near 2^32 and 2^64 included, fuzz/dicts/wheel_zip_server.dict)
+// is checked against the file's size before it becomes a request.
 #include <algorithm>
 #include <string>
 
@@ -26,6 +28,13 @@ class LyingServer : public wv::Fetcher {
         script_.empty() ? 0
                         : static_cast<unsigned char>(script_[std::min(requests_, script_.size() - 1)]);
     ++requests_;
+    // An explicit range (not the first request's "last N bytes") that reaches past the end.
+    if (request.range && request.range->first >= 0 &&
+        (static_cast<std::uint64_t>(request.range->first) >= bytes_.size() ||
+         request.range->second < request.range->first ||
+         static_cast<std::uint64_t>(request.range->second) >= bytes_.size())) {
+      asked_outside_ = true;
+    }
     wv::FetchResponse response;
     response.effective_url = request.url;
     const std::int64_t total = static_cast<std::int64_t>(bytes_.size());
@@ -78,11 +87,13 @@ class LyingServer : public wv::Fetcher {
   }
 
   std::size_t requests() const { return requests_; }
+  bool asked_outside() const { return asked_outside_; }
 
  private:
   std::string_view script_;
   std::string_view bytes_;
   std::size_t requests_ = 0;
+  bool asked_outside_ = false;
 };
 
 }  // namespace
@@ -110,6 +121,12 @@ WV_FUZZ_TARGET(wheel_zip_server) {
                                                     wanted, limits);
       WV_FUZZ_CHECK(server.requests() <= 16, "the range reader sent " +
                                                  std::to_string(server.requests()) + " requests");
+      // Only an honest server: a lying one may misstate the total the offsets are checked against.
+      if (honest && !bytes.empty()) {
+        WV_FUZZ_CHECK(!server.asked_outside(),
+                      "an honest server was asked for bytes outside the file (a zip offset or size "
+                      "was not checked against the file's size)");
+      }
       if (!ranged) continue;
       WV_FUZZ_CHECK(ranged.value().size() <= limits.max_metadata_bytes, "ranged entry over the limit");
       if (honest) {
