@@ -127,6 +127,18 @@ void Catalog::store_metadata(const std::vector<pkg::Distribution>& missing,
                                        str_cat("METADATA of ", in_backticks(wheel.filename))));
       continue;
     }
+    // pip refuses a wheel whose METADATA names another project or version than its file name
+    // ("inconsistent name/version"): locking it would record one thing and install another.
+    if (!(parsed->name == wheel.name) || !(parsed->version == wheel.version)) {
+      metadata_.emplace(
+          wheel.url,
+          make_error(ErrorCode::kIntegrity,
+                     str_cat("inconsistent name/version: ", in_backticks(wheel.filename),
+                             " is named ", wheel.name.str(), " ", wheel.version.to_string(),
+                             " but its METADATA says ", parsed->name.str(), " ",
+                             parsed->version.to_string())));
+      continue;
+    }
     metadata_.emplace(wheel.url, std::make_unique<pkg::CoreMetadata>(std::move(*parsed)));
   }
 }

@@ -4,6 +4,9 @@
 #include <set>
 
 #include "base/str.h"
+#include "pkg/name.h"
+#include "pkg/version.h"
+#include "pkg/wheel_filename.h"
 
 namespace wv::lock {
 
@@ -152,9 +155,27 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
   }
   if (lockfile.created_by.empty()) return invalid(path, 1, "`created-by` is required");
 
+  // Names reach file names (`pylock.NAME.toml`, dist-info folders): each must be a name,
+  // never a path.
+  auto check_name = [&](std::string_view what, const std::string& name, int line) -> Result<void> {
+    if (pkg::is_valid_name(name) && pkg::normalize_name(name) == name) return {};
+    return invalid(path, line, str_cat(what, " ", in_backticks(name.substr(0, 100)),
+                                       " is not a normalised name (PEP 503/685)"));
+  };
+  for (const auto* list : {&lockfile.extras, &lockfile.dependency_groups, &lockfile.default_groups}) {
+    for (const std::string& name : *list) WV_TRY(check_name("extra or group", name, 1));
+  }
   std::set<std::string> target_names;
   for (const LockedTarget& target : lockfile.targets) {
     if (target.name.empty()) return invalid(path, target.line, "a target has no `name`");
+    if (!targets::is_valid_target_name(target.name)) {
+      return invalid(path, target.line,
+                     str_cat("target name ", in_backticks(target.name.substr(0, 100)),
+                             " is not a name (letters, digits, `-`, `_`, `.`)"));
+    }
+    for (const auto* roots : {&target.extra_roots, &target.group_roots}) {
+      for (const auto& [name, edges] : *roots) WV_TRY(check_name("extra or group", name, target.line));
+    }
     if (!target_names.insert(target.name).second) {
       return invalid(path, target.line, str_cat("target ", in_backticks(target.name),
                                                 " is declared twice"));
@@ -165,6 +186,7 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
   std::map<std::string, std::map<std::string, std::string>> used;
   for (const LockedPackage& package : lockfile.packages) {
     if (package.name.empty()) return invalid(path, package.line, "a package has no `name`");
+    WV_TRY(check_name("package name", package.name, package.line));
     if (package.version.empty()) {
       return invalid(path, package.line,
                      str_cat("package ", in_backticks(package.name), " has no `version`"));
@@ -178,6 +200,12 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
         return invalid(path, file.line, str_cat("a file of ", in_backticks(package.name),
                                                 " has no `name`"));
       }
+      if (file.name.find_first_of("/\\") != std::string::npos || file.name == "." ||
+          file.name == ".." || file.name.find('\0') != std::string::npos) {
+        return invalid(path, file.line, str_cat("file name ", in_backticks(file.name.substr(0, 100)),
+                                                " of ", in_backticks(package.name),
+                                                " is a path, not a file name"));
+      }
       if (file.url.empty() == file.path.empty()) {
         return invalid(path, file.line, str_cat(in_backticks(file.name),
                                                 ": expected exactly one of `url` and `path`"));
@@ -189,7 +217,18 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
       }
       return {};
     };
-    for (const LockedFile& wheel : package.wheels) WV_TRY(check_file(wheel));
+    for (const LockedFile& wheel : package.wheels) {
+      WV_TRY(check_file(wheel));
+      // A wheel of another project or version than its entry would install and never settle.
+      auto filename = pkg::parse_wheel_filename(wheel.name);
+      auto version = pkg::parse_version(package.version);
+      if (!filename || !version || filename->name.str() != package.name ||
+          !(filename->version == *version)) {
+        return invalid(path, wheel.line,
+                       str_cat("wheel ", in_backticks(wheel.name.substr(0, 200)),
+                               " is not a wheel of ", package.name, " ", package.version));
+      }
+    }
     if (package.sdist) WV_TRY(check_file(*package.sdist));
 
     for (const auto& [target, use] : package.targets) {

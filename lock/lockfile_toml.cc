@@ -4,6 +4,7 @@
 
 #include "base/limits.h"
 #include "base/str.h"
+#include "base/toml_guard.h"
 #include "lock/lockfile.h"
 #include "lock/toml_value.h"
 #include "lock/variants_table.h"
@@ -243,6 +244,8 @@ Result<Lockfile> read_lockfile(std::string_view text, std::string_view path) {
   if (text.size() > limit_value(Limit::kTomlBytes)) {
     return limit_error(Limit::kTomlBytes, str_cat("lockfile ", in_backticks(path)), text.size());
   }
+  WV_TRY(check_toml_nesting(text, limit_value(Limit::kTomlDepth),
+                            str_cat("lockfile ", in_backticks(path))));
   toml::table document;
   try {
     document = toml::parse(text, path);

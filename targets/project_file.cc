@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "base/limits.h"
+#include "base/toml_guard.h"
 #include "base/str.h"
 #include "pkg/marker.h"
 #include "pkg/name.h"
@@ -112,13 +113,6 @@ class Reader {
  private:
   std::string path_;
 };
-
-bool is_valid_target_name(std::string_view name) {
-  if (name.empty() || !is_ascii_alnum(name[0])) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return is_ascii_alnum(c) || c == '-' || c == '_' || c == '.';
-  });
-}
 
 bool is_valid_gfx(std::string_view gfx) {
   if (gfx.size() < 4 || gfx.substr(0, 3) != "gfx") return false;
@@ -1008,6 +1002,8 @@ Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view
   if (text.size() > limit_value(Limit::kTomlBytes)) {
     return limit_error(Limit::kTomlBytes, str_cat("project file ", in_backticks(path)), text.size());
   }
+  WV_TRY(check_toml_nesting(text, limit_value(Limit::kTomlDepth),
+                            str_cat("project file ", in_backticks(path))));
   const Reader reader{std::string(path)};
   toml::table root;
   try {

@@ -1,6 +1,8 @@
 // Platform shorthands and the expansion of a host profile into markers and tags.
 #include "targets/target.h"
 
+#include <algorithm>
+
 #include "base/str.h"
 
 namespace wv::targets {
@@ -192,6 +194,13 @@ std::vector<std::string> list_of(std::string_view text) {
 }
 
 }  // namespace
+
+bool is_valid_target_name(std::string_view name) {
+  if (name.empty() || name.size() > 100 || !is_ascii_alnum(name[0])) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return is_ascii_alnum(c) || c == '-' || c == '_' || c == '.';
+  });
+}
 
 std::map<std::string, std::string> declared_facts(const Target& target) {
   const HostProfile& host = target.profile;

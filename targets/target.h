@@ -36,6 +36,10 @@ Result<Platform> parse_platform(std::string_view shorthand);
 /// (manylinux2014), musl 1.2, macOS 11.0 on arm64 and 10.12 on x86_64.
 MajorMinor default_platform_version(const Platform& platform);
 
+/// A target name: letters, digits, `-`, `_`, `.`, starting with a letter or digit (so it is
+/// safe in a file name: `pylock.NAME.toml`). Checked wherever a name is read.
+bool is_valid_target_name(std::string_view name);
+
 /// A declared target.
 struct Target {
   std::string name;

@@ -12,7 +12,7 @@ constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
 constexpr std::uint64_t kAnyBytes = std::uint64_t{1} << 50;  // a PiB: "no practical bound"
 
-constexpr std::array<LimitSpec, 13> kSpecs{{
+constexpr std::array<LimitSpec, 14> kSpecs{{
     {Limit::kPageBytes, "page-bytes", "bytes", 64 * kMiB, kAnyBytes,
      "one project page of an index (the largest PyPI pages are a few MiB)"},
     {Limit::kMetadataBytes, "metadata-bytes", "bytes", 16 * kMiB, kAnyBytes,
@@ -35,6 +35,8 @@ constexpr std::array<LimitSpec, 13> kSpecs{{
      "parentheses nested in one PEP 508 marker"},
     {Limit::kJsonDepth, "json-depth", "levels", 64, 1000,
      "objects and arrays nested in index JSON"},
+    {Limit::kTomlDepth, "toml-depth", "levels", 64, 1000,
+     "tables, dotted keys, inline tables and arrays nested in pyproject.toml or pylock.toml"},
     {Limit::kSolverSteps, "solver-steps", "steps", 5000000, std::uint64_t{1} << 40,
      "resolution steps (versions tried, conflicts resolved) for one target"},
     // The bound of every whole-file read that names no narrower limit (FileSystem::read_file):

@@ -31,6 +31,7 @@ enum class Limit : int {
   kTomlBytes,              ///< pyproject.toml or pylock.toml
   kMarkerDepth,            ///< parentheses nested in one PEP 508 marker
   kJsonDepth,              ///< objects and arrays nested in index JSON
+  kTomlDepth,              ///< tables, dotted keys, inline tables and arrays nested in TOML
   kSolverSteps,            ///< resolution steps for one target
   kInputFileBytes,         ///< any other file read whole (FileSystem::read_file's default)
 };

@@ -3,13 +3,15 @@
 #include <atomic>
 #include <cstdio>
 
+#include "base/credentials.h"
+
 namespace wv {
 namespace {
 std::atomic<int> current_level{int(Verbosity::kNormal)};
 
 void emit(std::string_view prefix, std::string_view message) {
-  std::fprintf(stderr, "%.*s%.*s\n", int(prefix.size()), prefix.data(), int(message.size()),
-               message.data());
+  const std::string shown = redact_credentials(message);  // never print a password
+  std::fprintf(stderr, "%.*s%s\n", int(prefix.size()), prefix.data(), shown.c_str());
 }
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "cli/options.h"
 
+#include "base/credentials.h"
+
 #include <cstdio>
 
 #include "base/str.h"
@@ -93,7 +95,7 @@ int exit_code_for(const Error& error) {
 void print_error(const Error& error) {
   std::string text = "error: " + error.message;
   for (const std::string& note : error.notes) text += "\n" + note;
-  std::fprintf(stderr, "%s\n", text.c_str());
+  std::fprintf(stderr, "%s\n", redact_credentials(text).c_str());  // never print a password
 }
 
 }  // namespace wv::cli

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "base/credentials.h"
 #include "base/log.h"
 #include "base/str.h"
 #include "index/sources.h"
@@ -76,7 +77,7 @@ class WiredSource final : public ProjectSource {
   // folder, so the lockfile is the same on every checkout.
   std::string project_relative(std::string location) const {
     if (location.rfind("file://", 0) == 0) location = location.substr(7);
-    if (is_url(location)) return location;
+    if (is_url(location)) return strip_credentials(location);  // the lock holds bare URLs
     std::filesystem::path absolute = std::filesystem::absolute(location).lexically_normal();
     std::filesystem::path base = std::filesystem::absolute(project_dir_).lexically_normal();
     return absolute.lexically_relative(base).generic_string();
@@ -169,13 +170,13 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
   for (const targets::IndexConfig& index : config.indexes) {
     // The shorthands keep their earlier spelling, so their locks keep their input-hash.
     if (index.name == "index-url" && config.index_url) {
-      project.inputs.push_back("index-url:" + index.url);
+      project.inputs.push_back("index-url:" + strip_credentials(index.url));
     } else if (index.name.rfind("extra-index-url", 0) == 0 && !index.explicit_only &&
                std::find(config.extra_index_urls.begin(), config.extra_index_urls.end(),
                          index.url) != config.extra_index_urls.end()) {
-      project.inputs.push_back("extra-index-url:" + index.url);
+      project.inputs.push_back("extra-index-url:" + strip_credentials(index.url));
     } else {
-      project.inputs.push_back(str_cat("index:", index.name, "=", index.url,
+      project.inputs.push_back(str_cat("index:", index.name, "=", strip_credentials(index.url),
                                        index.explicit_only ? ",explicit" : "",
                                        index.is_default ? ",default" : ""));
     }

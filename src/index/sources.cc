@@ -104,6 +104,22 @@ Result<void> check_sha256_or_refetch(std::string& text, Fetcher* fetcher, const 
   return check_sha256(text, hashes, what);
 }
 
+// A page served over http(s) may only link to http(s): a `file://` href, `<base href>` or
+// PEP 691 `url` would make the lock read (and record) a file of this machine on a remote
+// index's say. Any other scheme refuses the whole page, naming it.
+Result<void> check_remote_links(const ProjectPage& page, const std::string& page_url) {
+  for (const IndexFile& file : page.files) {
+    if (is_http_url(file.url)) continue;
+    std::string_view shown = file.url;
+    if (shown.size() > 200) shown = shown.substr(0, 200);
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat("project page ", in_backticks(page_url), " links ",
+                              in_backticks(file.filename), " to ", in_backticks(shown),
+                              ": a page served over http(s) may only link to http(s) URLs"));
+  }
+  return {};
+}
+
 // A simple-index page as its Content-Type says: PEP 691 JSON, else PEP 503 HTML.
 Result<ProjectPage> parse_project_page(const FetchResponse& response, const std::string& url) {
   std::string content_type;
@@ -398,6 +414,7 @@ Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t ind
       page = parse_project_page(*again, effective);
       if (!page) return std::move(page).error();
     }
+    WV_TRY(check_remote_links(*page, effective));
     return to_distributions(page->files, name, location.location);
   }
 
@@ -514,8 +531,11 @@ Result<std::string> IndexSource::fetch_remote_dist_info(const Distribution& whee
   if (range.whole_file) ++stats_.metadata_whole_wheel;
   stats_.range_requests += range.requests;
   stats_.bytes_fetched += range.bytes;
-  if (!content && content.error().code == ErrorCode::kParse && !wheel.sha256().empty()) {
-    // Bytes read by range carry no hash, and a malformed wheel makes its version unavailable:
+  const bool damaged = !content && (content.error().code == ErrorCode::kParse ||
+                                    content.error().code == ErrorCode::kIntegrity);
+  if (damaged && !wheel.sha256().empty()) {
+    // A range answer that disagrees with itself or the file (kIntegrity) is a damaged transfer
+    // too. Bytes read by range carry no hash, and a malformed wheel makes its version unavailable:
     // a transfer damaged on the way must not pass for a broken wheel (the lock would quietly
     // take another version). Read the whole wheel and check it against the index's sha256;
     // only a wheel that matches it and still does not parse is broken.

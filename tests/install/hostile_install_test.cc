@@ -391,13 +391,20 @@ TEST_CASE("hostile: a lock entry whose version differs from its wheel's is refus
   Env env;
   lock::LockedFile gamma = env.wheel(spec_of("gamma", "1.0", {{"gamma.py", "G = 1\n"}}));
   SECTION("version") {
-    env.expect_refused(lock_of_entries({{"", "", env.owner}, {"gamma", "2.0", gamma}}),
+    // The lockfile reader refuses it (lock::validate); sync refuses it too when handed one.
+    auto lockfile = lock_of_entries({{"", "", env.owner}, {"gamma", "2.0", gamma}}, false);
+    auto valid = lock::validate(lockfile, "test.toml");
+    REQUIRE_FALSE(valid.has_value());
+    CHECK(valid.error().message.find("is not a wheel of gamma 2.0") != std::string::npos);
+    env.expect_refused(lockfile,
                        ErrorCode::kIntegrity,
                        {"inconsistent version: the lock's entry `gamma 2.0` chooses the wheel "
                         "`gamma-1.0-py3-none-any.whl`, which is version `1.0`"});
   }
   SECTION("name") {
-    env.expect_refused(lock_of_entries({{"", "", env.owner}, {"delta", "1.0", gamma}}),
+    auto lockfile = lock_of_entries({{"", "", env.owner}, {"delta", "1.0", gamma}}, false);
+    REQUIRE_FALSE(lock::validate(lockfile, "test.toml").has_value());
+    env.expect_refused(lockfile,
                        ErrorCode::kIntegrity,
                        {"inconsistent name: the lock's entry `delta` chooses the wheel "
                         "`gamma-1.0-py3-none-any.whl`, which is named `gamma`"});
@@ -413,7 +420,7 @@ TEST_CASE("hostile: a fresh venv is not created for an inconsistent lock",
   LocalWheelStore store("");
   SyncOptions options;
   options.venv = dir.file("venv");
-  auto report = sync(options, lock_of_entries({{"gamma", "1.1", gamma}}), live_host(), store);
+  auto report = sync(options, lock_of_entries({{"gamma", "1.1", gamma}}, false), live_host(), store);
   REQUIRE_FALSE(report.has_value());
   CHECK(report.error().message.find("inconsistent version") != std::string::npos);
   CHECK_FALSE(fs::exists(options.venv));
