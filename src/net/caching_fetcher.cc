@@ -127,7 +127,9 @@ std::optional<CachingFetcher::Cached> CachingFetcher::load(const FetchRequest& r
   if (!metadata_text) return std::nullopt;
   Result<CacheMetadata> metadata = parse_cache_metadata(*metadata_text);
   Result<std::string> body =
-      metadata ? file_system_.read_file(base + ".body") : Result<std::string>(metadata.error());
+      metadata ? file_system_.read_file(base + ".body", Limit::kDownloadBytes,
+                                        std::max<std::uint64_t>(metadata->body_size, 1))
+               : Result<std::string>(metadata.error());
   // The sidecar names the size and hash of its body: a pair from two different writes, a
   // truncated body or a damaged sidecar is a miss, and the entry is dropped.
   if (!metadata || !body || body->size() != metadata->body_size ||

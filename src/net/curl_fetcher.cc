@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "base/file_system.h"
+#include "base/limits.h"
 #include "base/sha256.h"
 #include "base/str.h"
 #include "net/progress.h"
@@ -224,7 +225,11 @@ std::string range_text(const std::pair<std::int64_t, std::int64_t>& range) {
 Result<FetchResponse> read_file_url(const FetchRequest& request) {
   WV_ASSIGN_OR_RETURN(std::string path, file_url_to_path(request.url));
   RealFileSystem file_system;
-  Result<std::string> content = file_system.read_file(path);
+  // A file:// URL may be a whole wheel: the request's bound (or the download limit), not the
+  // 64 MiB default of other whole-file reads.
+  const std::uint64_t bound =
+      request.max_body_bytes != 0 ? request.max_body_bytes : limit_value(Limit::kDownloadBytes);
+  Result<std::string> content = file_system.read_file(path, Limit::kDownloadBytes, bound);
   if (!content) {
     const Error& error = content.error();
     std::string why = error.code == ErrorCode::kNotFound ? "no such file" : error.message;
