@@ -22,9 +22,13 @@ namespace {
 void add_entry(zip_t* archive, const std::string& name, const std::string& content,
                std::uint32_t mode) {
   // libzip copies the buffer when freep is 0 only at close time, so keep a heap copy alive.
-  char* data = static_cast<char*>(std::malloc(content.size() + 1));
-  std::memcpy(data, content.data(), content.size());
-  zip_source_t* source = zip_source_buffer(archive, data, content.size(), 1);
+  // An empty member needs no buffer (libzip does not free one of length 0).
+  char* data = nullptr;
+  if (!content.empty()) {
+    data = static_cast<char*>(std::malloc(content.size()));
+    std::memcpy(data, content.data(), content.size());
+  }
+  zip_source_t* source = zip_source_buffer(archive, data, content.size(), data != nullptr);
   REQUIRE(source != nullptr);
   zip_int64_t index = zip_file_add(archive, name.c_str(), source, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE);
   if (index < 0) zip_source_free(source);
