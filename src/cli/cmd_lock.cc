@@ -4,6 +4,7 @@
 #include <set>
 
 #include "base/log.h"
+#include "base/limits.h"
 #include "base/str.h"
 #include "cli/commands.h"
 #include "cli/project.h"
@@ -74,8 +75,14 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
   }
   std::optional<lock::Lockfile> previous;
   std::string previous_text;
-  if (auto text = file_system.read_file(project->lockfile_path)) {
-    previous_text = *text;
+  auto existing = file_system.read_file(project->lockfile_path, Limit::kTomlBytes);
+  if (!existing && existing.error().code != ErrorCode::kNotFound) {
+    // A lockfile that cannot be read (a FIFO, a device, over the limit) is not replaced.
+    print_error(existing.error());
+    return exit_code_for(existing.error());
+  }
+  if (existing) {
+    previous_text = *existing;
     auto parsed = lock::read_lockfile(previous_text, project->lockfile_path);
     if (parsed) {
       previous = std::move(*parsed);
