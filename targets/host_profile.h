@@ -47,6 +47,8 @@ struct Fact {
 
   /// True when the fact is present.
   bool known() const { return value.has_value(); }
+  /// True when a declared target states the fact itself (not implied by another).
+  bool declared() const { return known() && source == FactSource::kDeclared; }
   /// Records a value and where it came from.
   void set(T new_value, FactSource new_source) {
     value = std::move(new_value);

@@ -68,9 +68,11 @@ int compare_closeness(const HardwareCloseness& a, const HardwareCloseness& b) {
 
 namespace {
 
-template <class T>
-bool declared(const Fact<T>& fact) {
-  return fact.known() && fact.source == FactSource::kDeclared;
+bool declares_nvidia(const HostProfile& want) {
+  return want.cuda_driver_version.declared() || want.compute_capabilities.declared();
+}
+bool declares_amd(const HostProfile& want) {
+  return want.rocm_version.declared() || want.gfx_archs.declared();
 }
 
 // Minor steps between two `major.minor` versions of one major line (or across majors, with a
@@ -134,7 +136,7 @@ std::string nvidia_mismatch(const HostProfile& want, const HostProfile& host,
   const bool has_driver = host.cuda_driver_version.known();
   const bool has_gpu = host.compute_capabilities.known() && !host.compute_capabilities.value->empty();
   if (!has_driver && !has_gpu) return "no NVIDIA GPU, the target declares one";
-  if (declared(want.compute_capabilities)) {
+  if (want.compute_capabilities.declared()) {
     if (!has_gpu) return "no NVIDIA GPU compute capability was detected, the target declares one";
     int worst = 0;
     for (const MajorMinor& gpu : *host.compute_capabilities.value) {
@@ -155,7 +157,7 @@ std::string nvidia_mismatch(const HostProfile& want, const HostProfile& host,
     }
     closeness.distance[0] = worst;
   }
-  if (declared(want.cuda_driver_version)) {
+  if (want.cuda_driver_version.declared()) {
     const MajorMinor needed = *want.cuda_driver_version.value;
     if (!has_driver) {
       return str_cat("this host's CUDA driver version is unknown, the target needs ",
@@ -176,7 +178,7 @@ std::string amd_mismatch(const HostProfile& want, const HostProfile& host,
                          HardwareCloseness& closeness) {
   const bool has_gpu = host.gfx_archs.known() && !host.gfx_archs.value->empty();
   if (!has_gpu && !host.rocm_version.known()) return "no AMD GPU, the target declares one";
-  if (declared(want.gfx_archs)) {
+  if (want.gfx_archs.declared()) {
     if (!has_gpu) return "no AMD GPU architecture was detected, the target declares one";
     for (const std::string& gfx : *host.gfx_archs.value) {
       const auto& list = *want.gfx_archs.value;
@@ -185,7 +187,7 @@ std::string amd_mismatch(const HostProfile& want, const HostProfile& host,
       }
     }
   }
-  if (declared(want.rocm_version)) {
+  if (want.rocm_version.declared()) {
     const MajorMinor needed = *want.rocm_version.value;
     if (!host.rocm_version.known()) {
       return str_cat("no ROCm was detected, the target needs ROCm ", needed.to_string(),
@@ -222,13 +224,13 @@ TargetFit fit_target(const Target& target, const HostProfile& host) {
   fit.reason = platform_mismatch(target, host);
   if (!fit.reason.empty()) return fit;
   const HostProfile& want = target.profile;
-  const bool wants_nvidia = declared(want.cuda_driver_version) || declared(want.compute_capabilities);
-  const bool wants_amd = declared(want.rocm_version) || declared(want.gfx_archs);
-  const bool wants_intel = declared(want.intel_device_ips);
+  const bool wants_nvidia = declares_nvidia(want);
+  const bool wants_amd = declares_amd(want);
+  const bool wants_intel = want.intel_device_ips.declared();
   if (wants_nvidia) fit.reason = nvidia_mismatch(want, host, fit.closeness);
   if (fit.reason.empty() && wants_amd) fit.reason = amd_mismatch(want, host, fit.closeness);
   if (fit.reason.empty() && wants_intel) fit.reason = intel_mismatch(want, host);
-  if (fit.reason.empty() && declared(want.x86_64_level)) {
+  if (fit.reason.empty() && want.x86_64_level.declared()) {
     const int needed = *want.x86_64_level.value;
     if (!host.x86_64_level.known()) {
       fit.reason = str_cat("this host's x86-64 level is unknown, the target needs v", needed);
@@ -247,15 +249,15 @@ TargetFit fit_target(const Target& target, const HostProfile& host) {
 
 HostProfile host_for_target(HostProfile live, const Target& declared_target) {
   const HostProfile& want = declared_target.profile;
-  if (!declared(want.cuda_driver_version) && !declared(want.compute_capabilities)) {
+  if (!declares_nvidia(want)) {
     live.cuda_driver_version.clear(FactSource::kDeclared);
     live.compute_capabilities.clear(FactSource::kDeclared);
   }
-  if (!declared(want.rocm_version) && !declared(want.gfx_archs)) {
+  if (!declares_amd(want)) {
     live.rocm_version.clear(FactSource::kDeclared);
     live.gfx_archs.clear(FactSource::kDeclared);
   }
-  if (!declared(want.intel_device_ips)) live.intel_device_ips.clear(FactSource::kDeclared);
+  if (!want.intel_device_ips.declared()) live.intel_device_ips.clear(FactSource::kDeclared);
   for (const auto& [ns, values] : want.properties) live.properties[ns] = values;
   return live;
 }

@@ -174,11 +174,6 @@ std::string describe(const HostProfile& host) {
 
 namespace {
 
-template <class T>
-bool is_declared(const Fact<T>& fact) {
-  return fact.known() && fact.source == FactSource::kDeclared;
-}
-
 std::string joined(const std::vector<MajorMinor>& versions) {
   std::vector<std::string> parts;
   for (const MajorMinor& version : versions) parts.push_back(version.to_string());
@@ -207,24 +202,24 @@ std::map<std::string, std::string> declared_facts(const Target& target) {
   std::map<std::string, std::string> facts;
   facts["platform"] = target.platform;
   if (host.python_version.known()) facts["python"] = host.python_version.value->to_string();
-  if (is_declared(host.python_free_threaded) && *host.python_free_threaded.value) {
+  if (host.python_free_threaded.declared() && *host.python_free_threaded.value) {
     facts["free-threaded"] = "true";
   }
-  if (is_declared(host.libc_version)) {
+  if (host.libc_version.declared()) {
     facts[host.libc.value == LibcKind::kMusl ? "musl" : "glibc"] = host.libc_version.value->to_string();
   }
-  if (is_declared(host.macos_version)) facts["macos"] = host.macos_version.value->to_string();
-  if (is_declared(host.x86_64_level)) facts["x86-64-level"] = std::to_string(*host.x86_64_level.value);
-  if (is_declared(host.aarch64_version)) facts["aarch64-version"] = *host.aarch64_version.value;
-  if (is_declared(host.cuda_driver_version)) {
+  if (host.macos_version.declared()) facts["macos"] = host.macos_version.value->to_string();
+  if (host.x86_64_level.declared()) facts["x86-64-level"] = std::to_string(*host.x86_64_level.value);
+  if (host.aarch64_version.declared()) facts["aarch64-version"] = *host.aarch64_version.value;
+  if (host.cuda_driver_version.declared()) {
     facts["cuda-driver"] = host.cuda_driver_version.value->to_string();
   }
-  if (is_declared(host.compute_capabilities)) {
+  if (host.compute_capabilities.declared()) {
     facts["compute-capability"] = joined(*host.compute_capabilities.value);
   }
-  if (is_declared(host.rocm_version)) facts["rocm"] = host.rocm_version.value->to_string();
-  if (is_declared(host.gfx_archs)) facts["gfx"] = join(*host.gfx_archs.value, ",");
-  if (is_declared(host.intel_device_ips)) {
+  if (host.rocm_version.declared()) facts["rocm"] = host.rocm_version.value->to_string();
+  if (host.gfx_archs.declared()) facts["gfx"] = join(*host.gfx_archs.value, ",");
+  if (host.intel_device_ips.declared()) {
     facts["intel-device-ip"] = join(*host.intel_device_ips.value, ",");
   }
   return facts;
