@@ -25,20 +25,8 @@ namespace {
 namespace fs = std::filesystem;
 using test::WheelSpec;
 
-std::string machine() {
-  struct utsname name;
-  ::uname(&name);
-  return name.machine;
-}
-
-targets::HostProfile live_host() {
-  targets::HostProfile host;
-  host.os.set(targets::OsKind::kLinux, targets::FactSource::kUname);
-  host.arch.set(machine(), targets::FactSource::kUname);
-  host.libc.set(targets::LibcKind::kGlibc, targets::FactSource::kLibc);
-  host.libc_version.set({2, 35}, targets::FactSource::kLibc);
-  return host;
-}
+using test::live_host;
+using test::machine;
 
 /// One lock entry: the package's name and version as the lock says, and its one wheel.
 struct Entry {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <zip.h>
 
@@ -97,6 +98,21 @@ int run_command(const std::string& command, std::string* output) {
   int status = ::pclose(pipe);
   if (output != nullptr) *output = text;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string machine() {
+  struct utsname name;
+  ::uname(&name);
+  return name.machine;
+}
+
+targets::HostProfile live_host() {
+  targets::HostProfile host;
+  host.os.set(targets::OsKind::kLinux, targets::FactSource::kUname);
+  host.arch.set(machine(), targets::FactSource::kUname);
+  host.libc.set(targets::LibcKind::kGlibc, targets::FactSource::kLibc);
+  host.libc_version.set({2, 35}, targets::FactSource::kLibc);
+  return host;
 }
 
 }  // namespace wv::test

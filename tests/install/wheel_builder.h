@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lock/lockfile.h"
+#include "targets/host_profile.h"
 
 namespace wv::test {
 
@@ -44,6 +45,10 @@ std::string wheel_filename(const WheelSpec& spec);
 std::string build_wheel(const WheelSpec& spec, const std::string& dir);
 /// A LockedFile for a wheel on disk: `path` absolute, sha256 and size of the file.
 lock::LockedFile locked_file(const std::string& path);
+/// This machine's architecture (uname), for a target's `platform`.
+std::string machine();
+/// A Linux host profile of this machine's architecture with glibc 2.35 (a sync's live host).
+targets::HostProfile live_host();
 /// Runs a shell command; returns its exit code and fills `output` with stdout+stderr.
 int run_command(const std::string& command, std::string* output = nullptr);
 
