@@ -44,6 +44,12 @@ constexpr std::array<LimitSpec, 14> kSpecs{{
     // METADATA or RECORD. Without it, a symlink to a huge file is read until memory runs out.
     {Limit::kInputFileBytes, "input-file-bytes", "bytes", 64 * kMiB, kAnyBytes,
      "any other file read whole (project and lock files, local pages, installed metadata)"},
+    // A backend that hangs (a prompt, a network wait in an offline build) is killed with its
+    // process group; a compiled extension can take long, hence minutes.
+    {Limit::kBuildSeconds, "build-seconds", "seconds", 900, 7 * 24 * 3600,
+     "one PEP 517 hook call of a build backend (metadata, wheel or editable build)"},
+    {Limit::kSdistBytes, "sdist-bytes", "bytes", 4 * kGiB, kAnyBytes,
+     "everything one source distribution expands to when it is unpacked"},
 }};
 
 // Atomic so that tests (and worker threads) may read while a value is set; set once in practice.

@@ -34,6 +34,8 @@ enum class Limit : int {
   kTomlDepth,              ///< tables, dotted keys, inline tables and arrays nested in TOML
   kSolverSteps,            ///< resolution steps for one target
   kInputFileBytes,         ///< any other file read whole (FileSystem::read_file's default)
+  kBuildSeconds,           ///< one PEP 517 hook call (a build backend's run)
+  kSdistBytes,             ///< everything one sdist expands to
 };
 
 struct LimitSpec {
