@@ -12,7 +12,7 @@ constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
 constexpr std::uint64_t kAnyBytes = std::uint64_t{1} << 50;  // a PiB: "no practical bound"
 
-constexpr std::array<LimitSpec, 14> kSpecs{{
+constexpr std::array<LimitSpec, 16> kSpecs{{
     {Limit::kPageBytes, "page-bytes", "bytes", 64 * kMiB, kAnyBytes,
      "one project page of an index (the largest PyPI pages are a few MiB)"},
     {Limit::kMetadataBytes, "metadata-bytes", "bytes", 16 * kMiB, kAnyBytes,
