@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <set>
 
+#include "base/credentials.h"
 #include "base/str.h"
 #include "pkg/name.h"
+#include "pkg/sdist_filename.h"
 #include "pkg/version.h"
 #include "pkg/wheel_filename.h"
 
@@ -17,9 +19,22 @@ const LockedFile* LockedPackage::find_wheel(std::string_view filename) const {
   return nullptr;
 }
 
+std::string source_file_name(const LockedFile& file) {
+  if (!file.url.empty()) return pkg::filename_from_url(file.url);
+  std::size_t slash = file.path.rfind('/');
+  return slash == std::string::npos ? file.path : file.path.substr(slash + 1);
+}
+
 const LockedTarget* Lockfile::find_target(std::string_view name) const {
   for (const LockedTarget& target : targets) {
     if (target.name == name) return &target;
+  }
+  return nullptr;
+}
+
+const LockedPackage* Lockfile::project() const {
+  for (const LockedPackage& package : packages) {
+    if (package.is_project) return &package;
   }
   return nullptr;
 }
@@ -123,12 +138,230 @@ Error invalid(std::string_view path, int line, std::string message) {
   return make_error(ErrorCode::kInvalidLockfile, str_cat(at_line(path, line), ": ", message));
 }
 
-bool is_sha256_hex(std::string_view text) {
-  if (text.size() != 64) return false;
+bool is_lower_hex(std::string_view text, std::size_t size) {
+  if (text.size() != size) return false;
   for (char c : text) {
     if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
   }
   return true;
+}
+
+std::string label(const LockedPackage& package) {
+  return str_cat("package ", in_backticks(package.name));
+}
+
+// User-info in a URL is a credential unless it is a bare ssh user (`ssh://git@host/...`, no
+// secret): a password never belongs in a lock, and over http(s) a bare user is a token.
+bool has_credentials(std::string_view url) {
+  if (strip_credentials(url) == url) return false;
+  std::size_t scheme_end = url.find("://");
+  std::string_view scheme = url.substr(0, scheme_end);
+  std::string_view rest = url.substr(scheme_end + 3);
+  std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
+  std::size_t at = authority.rfind('@');
+  bool bare_user = at != std::string_view::npos &&
+                   authority.substr(0, at).find(':') == std::string_view::npos;
+  return !(bare_user && scheme.find("ssh") != std::string_view::npos);
+}
+
+// A subdirectory names a folder inside its source tree: relative, no `..`, no NUL.
+bool is_inner_path(std::string_view path) {
+  if (path.find('\0') != std::string_view::npos) return false;
+  if (!path.empty() && (path.front() == '/' || path.front() == '\\')) return false;
+  if (path.size() >= 2 && path[1] == ':') return false;  // a Windows drive
+  while (!path.empty()) {
+    std::size_t end = path.find_first_of("/\\");
+    if (path.substr(0, end) == "..") return false;
+    path = end == std::string_view::npos ? std::string_view() : path.substr(end + 1);
+  }
+  return true;
+}
+
+// A wheel or sdist file name of exactly this package and version.
+bool is_file_of(const LockedPackage& package, std::string_view file_name, bool sdist_too) {
+  auto version = pkg::parse_version(package.version);
+  if (!version) return false;
+  if (auto wheel = pkg::parse_wheel_filename(file_name)) {
+    return wheel->name.str() == package.name && wheel->version == *version;
+  }
+  auto project = pkg::parse_package_name(package.name);
+  if (!sdist_too || !project) return false;
+  auto sdist = pkg::parse_sdist_filename(file_name, *project);
+  return sdist && sdist->version == *version;
+}
+
+Result<void> check_file(const LockedPackage& package, const LockedFile& file,
+                        std::string_view path) {
+  if (file.name.empty()) {
+    return invalid(path, file.line, str_cat("a file of ", in_backticks(package.name),
+                                            " has no `name`"));
+  }
+  if (file.name.find_first_of("/\\") != std::string::npos || file.name == "." ||
+      file.name == ".." || file.name.find('\0') != std::string::npos) {
+    return invalid(path, file.line, str_cat("file name ", in_backticks(file.name.substr(0, 100)),
+                                            " of ", in_backticks(package.name),
+                                            " is a path, not a file name"));
+  }
+  if (file.url.empty() == file.path.empty()) {
+    return invalid(path, file.line, str_cat(label(package), ": ", in_backticks(file.name),
+                                            ": expected exactly one of `url` and `path`"));
+  }
+  if (!is_lower_hex(file.sha256, 64)) {
+    return invalid(path, file.line,
+                   str_cat(label(package), ": ", in_backticks(file.name),
+                           ": expected `hashes = { sha256 = \"<64 hex digits>\" }`"));
+  }
+  return {};
+}
+
+// PEP 751: either wheels and/or an sdist, or exactly one of directory, vcs and archive.
+Result<void> check_source_kind(const LockedPackage& package, std::string_view path) {
+  int trees = int(bool(package.directory)) + int(bool(package.vcs)) + int(bool(package.archive));
+  bool files = !package.wheels.empty() || package.sdist;
+  if (trees > 1) {
+    return invalid(path, package.line,
+                   str_cat(label(package), " has more than one of `directory`, `vcs` and "
+                                           "`archive`: expected exactly one source"));
+  }
+  if (trees == 1 && files) {
+    return invalid(path, package.line,
+                   str_cat(label(package), " mixes wheels or an sdist with a `directory`, `vcs` "
+                                           "or `archive`: expected one source kind (PEP 751)"));
+  }
+  if (trees == 0 && !files) {
+    return invalid(path, package.line,
+                   str_cat(label(package),
+                           " lists no wheel, sdist, directory, vcs or archive"));
+  }
+  return {};
+}
+
+// Source trees keep their version in the tool table (PEP 751 forbids a top-level one); the
+// project's own may be dynamic and so unknown.
+Result<void> check_version(const LockedPackage& package, std::string_view path) {
+  if (!package.version.empty()) return {};
+  bool tree = package.directory || package.vcs;
+  if (tree && package.is_project) return {};
+  if (!tree) return invalid(path, package.line, str_cat(label(package), " has no `version`"));
+  return invalid(path, package.line,
+                 str_cat(label(package), " has no version: a directory or vcs entry keeps it in "
+                                         "`[packages.tool.wvlock] version`"));
+}
+
+Result<void> check_subdirectory(const LockedPackage& package, std::string_view kind,
+                                const std::string& subdirectory, std::string_view path) {
+  if (is_inner_path(subdirectory)) return {};
+  return invalid(path, package.line,
+                 str_cat(label(package), ": `", kind, ".subdirectory` ",
+                         in_backticks(subdirectory.substr(0, 100)),
+                         " must be a relative path inside the source tree (no `..`)"));
+}
+
+Result<void> check_vcs(const LockedPackage& package, const LockedVcs& vcs, std::string_view path) {
+  if (vcs.type != "git") {
+    return invalid(path, package.line,
+                   str_cat(label(package), ": vcs type ", in_backticks(vcs.type.substr(0, 100)),
+                           " is not supported: wvlock locks only `git` sources"));
+  }
+  if (vcs.url.empty()) {
+    return invalid(path, package.line,
+                   str_cat(label(package), ": expected `vcs.url`, the repository's URL"));
+  }
+  if (has_credentials(vcs.url)) {
+    return invalid(path, package.line,
+                   str_cat(label(package), ": `vcs.url` ",
+                           in_backticks(redact_credentials(vcs.url.substr(0, 200))),
+                           " carries credentials, which never belong in a lockfile (let git's "
+                           "credential helper or ~/.netrc supply them)"));
+  }
+  if (!is_lower_hex(vcs.commit_id, 40)) {
+    return invalid(path, package.line,
+                   str_cat(label(package), ": `vcs.commit-id` ",
+                           in_backticks(vcs.commit_id.substr(0, 100)),
+                           ": expected the full commit, 40 lower-case hex digits"));
+  }
+  return check_subdirectory(package, "vcs", vcs.subdirectory, path);
+}
+
+Result<void> check_directory(const LockedPackage& package, const LockedDirectory& directory,
+                             std::string_view path) {
+  if (directory.path.empty() || directory.path.find('\0') != std::string::npos) {
+    return invalid(path, package.line,
+                   str_cat(label(package), ": expected `directory.path`, a folder path"));
+  }
+  return check_subdirectory(package, "directory", directory.subdirectory, path);
+}
+
+Result<void> check_archive(const LockedPackage& package, const LockedArchive& archive,
+                           std::string_view path) {
+  const LockedFile& file = archive.file;
+  std::string derived = source_file_name(file);
+  if (derived.empty()) {
+    return invalid(path, package.line,
+                   str_cat(label(package), ": expected the archive's `url` or `path` to end "
+                                           "with its file name"));
+  }
+  // The writer drops the name (an archive has none in PEP 751): it must be what reads back.
+  if (file.name != derived) {
+    return invalid(path, package.line,
+                   str_cat(label(package), ": archive name ", in_backticks(file.name.substr(0, 100)),
+                           " is not the last component of its url or path (",
+                           in_backticks(derived.substr(0, 100)), ")"));
+  }
+  WV_TRY(check_file(package, file, path));
+  if (!is_file_of(package, file.name, true)) {
+    return invalid(path, package.line,
+                   str_cat(label(package), ": archive ", in_backticks(file.name.substr(0, 200)),
+                           " is not an sdist (name-version.tar.gz or .zip) or wheel of ",
+                           package.name, " ", package.version));
+  }
+  return check_subdirectory(package, "archive", archive.subdirectory, path);
+}
+
+// At most one project entry: a directory with no per-target tables (its dependencies are the
+// targets' roots, so no target's closure reaches it).
+Result<void> check_project(const Lockfile& lockfile, std::string_view path) {
+  const LockedPackage* project = nullptr;
+  for (const LockedPackage& package : lockfile.packages) {
+    if (!package.is_project) continue;
+    if (project) {
+      return invalid(path, package.line,
+                     str_cat("packages ", in_backticks(project->name), " and ",
+                             in_backticks(package.name), " are both `project = true`: expected "
+                                                         "at most one project entry"));
+    }
+    project = &package;
+    if (!package.directory) {
+      return invalid(path, package.line,
+                     str_cat(label(package), " is the project (`project = true`): expected a "
+                                             "`directory` entry"));
+    }
+    if (!package.targets.empty()) {
+      return invalid(path, package.line,
+                     str_cat(label(package), " is the project: expected no per-target tables "
+                                             "(its dependencies are the targets' roots)"));
+    }
+  }
+  return {};
+}
+
+Result<void> check_sources(const LockedPackage& package, std::string_view path) {
+  WV_TRY(check_source_kind(package, path));
+  WV_TRY(check_version(package, path));
+  for (const LockedFile& wheel : package.wheels) {
+    WV_TRY(check_file(package, wheel, path));
+    // A wheel of another project or version than its entry would install and never settle.
+    if (!is_file_of(package, wheel.name, false)) {
+      return invalid(path, wheel.line,
+                     str_cat("wheel ", in_backticks(wheel.name.substr(0, 200)),
+                             " is not a wheel of ", package.name, " ", package.version));
+    }
+  }
+  if (package.sdist) WV_TRY(check_file(package, *package.sdist, path));
+  if (package.vcs) WV_TRY(check_vcs(package, *package.vcs, path));
+  if (package.directory) WV_TRY(check_directory(package, *package.directory, path));
+  if (package.archive) WV_TRY(check_archive(package, *package.archive, path));
+  return {};
 }
 
 // "name==version" or "name[extra]==version" -> name.
@@ -182,54 +415,13 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
     }
   }
 
+  WV_TRY(check_project(lockfile, path));
   // target -> package name -> version, to check edges and the one-version rule.
   std::map<std::string, std::map<std::string, std::string>> used;
   for (const LockedPackage& package : lockfile.packages) {
     if (package.name.empty()) return invalid(path, package.line, "a package has no `name`");
     WV_TRY(check_name("package name", package.name, package.line));
-    if (package.version.empty()) {
-      return invalid(path, package.line,
-                     str_cat("package ", in_backticks(package.name), " has no `version`"));
-    }
-    if (package.wheels.empty() && !package.sdist) {
-      return invalid(path, package.line, str_cat("package ", in_backticks(package.name),
-                                                 " lists no wheel and no sdist"));
-    }
-    auto check_file = [&](const LockedFile& file) -> Result<void> {
-      if (file.name.empty()) {
-        return invalid(path, file.line, str_cat("a file of ", in_backticks(package.name),
-                                                " has no `name`"));
-      }
-      if (file.name.find_first_of("/\\") != std::string::npos || file.name == "." ||
-          file.name == ".." || file.name.find('\0') != std::string::npos) {
-        return invalid(path, file.line, str_cat("file name ", in_backticks(file.name.substr(0, 100)),
-                                                " of ", in_backticks(package.name),
-                                                " is a path, not a file name"));
-      }
-      if (file.url.empty() == file.path.empty()) {
-        return invalid(path, file.line, str_cat(in_backticks(file.name),
-                                                ": expected exactly one of `url` and `path`"));
-      }
-      if (!is_sha256_hex(file.sha256)) {
-        return invalid(path, file.line,
-                       str_cat(in_backticks(file.name),
-                               ": expected `hashes = { sha256 = \"<64 hex digits>\" }`"));
-      }
-      return {};
-    };
-    for (const LockedFile& wheel : package.wheels) {
-      WV_TRY(check_file(wheel));
-      // A wheel of another project or version than its entry would install and never settle.
-      auto filename = pkg::parse_wheel_filename(wheel.name);
-      auto version = pkg::parse_version(package.version);
-      if (!filename || !version || filename->name.str() != package.name ||
-          !(filename->version == *version)) {
-        return invalid(path, wheel.line,
-                       str_cat("wheel ", in_backticks(wheel.name.substr(0, 200)),
-                               " is not a wheel of ", package.name, " ", package.version));
-      }
-    }
-    if (package.sdist) WV_TRY(check_file(*package.sdist));
+    WV_TRY(check_sources(package, path));
 
     for (const auto& [target, use] : package.targets) {
       if (!target_names.count(target)) {
@@ -237,10 +429,11 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
                        str_cat("package ", in_backticks(package.name), " names target ",
                                in_backticks(target), ", which is not declared"));
       }
-      if (use.wheels.empty() && !package.sdist) {
+      if (use.wheels.empty() && !package.has_source()) {
         return invalid(path, package.line,
                        str_cat("package ", in_backticks(package.name), " keeps no wheel for ",
-                               "target ", in_backticks(target)));
+                               "target ", in_backticks(target), " and has no source to build ",
+                               "(sdist, directory, vcs or archive)"));
       }
       for (const std::string& wheel : use.wheels) {
         if (!package.find_wheel(wheel)) {

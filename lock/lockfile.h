@@ -33,10 +33,39 @@ struct LockedFile {
   friend bool operator==(const LockedFile&, const LockedFile&) = default;
 };
 
+/// PEP 751 `[packages.directory]`: a local source tree (a path source, or the project).
+struct LockedDirectory {
+  std::string path;  ///< relative to the lockfile's folder when it can be (POSIX separators)
+  bool editable = false;
+  std::string subdirectory;
+  friend bool operator==(const LockedDirectory&, const LockedDirectory&) = default;
+};
+
+/// PEP 751 `[packages.vcs]`: a git source locked to one commit.
+struct LockedVcs {
+  std::string type = "git";
+  std::string url;                 ///< credentials never included
+  std::string requested_revision;  ///< the tag, branch or rev asked for ("" = HEAD); informational
+  std::string commit_id;           ///< the full 40-hex commit: what install checks out
+  std::string subdirectory;
+  friend bool operator==(const LockedVcs&, const LockedVcs&) = default;
+};
+
+/// PEP 751 `[packages.archive]`: an sdist (or other source archive) named by a URL or path
+/// source or a direct reference; `file.name` is its file name. (A wheel from a path or URL
+/// source is a `[[packages.wheels]]` entry with that path or url: installers judge its tags
+/// like any wheel's.)
+struct LockedArchive {
+  LockedFile file;
+  std::string subdirectory;
+  friend bool operator==(const LockedArchive&, const LockedArchive&) = default;
+};
+
 /// What one target uses of one package version.
 struct TargetUse {
   /// Wheels this target keeps, best first: the one its resolution chose, then every other
-  /// wheel of the version compatible with the target with the same dependencies.
+  /// wheel of the version compatible with the target with the same dependencies. Empty: the
+  /// target builds the package from its source (sdist, directory, vcs or archive).
   std::vector<std::string> wheels;
   /// The dependency edges of this package for this target: "name==version" (extras as
   /// "name[extra]==version"), sorted.
@@ -59,6 +88,16 @@ struct LockedPackage {
   std::string index_name;
   std::vector<LockedFile> wheels;    ///< sorted by name
   std::optional<LockedFile> sdist;
+  /// At most one of these three, and then no wheels or sdist (PEP 751). For directory and
+  /// vcs entries `version` is written in `[packages.tool.wvlock] version`, since PEP 751
+  /// forbids a top-level version for source trees.
+  std::optional<LockedDirectory> directory;
+  std::optional<LockedVcs> vcs;
+  std::optional<LockedArchive> archive;
+  /// The project itself (`[packages.tool.wvlock] project = true`): a directory entry with
+  /// path "." that sync installs (editable when `directory->editable`) unless told not to. It
+  /// has no per-target uses: its dependencies are the targets' roots.
+  bool is_project = false;
   /// PEP 825 `[packages.variants-json]`: the version's variant metadata, used labels only.
   std::optional<pkg::VariantsMetadata> variants;
   /// target name -> what it uses.
@@ -66,6 +105,9 @@ struct LockedPackage {
   int line = 0;
 
   const LockedFile* find_wheel(std::string_view filename) const;
+  /// Built from source at install (an sdist, directory, vcs or archive entry): what a target
+  /// whose `wheels` list is empty installs.
+  bool has_source() const { return sdist || directory || vcs || archive; }
 };
 
 /// One declared target as resolved: its facts and its providers' output.
@@ -104,6 +146,8 @@ struct Lockfile {
   std::vector<LockedTarget> targets;  ///< in declared order
 
   const LockedTarget* find_target(std::string_view name) const;
+  /// The project's own entry (LockedPackage::is_project), or nullptr for a virtual project.
+  const LockedPackage* project() const;
   /// The entry of `name` used by `target`, or nullptr.
   const LockedPackage* find_package_for_target(std::string_view name,
                                                std::string_view target) const;
@@ -118,12 +162,19 @@ struct Lockfile {
                                             const std::vector<std::string>& groups) const;
 };
 
+/// The file name `file`'s url or path ends with (the last `/` segment; a url's query and
+/// fragment dropped and `%XX` decoded). PEP 751 lets a file's `name` be omitted when it is this,
+/// and an archive has no `name`: this is its `LockedArchive::file.name`.
+std::string source_file_name(const LockedFile& file);
+
 /// Puts packages, wheels and lists in the canonical order the writer relies on.
 void canonicalize(Lockfile& lockfile);
 
 /// Checks what a reader must: supported lock-version major, every wheel with a sha256, names and
 /// versions present, each target's wheels listed in the package, every target's dependency edge
-/// pointing at a package the target uses, one version per package per target. The first problem
+/// pointing at a package the target uses, one version per package per target, one source kind
+/// per entry with PEP 751's rules for directory, vcs (git only) and archive sources, at most one
+/// project entry (docs/lockfile.md, "Source trees, git and archives"). The first problem
 /// is reported with the line it was read from (when known) and what was expected.
 Result<void> validate(const Lockfile& lockfile, std::string_view path);
 

@@ -37,6 +37,15 @@ class Reader {
     return value->get();
   }
 
+  Result<bool> boolean(const toml::table& table, std::string_view key,
+                       std::string_view where) const {
+    const toml::node* node = table.get(key);
+    if (!node) return false;
+    const auto* value = node->as_boolean();
+    if (!value) return error(node, str_cat("`", where, key, "`: expected true or false"));
+    return value->get();
+  }
+
   Result<std::vector<std::string>> strings(const toml::table& table, std::string_view key,
                                            std::string_view where) const {
     std::vector<std::string> items;
@@ -91,20 +100,25 @@ class Reader {
     return error(&node, "unsupported value type (floats and dates are not used by wvlock)");
   }
 
-  Result<LockedFile> file(const toml::node& node, std::string_view where) const {
+  Result<const toml::table*> table_at(const toml::node& node, std::string_view where) const {
     const toml::table* table = node.as_table();
     if (!table) return error(&node, str_cat("`", where, "`: expected a table"));
+    return table;
+  }
+
+  /// A wheel or sdist table, or (`named` false) an archive's, which has no `name` key.
+  Result<LockedFile> file(const toml::node& node, std::string_view where,
+                          bool named = true) const {
+    WV_ASSIGN_OR_RETURN(const toml::table* table, table_at(node, where));
     LockedFile file;
     file.line = line_of(node);
-    WV_ASSIGN_OR_RETURN(file.name, string(*table, "name", false, str_cat(where, ".")));
+    if (named) {
+      WV_ASSIGN_OR_RETURN(file.name, string(*table, "name", false, str_cat(where, ".")));
+    }
     WV_ASSIGN_OR_RETURN(file.url, string(*table, "url", false, str_cat(where, ".")));
     WV_ASSIGN_OR_RETURN(file.path, string(*table, "path", false, str_cat(where, ".")));
-    if (file.name.empty()) {
-      // PEP 751: the name may be omitted when it is the last component of the url or path.
-      std::string_view source = file.url.empty() ? file.path : file.url;
-      std::size_t slash = source.rfind('/');
-      file.name = std::string(slash == std::string_view::npos ? source : source.substr(slash + 1));
-    }
+    // PEP 751: the name may be omitted when it is the last component of the url or path.
+    if (file.name.empty()) file.name = source_file_name(file);
     if (const toml::node* size = table->get("size")) {
       const auto* number = size->as_integer();
       if (!number || number->get() < 0) {
@@ -122,6 +136,82 @@ class Reader {
     return file;
   }
 
+  Result<LockedDirectory> directory(const toml::node& node) const {
+    WV_ASSIGN_OR_RETURN(const toml::table* table, table_at(node, "packages.directory"));
+    LockedDirectory directory;
+    std::string_view where = "packages.directory.";
+    WV_ASSIGN_OR_RETURN(directory.path, string(*table, "path", true, where));
+    WV_ASSIGN_OR_RETURN(directory.editable, boolean(*table, "editable", where));
+    WV_ASSIGN_OR_RETURN(directory.subdirectory, string(*table, "subdirectory", false, where));
+    return directory;
+  }
+
+  Result<LockedVcs> vcs(const toml::node& node) const {
+    WV_ASSIGN_OR_RETURN(const toml::table* table, table_at(node, "packages.vcs"));
+    LockedVcs vcs;
+    std::string_view where = "packages.vcs.";
+    WV_ASSIGN_OR_RETURN(vcs.type, string(*table, "type", true, where));
+    WV_ASSIGN_OR_RETURN(vcs.url, string(*table, "url", false, where));
+    WV_ASSIGN_OR_RETURN(vcs.requested_revision, string(*table, "requested-revision", false, where));
+    WV_ASSIGN_OR_RETURN(vcs.commit_id, string(*table, "commit-id", true, where));
+    WV_ASSIGN_OR_RETURN(vcs.subdirectory, string(*table, "subdirectory", false, where));
+    return vcs;
+  }
+
+  Result<LockedArchive> archive(const toml::node& node) const {
+    LockedArchive archive;
+    WV_ASSIGN_OR_RETURN(archive.file, file(node, "packages.archive", false));
+    WV_ASSIGN_OR_RETURN(archive.subdirectory,
+                        string(*node.as_table(), "subdirectory", false, "packages.archive."));
+    return archive;
+  }
+
+  // `[packages.directory]`, `[packages.vcs]`, `[packages.archive]` (validate() checks that at
+  // most one is there, and not with wheels or an sdist).
+  Result<void> source_trees(const toml::table& table, LockedPackage& package) const {
+    if (const toml::node* node = table.get("directory")) {
+      WV_ASSIGN_OR_RETURN(package.directory, directory(*node));
+    }
+    if (const toml::node* node = table.get("vcs")) {
+      WV_ASSIGN_OR_RETURN(package.vcs, vcs(*node));
+    }
+    if (const toml::node* node = table.get("archive")) {
+      WV_ASSIGN_OR_RETURN(package.archive, archive(*node));
+    }
+    return {};
+  }
+
+  // `[packages.tool.wvlock]`: index-name, project, and a source tree's version.
+  Result<void> tool(const toml::table& table, LockedPackage& package) const {
+    const toml::node* node = table.at_path("tool.wvlock").node();
+    const toml::table* tool = node ? node->as_table() : nullptr;
+    if (node && !tool) return error(node, "`packages.tool.wvlock`: expected a table");
+    std::string version;
+    if (tool) {
+      std::string_view where = "packages.tool.wvlock.";
+      WV_ASSIGN_OR_RETURN(package.index_name, string(*tool, "index-name", false, where));
+      WV_ASSIGN_OR_RETURN(package.is_project, boolean(*tool, "project", where));
+      WV_ASSIGN_OR_RETURN(version, string(*tool, "version", false, where));
+    }
+    // PEP 751 forbids a top-level version for source trees; wvlock keeps theirs in the tool
+    // table, and only theirs, so each entry has its version in one place.
+    bool tree = package.directory || package.vcs;
+    if (tree && !package.version.empty()) {
+      return error(table.get("version"),
+                   str_cat("package ", in_backticks(package.name),
+                           ": a directory or vcs entry has no top-level `version` (PEP 751); "
+                           "expected it in `[packages.tool.wvlock] version`"));
+    }
+    if (!tree && !version.empty()) {
+      return error(tool->get("version"),
+                   str_cat("package ", in_backticks(package.name),
+                           ": `packages.tool.wvlock.version` is for directory and vcs entries; "
+                           "expected the top-level `version`"));
+    }
+    if (tree) package.version = std::move(version);
+    return {};
+  }
+
   Result<LockedPackage> package(const toml::table& table) const {
     LockedPackage package;
     package.line = line_of(table);
@@ -131,13 +221,7 @@ class Reader {
     WV_ASSIGN_OR_RETURN(package.requires_python,
                         string(table, "requires-python", false, "packages."));
     WV_ASSIGN_OR_RETURN(package.index, string(table, "index", false, "packages."));
-    for (std::string_view source : {"vcs", "directory", "archive"}) {
-      if (table.get(source)) {
-        return error(table.get(source),
-                     str_cat("package ", in_backticks(package.name), ": `packages.", source,
-                             "` sources are not supported by wvlock (wheels and sdists only)"));
-      }
-    }
+    WV_TRY(source_trees(table, package));
     if (const toml::node* sdist = table.get("sdist")) {
       WV_ASSIGN_OR_RETURN(package.sdist, file(*sdist, "packages.sdist"));
     }
@@ -157,11 +241,7 @@ class Reader {
       if (!metadata) return std::move(metadata).error();
       package.variants = std::move(*metadata);
     }
-    if (const toml::node* name = table.at_path("tool.wvlock.index-name").node()) {
-      const auto* text = name->as_string();
-      if (!text) return error(name, "`packages.tool.wvlock.index-name`: expected a string");
-      package.index_name = text->get();
-    }
+    WV_TRY(tool(table, package));
     const toml::node* targets = table.at_path("tool.wvlock.targets").node();
     if (targets) {
       const toml::table* by_target = targets->as_table();

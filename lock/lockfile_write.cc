@@ -1,5 +1,6 @@
 // pylock.toml writer: fixed key order for the PEP 751 keys a reader looks at first (name,
 // version, ...), sorted keys everywhere else, no timestamps, no absolute paths added here.
+#include "base/str.h"
 #include "lock/lockfile.h"
 #include "lock/toml_value.h"
 #include "lock/variants_table.h"
@@ -15,14 +16,79 @@ TomlValue strings(const std::vector<std::string>& items) {
 }
 
 // Inline tables keep TOML's key order sorted; PEP 751 readers do not care, and name-first
-// reads better, so files are written by hand in the order name, url|path, size, hashes.
+// reads better, so sources are written by hand in a fixed order: name, url|path, size, hashes
+// for files; the identifying keys first for source trees. Empty optional keys are left out.
+using Fields = std::vector<std::pair<std::string_view, std::string>>;  // key, TOML value
+
+std::string inline_table(const Fields& fields) {
+  std::string out = "{ ";
+  bool first = true;
+  for (const auto& [key, value] : fields) {
+    if (value.empty()) continue;
+    out += str_cat(first ? "" : ", ", key, " = ", value);
+    first = false;
+  }
+  return out + " }";
+}
+
+std::string quoted(const std::string& text) { return text.empty() ? "" : toml_quote(text); }
+
+Fields location_fields(const LockedFile& file) {
+  return {{"url", quoted(file.url)},
+          {"path", quoted(file.path)},
+          {"size", file.size ? std::to_string(*file.size) : ""},
+          {"hashes", "{ sha256 = " + toml_quote(file.sha256) + " }"}};
+}
+
 std::string file_inline(const LockedFile& file) {
-  std::string out = "{ name = " + toml_quote(file.name);
-  if (!file.url.empty()) out += ", url = " + toml_quote(file.url);
-  if (!file.path.empty()) out += ", path = " + toml_quote(file.path);
-  if (file.size) out += ", size = " + std::to_string(*file.size);
-  out += ", hashes = { sha256 = " + toml_quote(file.sha256) + " } }";
-  return out;
+  Fields fields = location_fields(file);
+  fields.insert(fields.begin(), {"name", toml_quote(file.name)});
+  return inline_table(fields);
+}
+
+// An archive has no `name` in PEP 751: readers take it from the url or path.
+std::string archive_inline(const LockedArchive& archive) {
+  Fields fields = location_fields(archive.file);
+  fields.emplace_back("subdirectory", quoted(archive.subdirectory));
+  return inline_table(fields);
+}
+
+std::string directory_inline(const LockedDirectory& directory) {
+  return inline_table({{"path", toml_quote(directory.path)},
+                       {"editable", directory.editable ? "true" : ""},
+                       {"subdirectory", quoted(directory.subdirectory)}});
+}
+
+std::string vcs_inline(const LockedVcs& vcs) {
+  return inline_table({{"type", toml_quote(vcs.type)},
+                       {"url", toml_quote(vcs.url)},
+                       {"requested-revision", quoted(vcs.requested_revision)},
+                       {"commit-id", toml_quote(vcs.commit_id)},
+                       {"subdirectory", quoted(vcs.subdirectory)}});
+}
+
+void write_sources(std::string& out, const LockedPackage& package) {
+  if (package.directory) out += "directory = " + directory_inline(*package.directory) + "\n";
+  if (package.vcs) out += "vcs = " + vcs_inline(*package.vcs) + "\n";
+  if (package.archive) out += "archive = " + archive_inline(*package.archive) + "\n";
+  if (package.sdist) out += "sdist = " + file_inline(*package.sdist) + "\n";
+  if (!package.wheels.empty()) {
+    out += "wheels = [\n";
+    for (const LockedFile& wheel : package.wheels) out += "  " + file_inline(wheel) + ",\n";
+    out += "]\n";
+  }
+}
+
+// `[packages.tool.wvlock]`: a source tree's version lives here, since PEP 751 forbids a
+// top-level one for directory and vcs entries.
+void write_package_tool(std::string& out, const LockedPackage& package) {
+  TomlTable tool;
+  if (!package.index_name.empty()) tool["index-name"] = package.index_name;
+  if (package.is_project) tool["project"] = true;
+  if ((package.directory || package.vcs) && !package.version.empty()) {
+    tool["version"] = package.version;
+  }
+  if (!tool.empty()) write_toml_section(out, {"packages", "tool", "wvlock"}, tool);
 }
 
 void line(std::string& out, std::string_view key, const TomlValue& value) {
@@ -47,16 +113,11 @@ std::string write_lockfile(const Lockfile& original) {
   for (const LockedPackage& package : lockfile.packages) {
     out += "\n[[packages]]\n";
     line(out, "name", package.name);
-    line(out, "version", package.version);
+    if (!package.directory && !package.vcs) line(out, "version", package.version);
     if (!package.marker.empty()) line(out, "marker", package.marker);
     if (!package.requires_python.empty()) line(out, "requires-python", package.requires_python);
     if (!package.index.empty()) line(out, "index", package.index);
-    if (package.sdist) out += "sdist = " + file_inline(*package.sdist) + "\n";
-    if (!package.wheels.empty()) {
-      out += "wheels = [\n";
-      for (const LockedFile& wheel : package.wheels) out += "  " + file_inline(wheel) + ",\n";
-      out += "]\n";
-    }
+    write_sources(out, package);
     if (package.variants) {
       // Keep the metadata of every label a listed wheel carries (PEP 825 allows dropping
       // the others).
@@ -68,11 +129,7 @@ std::string write_lockfile(const Lockfile& original) {
       write_toml_section(out, {"packages", "variants-json"},
                          variants_to_table(*package.variants, used));
     }
-    if (!package.index_name.empty()) {
-      TomlTable tool;
-      tool["index-name"] = package.index_name;
-      write_toml_section(out, {"packages", "tool", "wvlock"}, tool);
-    }
+    write_package_tool(out, package);
     for (const auto& [target, use] : package.targets) {
       TomlTable table;
       table["wheels"] = strings(use.wheels);
