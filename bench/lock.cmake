@@ -6,7 +6,7 @@
 if(TARGET wvlock AND TARGET wv_lock)
   add_executable(lock_bench ${CMAKE_CURRENT_SOURCE_DIR}/lock_bench.cc
                  ${PROJECT_SOURCE_DIR}/src/cli/project.cc)
-  target_link_libraries(lock_bench PRIVATE wv_lock wv_index wv_net wv_targets wv_pkg wv_base
+  target_link_libraries(lock_bench PRIVATE wv_build wv_lock wv_index wv_net wv_targets wv_pkg wv_base
                         wv_options)
   target_include_directories(lock_bench PRIVATE ${PROJECT_SOURCE_DIR}/src)
   target_compile_definitions(lock_bench PRIVATE

@@ -96,11 +96,14 @@ Result<const ProjectListing*> PythonProvider::listing_for(Package package) {
     return make_error(ErrorCode::kInvalidInput, "project nodes have no listing");
   }
   WV_ASSIGN_OR_RETURN(pkg::PackageName name, pkg::parse_package_name(n.name));
-  auto pinned = target_.pinned_indexes.find(name.str());
-  WV_ASSIGN_OR_RETURN(const ProjectListing* found,
-                      catalog_.listing(name, pinned == target_.pinned_indexes.end()
-                                                 ? std::string_view()
-                                                 : std::string_view(pinned->second)));
+  std::string pinned;
+  if (auto direct = target_.direct_sources.find(name.str()); direct != target_.direct_sources.end()) {
+    pinned = direct->second.key();
+  } else if (auto index = target_.pinned_indexes.find(name.str());
+             index != target_.pinned_indexes.end()) {
+    pinned = index->second;
+  }
+  WV_ASSIGN_OR_RETURN(const ProjectListing* found, catalog_.listing(name, pinned));
   listings_[package] = found;
   return found;
 }
@@ -197,6 +200,33 @@ Result<bool> PythonProvider::applies(const pkg::Requirement& requirement,
   return requirement.marker.evaluate(context);
 }
 
+// A direct reference (`name @ URL`) is followed only where the project set it up: the
+// project's own requirements and sources register the package's source for the target; a
+// dependency naming another URL for it (or one the project never named) is refused, as
+// uv refuses it, so an index package cannot pull code from anywhere.
+Result<void> PythonProvider::check_direct_reference(const pkg::Requirement& requirement) const {
+  auto direct = target_.direct_sources.find(requirement.normalized_name());
+  Result<pkg::DirectSource> wanted = pkg::parse_direct_url(*requirement.url);
+  if (!wanted) return std::move(wanted).error();
+  if (direct != target_.direct_sources.end()) {
+    pkg::DirectSource known = direct->second;
+    known.editable = false;
+    known.sha256 = wanted->sha256;
+    if (known == *wanted) return {};
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat(in_backticks(requirement.to_string()), " asks for ",
+                              wanted->describe(), ", but the project takes ",
+                              requirement.normalized_name(), " from ", direct->second.describe(),
+                              " for target ", target_.name));
+  }
+  return make_error(ErrorCode::kUnsupported,
+                    str_cat("direct reference ", in_backticks(requirement.to_string()),
+                            " comes from a dependency: wvlock follows direct references only "
+                            "from the project; add `", requirement.normalized_name(), " @ ",
+                            *requirement.url, "` to the project's dependencies or a source "
+                            "entry to `[tool.wvlock.sources]`"));
+}
+
 Result<std::vector<DependencyEdge>> PythonProvider::edges_for(
     const std::vector<const pkg::Requirement*>& requirements) {
   std::vector<DependencyEdge> edges;
@@ -210,12 +240,7 @@ Result<std::vector<DependencyEdge>> PythonProvider::edges_for(
     edges.push_back({node, set});
   };
   for (const pkg::Requirement* requirement : requirements) {
-    if (requirement->url) {
-      return make_error(ErrorCode::kUnsupported,
-                        str_cat("direct URL requirement ", in_backticks(requirement->to_string()),
-                                " is not supported: wvlock locks packages from indexes and "
-                                "find-links folders"));
-    }
+    if (requirement->url) WV_TRY(check_direct_reference(*requirement));
     WV_ASSIGN_OR_RETURN(Package node, package_node(requirement->name));
     WV_ASSIGN_OR_RETURN(const ProjectListing* found, listing_for(node));
     Set set = set_for(*found, requirement->specifier);
@@ -323,7 +348,8 @@ PythonProvider::get_dependencies(Package package, int version) {
   if (!ranked) return solver::Failure<Error>{ranked.error()};
   const WheelChoice& choice = **ranked;
   const RankedWheel* best = choice.best();
-  if (!best) return Answer::unavailable(choice.unavailable_reason);
+  const pkg::Distribution* chosen = choice.chosen_file();
+  if (!chosen) return Answer::unavailable(choice.unavailable_reason);
 
   auto python_fits = [&](std::string_view requires_python) -> std::optional<std::string> {
     if (requires_python.empty()) return std::nullopt;
@@ -334,11 +360,14 @@ PythonProvider::get_dependencies(Package package, int version) {
     return str_cat("it requires Python ", requires_python, " and target ", target_.name,
                    " has Python ", target_.python_version.to_string());
   };
-  if (auto why = python_fits(best->file->requires_python)) return Answer::unavailable(*why);
+  if (auto why = python_fits(chosen->requires_python)) return Answer::unavailable(*why);
 
-  auto metadata = catalog_.metadata(*best->file);
+  auto metadata = catalog_.metadata(*chosen);
   if (!metadata) {
-    if (metadata.error().code == ErrorCode::kParse) {
+    // Malformed metadata, or a source this lock cannot read (no builder wired in): the
+    // version is unusable, with the reason.
+    if (metadata.error().code == ErrorCode::kParse ||
+        (!best && metadata.error().code == ErrorCode::kUnsupported)) {
       return Answer::unavailable(metadata.error().message);
     }
     return solver::Failure<Error>{metadata.error()};
@@ -347,8 +376,8 @@ PythonProvider::get_dependencies(Package package, int version) {
 
   const Result<pkg::VariantsMetadata>* variants =
       files.has_variant_wheels ? &catalog_.variants(listing, files.version) : nullptr;
-  pkg::VariantFacts facts = variant_facts(*best, variants);
-  const pkg::VariantFacts* variant = best->filename.variant_label ? &facts : nullptr;
+  pkg::VariantFacts facts = best ? variant_facts(*best, variants) : pkg::VariantFacts{};
+  const pkg::VariantFacts* variant = best && best->filename.variant_label ? &facts : nullptr;
 
   std::vector<std::string> active_extras;
   if (n.kind == NodeKind::kPackageExtra) active_extras.push_back(n.extra);
@@ -402,6 +431,7 @@ Result<const WheelChoice*> PythonProvider::wheel_choice(Package base, int versio
   VersionDecision fresh;
   fresh.wheels = choose_wheels(target_, found->name.str(), files.version.to_string(),
                                files.wheels, variants);
+  if (fresh.wheels.compatible.empty()) fresh.wheels.source = choose_source(files.sdists);
   auto inserted = decisions_.emplace(std::make_pair(base, version), std::move(fresh)).first;
   return &inserted->second.wheels;
 }

@@ -105,6 +105,7 @@ class PythonProvider {
   Result<const ProjectListing*> listing_for(Package package);
   /// The index set of `listing` that `specifier` admits (yanked versions only when pinned).
   Set set_for(const ProjectListing& listing, const pkg::SpecifierSet& specifier) const;
+  Result<void> check_direct_reference(const pkg::Requirement& requirement) const;
   /// Turns requirements (markers evaluated for this target) into constraints.
   Result<std::vector<DependencyEdge>> edges_for(const std::vector<const pkg::Requirement*>& reqs);
   Result<bool> applies(const pkg::Requirement& requirement, std::span<const std::string> extras,

@@ -4,6 +4,7 @@
 #include <map>
 #include <tuple>
 
+#include "base/credentials.h"
 #include "base/hash.h"
 #include "base/str.h"
 #include "lock/python_provider.h"
@@ -34,6 +35,7 @@ struct TargetResult {
     const ProjectListing* listing = nullptr;
     int version = 0;
     std::vector<const RankedWheel*> wheels;  // kept, best first
+    const pkg::Distribution* source = nullptr;  // built at install when no wheel fits
     TargetUse use;
   };
   std::map<std::string, PackageUse> packages;  // by name
@@ -195,6 +197,10 @@ Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& sol
         use.use.dependencies = edges;
         WV_ASSIGN_OR_RETURN(const WheelChoice* choice, provider.wheel_choice(package, version));
         const RankedWheel* best = choice->best();
+        if (best == nullptr) {  // no wheel fits: the target builds the source
+          use.source = choice->source;
+          break;
+        }
         WV_ASSIGN_OR_RETURN(std::vector<std::string> best_requirements,
                             provider.wheel_requirements(package, version, *best));
         use.wheels.push_back(best);
@@ -229,6 +235,39 @@ Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& sol
   return result;
 }
 
+// Where a target that builds the package gets its source, as PEP 751 records it: a
+// directory, a git commit, an archive (a path or URL sdist) or the index's sdist.
+Result<void> record_source(LockedPackage& package, const pkg::Distribution& source,
+                           const std::function<LockedFile(const pkg::Distribution&)>& locate,
+                           Catalog& catalog) {
+  if (source.direct && source.direct->kind == pkg::DirectKind::kGit) {
+    LockedVcs vcs;
+    vcs.url = strip_credentials(source.direct->location);  // the lock holds bare URLs
+    vcs.requested_revision = source.direct->requested_revision();
+    vcs.commit_id = source.commit_id;
+    vcs.subdirectory = source.direct->subdirectory;
+    package.vcs = std::move(vcs);
+    return {};
+  }
+  if (source.direct && source.direct->kind == pkg::DirectKind::kDirectory) {
+    LockedFile where = locate(source);
+    LockedDirectory directory;
+    directory.path = where.path.empty() ? where.url : where.path;
+    directory.editable = source.direct->editable;
+    directory.subdirectory = source.direct->subdirectory;
+    package.directory = std::move(directory);
+    return {};
+  }
+  LockedFile file = locate(source);
+  WV_ASSIGN_OR_RETURN(file.sha256, catalog.file_sha256(source));
+  if (source.direct) {
+    package.archive = LockedArchive{std::move(file), source.direct->subdirectory};
+  } else if (!package.sdist) {
+    package.sdist = std::move(file);
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string input_hash(const ProjectRequirements& project,
@@ -255,6 +294,9 @@ std::string input_hash(const ProjectRequirements& project,
     }
     for (const std::string& extra : target.extras) fingerprint.add("extra").add(extra);
     for (const auto& [name, index] : target.pinned_indexes) fingerprint.add("pin").add(name).add(index);
+    for (const auto& [name, source] : target.direct_sources) {
+      fingerprint.add("direct").add(name).add(source.key());
+    }
   }
   for (const std::string& input : extra_inputs) fingerprint.add(input);
   return "xxh3-128:" + fingerprint.finish().to_hex();
@@ -335,11 +377,13 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
       LockedPackage& package = packages[key];
       package.name = name;
       package.version = version;
-      package.index = options.describe_index ? options.describe_index(files.index) : files.index;
-      package.index_name = files.index_name;
-      if (package.requires_python.empty()) {
-        package.requires_python = use.wheels.front()->file->requires_python;
+      if (!files.index.empty()) {
+        package.index = options.describe_index ? options.describe_index(files.index) : files.index;
       }
+      package.index_name = files.index_name;
+      const pkg::Distribution& chosen = use.wheels.empty() ? *use.source : *use.wheels.front()->file;
+      if (package.requires_python.empty()) package.requires_python = chosen.requires_python;
+      if (use.source) WV_TRY(record_source(package, *use.source, locate, catalog));
       for (const RankedWheel* wheel : use.wheels) {
         use.use.wheels.push_back(wheel->file->filename);
         if (package.find_wheel(wheel->file->filename)) continue;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pkg/direct_source.h"
 #include "pkg/marker.h"
 #include "pkg/tags.h"
 #include "pkg/version.h"
@@ -40,6 +41,10 @@ struct TargetContext {
   /// Packages pinned to a named index for this target (`[tool.wvlock.sources]`): normalised
   /// name -> index name. The pinned index alone lists them, wherever the target needs them.
   std::map<std::string, std::string> pinned_indexes;
+  /// Packages that come from a path, URL or git source for this target (`[tool.wvlock.sources]`
+  /// or a direct reference `name @ URL` of the project): normalised name -> the source. The
+  /// catalog lists them from the source registered under DirectSource::key().
+  std::map<std::string, pkg::DirectSource> direct_sources;
 };
 
 /// The context of a declared target: its marker environment and tags from its host profile,

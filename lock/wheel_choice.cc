@@ -67,8 +67,7 @@ WheelChoice choose_wheels(const TargetContext& target, std::string_view package,
     std::string subject = str_cat(package, " ", version);
     if (wheels.empty()) {
       choice.unavailable_reason =
-          str_cat("no wheel for target ", target.name, ": ", subject,
-                  " has only a source distribution (wvlock installs wheels)");
+          str_cat("no wheel for target ", target.name, ": ", subject, " has none");
     } else if (platform_matches == 0) {
       const pkg::Tag& best_tag = target.tags.tags().front();
       choice.unavailable_reason =
@@ -82,6 +81,18 @@ WheelChoice choose_wheels(const TargetContext& target, std::string_view package,
     }
   }
   return choice;
+}
+
+const pkg::Distribution* choose_source(const std::vector<pkg::Distribution>& sdists) {
+  const pkg::Distribution* chosen = nullptr;
+  auto score = [](const pkg::Distribution& file) {
+    if (file.kind == pkg::DistributionKind::kSourceTree) return 0;
+    return file.filename.size() > 7 && file.filename.ends_with(".tar.gz") ? 1 : 2;
+  };
+  for (const pkg::Distribution& file : sdists) {
+    if (chosen == nullptr || score(file) < score(*chosen)) chosen = &file;
+  }
+  return chosen;
 }
 
 }  // namespace wv::lock

@@ -32,8 +32,13 @@ struct WheelChoice {
   std::vector<RankedWheel> other_variants;
   /// Why `compatible` is empty: "no wheel for target h100: every torch 2.9.0 wheel needs ...".
   std::string unavailable_reason;
+  /// When no wheel fits: the sdist or source tree the target builds at install (uv's rule:
+  /// a fitting wheel always wins over building). nullptr when there is none.
+  const pkg::Distribution* source = nullptr;
 
   const RankedWheel* best() const { return compatible.empty() ? nullptr : &compatible.front(); }
+  /// The file whose metadata decides the version: the best wheel, else the source.
+  const pkg::Distribution* chosen_file() const { return best() ? best()->file : source; }
   /// The class of the best wheel (variant > null > non-variant); nullopt when unusable.
   std::optional<targets::VariantClass> best_class() const;
 };
@@ -48,5 +53,10 @@ int compare_ranked_wheels(const RankedWheel& a, const RankedWheel& b);
 WheelChoice choose_wheels(const TargetContext& target, std::string_view package,
                           std::string_view version, const std::vector<pkg::Distribution>& wheels,
                           const Result<pkg::VariantsMetadata>* variants);
+
+/// The source a target builds when no wheel of the version fits: a source tree first (a path
+/// or git source lists only that), else the first `.tar.gz` sdist, else the first sdist.
+/// nullptr when `sdists` is empty.
+const pkg::Distribution* choose_source(const std::vector<pkg::Distribution>& sdists);
 
 }  // namespace wv::lock

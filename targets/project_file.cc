@@ -3,6 +3,7 @@
 #include "targets/project_file.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <span>
 #include <toml++/toml.h>
 
@@ -16,16 +17,15 @@ namespace wv::targets {
 namespace {
 
 constexpr std::string_view kWvlockKeys[] = {
-    "python",     "index-url",  "extra-index-url",  "index",  "index-strategy", "sources",
+    "package",    "python",     "index-url",  "extra-index-url",  "index",  "index-strategy", "sources",
     "find-links", "prerelease", "enable-providers", "target"};
 constexpr std::string_view kIndexKeys[] = {"name", "url", "explicit", "default"};
 // The kinds of source a `[tool.wvlock.sources]` entry may name, exactly one per entry, and the
 // ones wvlock implements; check_source_kind() is the one place that tells them apart.
 constexpr std::string_view kSourceKinds[] = {"index", "path", "url", "git", "workspace"};
-constexpr std::string_view kSupportedSourceKinds[] = {"index"};
-// Options that belong only to the kinds not supported yet (`path`, `url`, `git`, `workspace`).
-constexpr std::string_view kUnsupportedSourceOptions[] = {"editable", "tag", "rev", "branch",
-                                                          "subdirectory"};
+constexpr std::string_view kSupportedSourceKinds[] = {"index", "path", "url", "git"};
+// The options each kind takes (beyond the conditions every entry may carry).
+constexpr std::string_view kKindOptions[] = {"editable", "tag", "rev", "branch", "subdirectory"};
 constexpr std::string_view kSourceKeys[] = {
     "index",  "path",     "url", "git", "workspace", "targets",     "marker",
     "extra",  "group",    "editable", "tag", "rev", "branch", "subdirectory"};
@@ -413,6 +413,13 @@ Result<void> read_project_table(const Reader& reader, const toml::table& root,
   if (const toml::node* name = project->get("name")) {
     WV_ASSIGN_OR_RETURN(config.name, reader.string(*name, "project.name"));
   }
+  if (const toml::node* version = project->get("version")) {
+    WV_ASSIGN_OR_RETURN(config.version, reader.string(*version, "project.version"));
+  }
+  if (const toml::node* dynamic = project->get("dynamic")) {
+    WV_ASSIGN_OR_RETURN(config.dynamic, reader.strings(*dynamic, "project.dynamic", false));
+    for (std::string& field : config.dynamic) field = to_lower(field);
+  }
   if (const toml::node* requires_python = project->get("requires-python")) {
     WV_ASSIGN_OR_RETURN(config.requires_python,
                         reader.string(*requires_python, "project.requires-python"));
@@ -432,6 +439,28 @@ Result<void> read_project_table(const Reader& reader, const toml::table& root,
                                                        extra.str()), false));
     }
   }
+  return {};
+}
+
+// `[build-system]` (PEP 518 `requires`, PEP 517 `build-backend` and `backend-path`).
+Result<void> read_build_system(const Reader& reader, const toml::table& root,
+                               ProjectConfig& config) {
+  const toml::node* node = root.get("build-system");
+  if (node == nullptr) return {};
+  const toml::table* table = node->as_table();
+  if (table == nullptr) return reader.error(node->source(), "`build-system` must be a table");
+  BuildSystemConfig build;
+  if (const toml::node* requires_node = table->get("requires")) {
+    WV_ASSIGN_OR_RETURN(build.requirements, reader.strings(*requires_node, "build-system.requires", false));
+  }
+  if (const toml::node* backend = table->get("build-backend")) {
+    WV_ASSIGN_OR_RETURN(build.backend, reader.string(*backend, "build-system.build-backend"));
+  }
+  if (const toml::node* backend_path = table->get("backend-path")) {
+    WV_ASSIGN_OR_RETURN(build.backend_path,
+                        reader.strings(*backend_path, "build-system.backend-path", false));
+  }
+  config.build_system = std::move(build);
   return {};
 }
 
@@ -666,20 +695,34 @@ Result<void> check_source_kind(const Reader& reader, const toml::table& table,
   if (kinds.size() == 1 && !contains(kSupportedSourceKinds, kinds[0])) {
     return reader.error(key_region(table, kinds[0]),
                         str_cat(where, ": wvlock does not support ", in_backticks(kinds[0]),
-                                " sources yet; pin the package to a declared index with "
-                                "`index = \"NAME\"`"));
+                                " sources (workspaces) yet; use `path = \"../member\"` for a "
+                                "sibling project"));
   }
-  for (std::string_view option : kUnsupportedSourceOptions) {
+  const std::string_view kind = kinds.empty() ? std::string_view() : kinds[0];
+  for (std::string_view option : kKindOptions) {
     if (!table.contains(option)) continue;
+    const bool fits = (kind == "git" && option != "editable") ||
+                      (kind == "path" && (option == "editable" || option == "subdirectory")) ||
+                      (kind == "url" && option == "subdirectory");
+    if (fits) continue;
     return reader.error(key_region(table, option),
-                        str_cat(where, ": ", in_backticks(option),
-                                " belongs to `path`, `url`, `git` and `workspace` sources, which "
-                                "wvlock does not support yet"));
+                        str_cat(where, ": ", in_backticks(option), " does not apply to ",
+                                kind.empty() ? std::string("an entry without a source")
+                                             : str_cat("a `", kind, "` source"),
+                                option == "editable" ? " (only `path` folders install editable)"
+                                                     : ""));
+  }
+  int refs = 0;
+  for (std::string_view ref : {"tag", "branch", "rev"}) refs += table.contains(ref) ? 1 : 0;
+  if (refs > 1) {
+    return reader.error(table.source(),
+                        str_cat(where, " names more than one of `tag`, `branch` and `rev`: a "
+                                       "git source takes at most one"));
   }
   if (kinds.empty()) {
     return reader.error(table.source(),
-                        str_cat(where, " names no source: give the index to take it from, "
-                                       "`index = \"NAME\"`"));
+                        str_cat(where, " names no source: give one of `index = \"NAME\"`, "
+                                       "`path`, `url` or `git`"));
   }
   return {};
 }
@@ -720,16 +763,11 @@ Result<bool> entry_applies(const ProjectConfig& config, const SourceEntry& entry
   return marker.evaluate(context);
 }
 
-Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& table,
-                                      std::string_view package, const ProjectConfig& config) {
-  const std::string where = str_cat("source of ", in_backticks(package));
-  WV_TRY(reader.check_keys(table, kSourceKeys, where));
-  WV_TRY(check_source_kind(reader, table, where));
-  SourceEntry entry;
-  entry.line = static_cast<int>(table.source().begin.line);
-  entry.column = static_cast<int>(table.source().begin.column);
-
-  const toml::node& index_node = *table.get("index");
+// `index = "NAME"`: a declared index.
+Result<void> read_index_pin(const Reader& reader, const toml::node& index_node,
+                            std::string_view where, const ProjectConfig& config,
+                            SourceEntry& entry) {
+  entry.kind = SourceEntry::Kind::kIndex;
   WV_ASSIGN_OR_RETURN(entry.index, reader.string(index_node, "index"));
   if (config.find_index(entry.index) == nullptr) {
     std::vector<std::string> names;
@@ -741,6 +779,68 @@ Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& t
                                                             "`[[tool.wvlock.index]]` table")
                                               : str_cat("declared indexes are ",
                                                         backticked_names(names))));
+  }
+  return {};
+}
+
+// `path`, `url` or `git` with their options (check_source_kind() has checked which apply).
+Result<void> read_direct_entry(const Reader& reader, const toml::table& table,
+                               std::string_view where, SourceEntry& entry) {
+  const auto text = [&](std::string_view key, std::string& out) -> Result<void> {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return {};
+    WV_ASSIGN_OR_RETURN(out, reader.string(*node, key));
+    if (out.empty() || out.find('\0') != std::string::npos) {
+      return reader.error(node->source(), str_cat("`", key, "` of ", where, " is empty"));
+    }
+    return {};
+  };
+  if (table.contains("path")) {
+    entry.kind = SourceEntry::Kind::kPath;
+    WV_TRY(text("path", entry.location));
+  } else if (table.contains("url")) {
+    entry.kind = SourceEntry::Kind::kUrl;
+    WV_TRY(text("url", entry.location));
+    if (entry.location.rfind("https://", 0) != 0 && entry.location.rfind("http://", 0) != 0 &&
+        entry.location.rfind("file://", 0) != 0) {
+      return reader.error(table.get("url")->source(),
+                          str_cat("`url` of ", where, " must be an http(s):// or file:// URL of "
+                                  "an archive; use `path` for a local file or folder and `git` "
+                                  "for a repository"));
+    }
+  } else {
+    entry.kind = SourceEntry::Kind::kGit;
+    WV_TRY(text("git", entry.location));
+    WV_TRY(text("tag", entry.tag));
+    WV_TRY(text("branch", entry.branch));
+    WV_TRY(text("rev", entry.rev));
+  }
+  WV_TRY(text("subdirectory", entry.subdirectory));
+  if (entry.subdirectory.find("..") != std::string::npos ||
+      (!entry.subdirectory.empty() && entry.subdirectory[0] == '/')) {
+    return reader.error(table.get("subdirectory")->source(),
+                        str_cat("`subdirectory` of ", where,
+                                " must be a relative path inside the source"));
+  }
+  if (const toml::node* editable = table.get("editable")) {
+    WV_ASSIGN_OR_RETURN(entry.editable, reader.boolean(*editable, "editable"));
+  }
+  return {};
+}
+
+Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& table,
+                                      std::string_view package, const ProjectConfig& config) {
+  const std::string where = str_cat("source of ", in_backticks(package));
+  WV_TRY(reader.check_keys(table, kSourceKeys, where));
+  WV_TRY(check_source_kind(reader, table, where));
+  SourceEntry entry;
+  entry.line = static_cast<int>(table.source().begin.line);
+  entry.column = static_cast<int>(table.source().begin.column);
+
+  if (const toml::node* index_node = table.get("index")) {
+    WV_TRY(read_index_pin(reader, *index_node, where, config, entry));
+  } else {
+    WV_TRY(read_direct_entry(reader, table, where, entry));
   }
   if (const toml::node* targets_node = table.get("targets")) {
     WV_ASSIGN_OR_RETURN(entry.targets, reader.strings(*targets_node, "targets", false));
@@ -929,6 +1029,9 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
   const toml::table* wvlock = wvlock_node->as_table();
   if (wvlock == nullptr) return reader.error(wvlock_node->source(), "`tool.wvlock` must be a table");
   WV_TRY(reader.check_keys(*wvlock, kWvlockKeys, "`[tool.wvlock]`"));
+  if (const toml::node* package = wvlock->get("package")) {
+    WV_ASSIGN_OR_RETURN(config.package, reader.boolean(*package, "tool.wvlock.package"));
+  }
   if (const toml::node* python = wvlock->get("python")) {
     WV_ASSIGN_OR_RETURN(MajorMinor version, reader.version(*python, "tool.wvlock.python",
                                                            "Python version"));
@@ -1021,6 +1124,7 @@ Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view
   config.path = std::string(path);
   config.project_dir = path_parent(path);
   WV_TRY(read_project_table(reader, root, config));
+  WV_TRY(read_build_system(reader, root, config));
   WV_TRY(read_dependency_groups(reader, root, config));
   WV_TRY(read_wvlock_table(reader, root, config));
   return config;
@@ -1036,6 +1140,53 @@ std::string resolve_project_path(const ProjectConfig& config, std::string_view v
     return std::string(value);
   }
   return path_join(config.project_dir, value);
+}
+
+Result<pkg::DirectSource> direct_source(const ProjectConfig& config, const SourceEntry& entry) {
+  pkg::DirectSource source;
+  source.subdirectory = entry.subdirectory;
+  switch (entry.kind) {
+    case SourceEntry::Kind::kIndex:
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat("the source entry at line ", entry.line, " names an index"));
+    case SourceEntry::Kind::kPath: {
+      std::string path = resolve_project_path(config, entry.location);
+      source.location = std::filesystem::absolute(path).lexically_normal().generic_string();
+      while (source.location.size() > 1 && source.location.back() == '/') source.location.pop_back();
+      source.kind = pkg::is_archive_name(source.location) ? pkg::DirectKind::kArchive
+                                                          : pkg::DirectKind::kDirectory;
+      if (entry.editable && source.kind != pkg::DirectKind::kDirectory) {
+        return make_error(ErrorCode::kInvalidInput,
+                          str_cat(config.path, ":", entry.line, ":", entry.column,
+                                  ": `editable = true` needs a folder, and ",
+                                  in_backticks(entry.location), " is an archive"));
+      }
+      source.editable = entry.editable;
+      return source;
+    }
+    case SourceEntry::Kind::kUrl: {
+      auto parsed = pkg::parse_direct_url(entry.location);
+      if (!parsed) return std::move(parsed).error().with_context(str_cat(config.path, ":", entry.line));
+      if (!entry.subdirectory.empty()) parsed->subdirectory = entry.subdirectory;
+      return *parsed;
+    }
+    case SourceEntry::Kind::kGit: {
+      source.kind = pkg::DirectKind::kGit;
+      source.location = entry.location;
+      if (source.location.rfind("git+", 0) == 0) source.location = source.location.substr(4);
+      if (source.location.find("://") == std::string::npos && source.location.find('@') == std::string::npos) {
+        // A local repository, relative to the project like every path.
+        source.location = std::filesystem::absolute(resolve_project_path(config, source.location))
+                              .lexically_normal()
+                              .generic_string();
+      }
+      source.tag = entry.tag;
+      source.branch = entry.branch;
+      source.rev = entry.rev;
+      return source;
+    }
+  }
+  return source;
 }
 
 }  // namespace wv::targets

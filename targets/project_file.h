@@ -15,6 +15,7 @@
 
 #include "base/file_system.h"
 #include "base/result.h"
+#include "pkg/direct_source.h"
 #include "targets/target.h"
 
 namespace wv::targets {
@@ -49,7 +50,17 @@ struct IndexConfig {
 /// dependency group of the project (groups are locked for every target). The marker is
 /// evaluated with the target's extras and every dependency group active.
 struct SourceEntry {
-  std::string index;                 ///< the name of a declared index
+  /// `index`: pinned to a declared index. `path`, `url`, `git`: the package comes from there
+  /// (pkg::DirectSource, made by direct_source()).
+  enum class Kind { kIndex, kPath, kUrl, kGit };
+  Kind kind = Kind::kIndex;
+  std::string index;                 ///< the name of a declared index (kIndex)
+  /// kPath: as written (relative to the project folder); kUrl: the archive URL; kGit: the
+  /// repository URL.
+  std::string location;
+  bool editable = false;             ///< kPath folders only
+  std::string tag, branch, rev;      ///< kGit: at most one
+  std::string subdirectory;
   std::vector<std::string> targets;  ///< target names; empty = no target condition
   std::string marker;                ///< a PEP 508 marker; "" = none
   std::string extra;                 ///< PEP 685 normalised; "" = none
@@ -61,12 +72,25 @@ struct SourceEntry {
 
 /// Everything wvlock takes from pyproject.toml. Paths are as written; resolve them with
 /// resolve_project_path() (they are relative to the folder of pyproject.toml).
+/// `[build-system]` (PEP 517/518).
+struct BuildSystemConfig {
+  std::vector<std::string> requirements;  ///< `requires`
+  std::string backend;                    ///< "" = not given
+  std::vector<std::string> backend_path;  ///< relative to the project folder
+};
+
 struct ProjectConfig {
   std::string path;         ///< the pyproject.toml read (for messages)
   std::string project_dir;  ///< its folder
 
+  /// `[build-system]`; nullopt when the file has none (the project is then virtual).
+  std::optional<BuildSystemConfig> build_system;
+
   // [project]
   std::optional<std::string> name;
+  std::optional<std::string> version;  ///< nullopt when not given (or dynamic)
+  /// `dynamic`, as written (lower-cased by the reader).
+  std::vector<std::string> dynamic;
   std::optional<std::string> requires_python;
   std::vector<std::string> dependencies;
   std::map<std::string, std::vector<std::string>> optional_dependencies;
@@ -74,6 +98,9 @@ struct ProjectConfig {
   std::map<std::string, std::vector<DependencyGroupEntry>> dependency_groups;
 
   // [tool.wvlock]
+  /// `package`: false makes the project virtual (never installed itself); nullopt = decided by
+  /// whether `[build-system]` exists (uv's rule).
+  std::optional<bool> package;
   std::optional<std::string> python;  ///< default Python of every target, `3.12`
   std::optional<std::string> index_url;
   std::vector<std::string> extra_index_urls;
@@ -97,6 +124,9 @@ struct ProjectConfig {
   const Target* find_target(std::string_view name) const;
   /// The index named `name`, or nullptr.
   const IndexConfig* find_index(std::string_view name) const;
+  /// Whether sync installs the project itself: `package`, else whether a `[build-system]` is
+  /// declared.
+  bool is_package() const { return package.value_or(build_system.has_value()); }
 };
 
 /// The values `prerelease` accepts (uv's names).
@@ -111,6 +141,10 @@ inline constexpr std::string_view kIndexStrategies[] = {"first-index", "unsafe-b
 /// already refused two entries that apply to one target.
 const SourceEntry* applicable_source(const ProjectConfig& config, std::string_view package,
                                      const Target& target);
+
+/// A path, url or git source entry as a pkg::DirectSource, paths resolved against the project
+/// folder. kInvalidInput for an index entry.
+Result<pkg::DirectSource> direct_source(const ProjectConfig& config, const SourceEntry& entry);
 
 /// Parses pyproject.toml text. `path` names the file in messages and gives project_dir.
 Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view path);

@@ -1,4 +1,5 @@
 // `wvlock lock`: resolve every declared target and write pylock.toml (DESIGN.md §1, §3).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <set>
@@ -11,10 +12,32 @@
 #include "lock/catalog.h"
 #include "lock/resolve.h"
 #include "pkg/name.h"
+#include "pkg/version.h"
 #include "pkg/wheel_filename.h"
 
 namespace wv::cli {
 namespace {
+
+// The project itself, when it is a package (it has a `[build-system]`, or `package = true`):
+// a directory entry at "." that sync installs editable. Its version only when pyproject.toml
+// states it; a dynamic one is the backend's to tell at install.
+void add_project_entry(const targets::ProjectConfig& config, lock::Lockfile& lockfile) {
+  if (!config.is_package() || !config.name) return;
+  lock::LockedPackage project;
+  project.name = pkg::normalize_name(*config.name);
+  const bool dynamic_version = std::find(config.dynamic.begin(), config.dynamic.end(),
+                                         "version") != config.dynamic.end();
+  if (config.version && !dynamic_version) {
+    auto version = pkg::parse_version(*config.version);
+    if (version) project.version = version->to_string();
+  }
+  project.requires_python = config.requires_python.value_or("");
+  project.directory = lock::LockedDirectory{".", true, ""};
+  project.is_project = true;
+  lockfile.packages.push_back(std::move(project));
+  lock::canonicalize(lockfile);
+}
+
 
 // "h100: torch 2.9.0 [cuda12.8], flash-attn 2.8.3 [cu12_sm90]" — the variant builds each target
 // got, and the packages it takes from a pinned index ("torch 2.9.0+cu128 (pytorch-cu128)"), so
@@ -132,6 +155,7 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
                          "for (`extras = [...]` in the target)\n");
     return kExitFailure;
   }
+  add_project_entry(project->config, *outcome->lockfile);
   std::string text = lock::write_lockfile(*outcome->lockfile);
   double elapsed_ms = std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - started).count();

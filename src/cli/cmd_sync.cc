@@ -85,6 +85,15 @@ Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_s
   return inputs;
 }
 
+// Whether the lock holds anything sync may have to build here.
+bool needs_builds(const lock::Lockfile& lockfile, const install::SyncOptions& options) {
+  for (const lock::LockedPackage& package : lockfile.packages) {
+    if (package.is_project && !options.install_project) continue;
+    if (package.has_source()) return true;
+  }
+  return false;
+}
+
 int fail(const Error& error) {
   print_error(error);
   if (error.code == ErrorCode::kInvalidLockfile || error.code == ErrorCode::kUnavailable) {
@@ -145,6 +154,9 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   sync_options.reinstall = arguments.extract_flag("--reinstall");
   bool frozen = arguments.extract_flag("--frozen");
   arguments.extract_flag("--locked");  // the default: a stale lock is an error
+  sync_options.install_project = !arguments.extract_flag("--no-install-project");
+  sync_options.editable = !arguments.extract_flag("--no-editable");
+  sync_options.no_build = arguments.extract_flag("--no-build");
   auto venv = arguments.extract_value("--venv");
   auto python = arguments.extract_value("--python");
   if (!venv) return fail(venv.error());
@@ -160,6 +172,17 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   if (!inputs) return fail(inputs.error());
   NetworkWheelStore network(options, file_system);
   install::LocalWheelStore store(inputs->lock_dir, &network);
+  sync_options.lock_dir = inputs->lock_dir;
+  // Packages built from source need the project's indexes (build requirements) and a builder.
+  std::unique_ptr<ProjectSource> source;
+  if (needs_builds(inputs->lockfile, sync_options)) {
+    auto project = load_project(options, file_system);
+    if (!project) return fail(project.error());
+    auto opened = ProjectSource::open(options, *project, file_system);
+    if (!opened) return fail(opened.error());
+    source = std::move(*opened);
+    sync_options.builder = &source->builder();
+  }
   auto report = install::sync(sync_options, inputs->lockfile, inputs->live, store);
   if (!report) {
     // A refused selection's notes give the host and one line per target.

@@ -2,11 +2,17 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 
 #include "base/credentials.h"
 #include "base/log.h"
 #include "base/str.h"
+#include "build/builder.h"
+#include "build/source_listing.h"
 #include "index/sources.h"
+#include "install/wheel_store.h"
+#include "targets/detect/detect.h"
+#include "targets/detect/environment.h"
 #include "net/caching_fetcher.h"
 #include "net/curl_fetcher.h"
 #include "pkg/name.h"
@@ -49,14 +55,17 @@ class WiredSource final : public ProjectSource {
       if (!view) continue;  // cannot happen: every configured index has a location
       pinned_.emplace_back(index.name, std::move(*view));
     }
+    wire_builds(options, project);
   }
 
   pkg::PackageSource& source() override { return *source_; }
   std::unique_ptr<lock::Catalog> make_catalog() override {
-    auto catalog = std::make_unique<lock::Catalog>(*source_);
+    auto catalog = std::make_unique<lock::Catalog>(*building_);
     for (auto& [name, view] : pinned_) catalog->add_pinned_index(name, *view);
+    for (auto& [key, direct] : direct_) catalog->add_pinned_index(key, *direct);
     return catalog;
   }
+  build::Builder& builder() override { return *builder_; }
 
 
   lock::LockedFile locate(const pkg::Distribution& file) const override {
@@ -83,7 +92,63 @@ class WiredSource final : public ProjectSource {
     return absolute.lexically_relative(base).generic_string();
   }
 
+  // Builds read sdists and source trees (the lock's metadata) and build wheels (sync). Their
+  // requirements resolve from the same indexes, without the builder (a build requirement is
+  // installed from a wheel), and install through a store over the same cache.
+  void wire_builds(const GlobalOptions& options, const LoadedProject& project) {
+    build::BuildServices services;
+    services.make_catalog = [this] {
+      auto catalog = std::make_unique<lock::Catalog>(*source_);
+      for (auto& [name, view] : pinned_) catalog->add_pinned_index(name, *view);
+      return catalog;
+    };
+    services.locate = [this](const pkg::Distribution& file) { return locate(file); };
+    network_store_ = std::make_unique<install::CallbackWheelStore>(
+        [this](const lock::LockedFile& file) -> Result<std::string> {
+          if (!caching_) {
+            return make_error(ErrorCode::kNetwork,
+                              str_cat("cannot download ", in_backticks(file.url),
+                                      ": the project's indexes are local"));
+          }
+          return caching_->fetch_verified(file.url, file.sha256, file.size);
+        });
+    local_store_ = std::make_unique<install::LocalWheelStore>(project_dir_, network_store_.get());
+    services.store = local_store_.get();
+    services.lock_dir = project_dir_;
+    services.cache_dir = cache_directory(options);
+    services.offline = options.offline;
+    services.host = [] {
+      detect::ProcessEnvironment environment;
+      return detect::detect_host(detect::options_from_environment(environment));
+    };
+    if (const char* python = std::getenv("WVLOCK_BUILD_PYTHON"); python && *python) {
+      services.python = python;
+    }
+    builder_ = std::make_unique<build::Builder>(std::move(services));
+    build::FetchFile fetch = [this](const std::string& url, const std::string& sha256)
+        -> Result<std::string> {
+      if (!caching_) {
+        return make_error(ErrorCode::kNetwork, str_cat("cannot download ", in_backticks(url),
+                                                       ": the project's indexes are local"));
+      }
+      return caching_->fetch_verified(url, sha256, std::nullopt);
+    };
+    building_ = std::make_unique<build::BuildingSource>(*source_, *builder_, fetch);
+    for (const lock::TargetContext& target : project.targets) {
+      for (const auto& [name, direct] : target.direct_sources) {
+        const std::string key = direct.key();
+        if (direct_.count(key)) continue;
+        direct_.emplace(key, std::make_unique<build::DirectPackageSource>(direct, name, *builder_, fetch));
+      }
+    }
+  }
+
   std::string project_dir_;
+  std::unique_ptr<install::CallbackWheelStore> network_store_;
+  std::unique_ptr<install::LocalWheelStore> local_store_;
+  std::unique_ptr<build::Builder> builder_;
+  std::unique_ptr<build::BuildingSource> building_;
+  std::map<std::string, std::unique_ptr<build::DirectPackageSource>> direct_;
   std::unique_ptr<net::CurlFetcher> curl_;
   std::unique_ptr<net::CachingFetcher> caching_;
   std::unique_ptr<index::IndexSource> source_;
@@ -91,6 +156,48 @@ class WiredSource final : public ProjectSource {
 };
 
 }  // namespace
+
+// The project's own direct references (`name @ URL`) become the package's source for every
+// target, unless `[tool.wvlock.sources]` already gives one there.
+Result<void> add_direct_references(const lock::ProjectRequirements& requirements,
+                                   lock::TargetContext& context, std::string_view path) {
+  std::vector<const pkg::Requirement*> all;
+  for (const pkg::Requirement& requirement : requirements.dependencies) all.push_back(&requirement);
+  for (const auto& [extra, list] : requirements.optional_dependencies) {
+    for (const pkg::Requirement& requirement : list) all.push_back(&requirement);
+  }
+  for (const auto& [group, list] : requirements.dependency_groups) {
+    for (const pkg::Requirement& requirement : list) all.push_back(&requirement);
+  }
+  for (const pkg::Requirement* requirement : all) {
+    if (!requirement->url) continue;
+    auto direct = pkg::parse_direct_url(*requirement->url);
+    if (!direct) return std::move(direct).error().with_context(path);
+    context.direct_sources.emplace(requirement->normalized_name(), std::move(*direct));
+  }
+  return {};
+}
+
+// A path source's pyproject.toml (and setup.cfg / setup.py) is part of what the lock read: a
+// change there makes the lock stale (`--check`, sync's freshness check).
+Result<void> add_source_tree_inputs(LoadedProject& project) {
+  std::set<std::string> seen;
+  RealFileSystem file_system;
+  for (const lock::TargetContext& target : project.targets) {
+    for (const auto& [name, direct] : target.direct_sources) {
+      if (direct.kind != pkg::DirectKind::kDirectory || !seen.insert(direct.key()).second) continue;
+      std::string tree = direct.location;
+      if (!direct.subdirectory.empty()) tree = path_join(tree, direct.subdirectory);
+      std::string text = str_cat("source-tree:", name);
+      for (std::string_view leaf : {"pyproject.toml", "setup.cfg", "setup.py"}) {
+        Result<std::string> content = file_system.read_file(path_join(tree, leaf));
+        if (content) text += str_cat("\n", leaf, "\n", *content);
+      }
+      project.inputs.push_back(std::move(text));
+    }
+  }
+  return {};
+}
 
 net::CurlFetcherOptions network_options() {
   net::CurlFetcherOptions options;
@@ -160,13 +267,22 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
       context.extras.push_back(pkg::normalize_name(extra));
     }
     for (const auto& [package, entries] : config.sources) {
-      if (const targets::SourceEntry* entry = targets::applicable_source(config, package, target)) {
+      const targets::SourceEntry* entry = targets::applicable_source(config, package, target);
+      if (entry == nullptr) continue;
+      if (entry->kind == targets::SourceEntry::Kind::kIndex) {
         context.pinned_indexes[package] = entry->index;
+        continue;
       }
+      auto direct = targets::direct_source(config, *entry);
+      if (!direct) return std::move(direct).error().with_context(path);
+      context.direct_sources[package] = std::move(*direct);
     }
+    WV_TRY(add_direct_references(requirements, context, path));
     project.targets.push_back(std::move(context));
   }
   for (const std::string& folder : config.find_links) project.inputs.push_back("find-links:" + folder);
+  WV_TRY(add_source_tree_inputs(project));
+  if (config.is_package()) project.inputs.push_back("project-package");
   for (const targets::IndexConfig& index : config.indexes) {
     // The shorthands keep their earlier spelling, so their locks keep their input-hash.
     if (index.name == "index-url" && config.index_url) {
@@ -191,6 +307,11 @@ Result<std::unique_ptr<ProjectSource>> ProjectSource::open(const GlobalOptions& 
   bool needs_network = false;
   for (const targets::IndexConfig& index : project.config.indexes) {
     if (is_url(index.url) && index.url.rfind("file://", 0) != 0) needs_network = true;
+  }
+  for (const lock::TargetContext& target : project.targets) {
+    for (const auto& [name, direct] : target.direct_sources) {
+      if (direct.kind == pkg::DirectKind::kArchive && is_url(direct.location)) needs_network = true;
+    }
   }
   return std::unique_ptr<ProjectSource>(
       std::make_unique<WiredSource>(options, project, file_system, needs_network));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/file_system.h"
+#include "build/builder.h"
 #include "cli/options.h"
 #include "lock/catalog.h"
 #include "lock/lockfile.h"
@@ -44,6 +45,8 @@ class ProjectSource {
   /// A fresh lock-layer view of source() (its caches start empty), with every named index
   /// registered for pinning.
   virtual std::unique_ptr<lock::Catalog> make_catalog() = 0;
+  /// Reads sdists and source trees and builds wheels, over this source's indexes and cache.
+  virtual build::Builder& builder() = 0;
   /// Where a listed file goes in the lockfile: URLs as `url`, local files as a `path`
   /// relative to the project folder.
   virtual lock::LockedFile locate(const pkg::Distribution& file) const = 0;

@@ -136,6 +136,10 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
   for (const lock::LockedPackage* package :
        lockfile.closure(target.name, options.extras, options.groups)) {
     const lock::TargetUse& use = package->targets.at(target.name);
+    if (use.wheels.empty() && package->has_source()) {  // the lock says: build it here
+      result.wheels.push_back(ChosenWheel{package, nullptr, "", true});
+      continue;
+    }
     std::optional<WheelRank> best;
     const lock::LockedFile* best_file = nullptr;
     std::string best_label;

@@ -46,6 +46,7 @@ struct TargetVerdict {
 /// The wheel chosen for one package of the selected target.
 struct ChosenWheel {
   const lock::LockedPackage* package = nullptr;
+  /// nullptr: the target builds the package from its source (sdist, directory, vcs, archive).
   const lock::LockedFile* file = nullptr;
   std::string variant_label;  ///< "" for a non-variant wheel
   /// True when this is the wheel the lock chose first for the target.

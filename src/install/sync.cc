@@ -1,5 +1,6 @@
 // The sync: plan, fetch, stage, then a journaled commit that can be rolled back.
 #include "install/sync.h"
+#include "install/built_sources.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -238,6 +239,7 @@ Result<void> check_selection(const lock::Lockfile& lockfile, const Selection& se
     }
   }
   for (const ChosenWheel& chosen : selection.wheels) {
+    if (chosen.file == nullptr) continue;  // built here: its wheel is checked when unpacked
     const lock::LockedPackage& package = *chosen.package;
     const std::string name = pkg::normalize_name(package.name);
     WV_ASSIGN_OR_RETURN(pkg::WheelFilename filename, pkg::parse_wheel_filename(chosen.file->name));
@@ -385,7 +387,7 @@ int Plan::count(PlanAction action) const {
 }
 
 Plan make_plan(const Selection& selection, const std::vector<InstalledDistribution>& installed,
-               bool reinstall) {
+               bool reinstall, const std::map<std::string, SourceIdentity>& identities) {
   Plan plan;
   plan.target = selection.target;
   std::map<std::string, const InstalledDistribution*> by_name;
@@ -397,9 +399,24 @@ Plan make_plan(const Selection& selection, const std::vector<InstalledDistributi
     PlanItem item;
     item.name = package.name;
     item.version = package.version;
-    item.wheel = chosen.file->name;
-    item.file = chosen.file;
-    item.download = chosen.file->path.empty() && chosen.file->url.compare(0, 7, "file://") != 0;
+    // What the installed copy must record to be kept: the wheel, or the built source.
+    std::string record_name;
+    std::string record_digest;
+    if (chosen.file != nullptr) {
+      item.wheel = chosen.file->name;
+      item.file = chosen.file;
+      item.download = chosen.file->path.empty() && chosen.file->url.compare(0, 7, "file://") != 0;
+      record_name = chosen.file->name;
+      record_digest = chosen.file->sha256;
+    } else {
+      item.build = &package;
+      auto identity = identities.find(package.name);
+      if (identity != identities.end()) {
+        item.wheel = identity->second.name;
+        record_name = identity->second.name;
+        record_digest = identity->second.digest;
+      }
+    }
     auto it = by_name.find(package.name);
     if (it == by_name.end()) {
       item.action = PlanAction::kInstall;
@@ -407,10 +424,12 @@ Plan make_plan(const Selection& selection, const std::vector<InstalledDistributi
       const InstalledDistribution& current = *it->second;
       item.old_version = current.version;
       // Another installer's copy of the same version is kept (its build cannot be told);
-      // wvlock's own records name the wheel, so a changed build is replaced.
-      bool same = current.version == package.version &&
-                  (current.wheel.empty() || (current.wheel == chosen.file->name &&
-                                             current.wheel_sha256 == chosen.file->sha256));
+      // wvlock's own records name the wheel (or the source it built), so a changed build is
+      // replaced. A project whose version is dynamic is matched by its source alone.
+      const bool version_matches = package.version.empty() || current.version == package.version;
+      bool same = version_matches &&
+                  (current.wheel.empty() ||
+                   (current.wheel == record_name && current.wheel_sha256 == record_digest));
       item.action = same && !reinstall ? PlanAction::kKeep : PlanAction::kUpgrade;
     }
     if (item.action == PlanAction::kKeep) {
@@ -514,11 +533,16 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   WV_ASSIGN_OR_RETURN(report.selection,
                       select_target(lockfile, with_interpreter(live, facts), options.select));
   WV_TRY(check_selection(lockfile, report.selection));
+  if (const lock::LockedPackage* project = lockfile.project();
+      project != nullptr && options.install_project) {
+    report.selection.wheels.push_back(ChosenWheel{project, nullptr, "", true});
+  }
+  WV_ASSIGN_OR_RETURN(auto identities, source_identities(report.selection, options));
   std::vector<InstalledDistribution> installed;
   if (exists) {
     WV_ASSIGN_OR_RETURN(installed, list_installed(facts.scheme));
   }
-  report.plan = make_plan(report.selection, installed, options.reinstall);
+  report.plan = make_plan(report.selection, installed, options.reinstall, identities);
   report.plan.environment = root;
   for (const InstalledDistribution& distribution : installed) {
     if (!distribution.installer.empty() && distribution.installer != "wvlock" &&
@@ -540,21 +564,48 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   // 1. Every file, verified against the lock, before anything changes.
   std::vector<const PlanItem*> wanted;
   std::vector<const lock::LockedFile*> files;
+  std::vector<const PlanItem*> builds;
   for (const PlanItem& item : report.plan.items) {
     if (item.action != PlanAction::kInstall && item.action != PlanAction::kUpgrade) continue;
+    if (item.build != nullptr) {
+      builds.push_back(&item);
+      if (const lock::LockedFile* source = source_file(*item.build)) {
+        wanted.push_back(&item);
+        files.push_back(source);
+      }
+      continue;
+    }
     wanted.push_back(&item);
     files.push_back(item.file);
   }
+  WV_TRY(check_buildable(builds, options));
   std::vector<Result<std::string>> paths = store.get_all(files);
   if (paths.size() != files.size()) {
     return make_error(ErrorCode::kIo, "the wheel store answered a different number of files");
   }
   std::vector<std::pair<const PlanItem*, std::string>> fetched;
+  std::map<const PlanItem*, std::string> sources;  // built item -> its verified archive
   for (std::size_t i = 0; i < paths.size(); ++i) {
     if (!paths[i]) {
       return std::move(paths[i]).error().with_note(unchanged);
     }
-    fetched.emplace_back(wanted[i], std::move(*paths[i]));
+    if (wanted[i]->build != nullptr) {
+      sources[wanted[i]] = std::move(*paths[i]);
+    } else {
+      fetched.emplace_back(wanted[i], std::move(*paths[i]));
+    }
+  }
+  // Built packages: each one's wheel, built for this environment's interpreter.
+  for (const PlanItem* item : builds) {
+    BuildRequest request;
+    request.package = item->build;
+    request.archive_path = sources.count(item) ? sources[item] : std::string();
+    request.directory = source_directory(*item->build, options);
+    request.editable = options.editable && item->build->directory && item->build->directory->editable;
+    request.python = path_join(root, "bin/python");
+    Result<std::string> built = options.builder->build_wheel(request);
+    if (!built) return std::move(built).error().with_note(unchanged);
+    fetched.emplace_back(item, std::move(*built));
   }
   std::map<std::string, const InstalledDistribution*> installed_by_name;
   for (const InstalledDistribution& distribution : installed) {
@@ -589,9 +640,16 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
         unpack.scheme = facts.scheme;
         unpack.staging = str_cat(staging, "/", i);
         unpack.limits = options.limits;
-        unpack.wheel_name = item->file->name;
-        unpack.wheel_sha256 = item->file->sha256;
-        if (!item->download) unpack.direct_url_json = direct_url_json(path, item->file->sha256);
+        if (item->build != nullptr) {
+          const SourceIdentity& identity = identities.at(item->name);
+          unpack.recorded_source = identity.name;
+          unpack.recorded_digest = identity.digest;
+          unpack.direct_url_json = built_direct_url_json(*item->build, options, sources[item]);
+        } else {
+          unpack.wheel_name = item->file->name;
+          unpack.wheel_sha256 = item->file->sha256;
+          if (!item->download) unpack.direct_url_json = direct_url_json(path, item->file->sha256);
+        }
         unpacked[i] = unpack_wheel(path, unpack);
       }
     };
@@ -613,9 +671,17 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     }
     if (result->name != item->name) {
       return make_error(ErrorCode::kIntegrity,
-                        str_cat(in_backticks(item->file->name), " installs ",
+                        str_cat(in_backticks(item->file ? item->file->name : fetched[i].second), " installs ",
                                 in_backticks(result->name), ", the lock expects ",
                                 in_backticks(item->name)));
+    }
+    if (item->build != nullptr && !item->version.empty() && result->version != item->version) {
+      return make_error(ErrorCode::kIntegrity,
+                        str_cat("building ", item->name, " gave version ", result->version,
+                                ", and the lock says ", item->version,
+                                ": its source changed since the lock"))
+          .with_note("run `wvlock lock` to lock what the source is now")
+          .with_note(unchanged);
     }
     for (std::size_t f = 0; f < result->files.size(); ++f) {
       std::string& rel = result->files[f];
@@ -627,7 +693,8 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   }
   auto source = [&](const std::string& rel) {
     const std::size_t i = source_of[rel];
-    const std::string& wheel = fetched[i].first->file->name;
+    const std::string wheel = fetched[i].first->file ? fetched[i].first->file->name
+                                                     : fs::path(fetched[i].second).filename().string();
     const std::string& member = member_of[{i, rel}];
     return member.empty() ? str_cat("wheel ", in_backticks(wheel), "'s installed metadata")
                           : str_cat(in_backticks(member), " of wheel ", in_backticks(wheel));

@@ -9,12 +9,14 @@
 // name, .dist-info folder or METADATA disagreeing on a distribution's name or version.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
 #include "install/environment.h"
 #include "install/select.h"
+#include "install/source_builder.h"
 #include "install/wheel_store.h"
 #include "install/wheel_unpack.h"
 #include "lock/lockfile.h"
@@ -33,6 +35,18 @@ struct SyncOptions {
   /// Reinstall every package of the closure even when the installed build matches.
   bool reinstall = false;
   UnpackLimits limits;
+  /// Builds the packages the lock says to build (sdists, directories, git, archives); nullptr:
+  /// such a package is an error naming it.
+  SourceBuilder* builder = nullptr;
+  /// `--no-build`: a package that would have to be built is refused, named, before anything
+  /// changes.
+  bool no_build = false;
+  /// `--no-install-project`: the project's own entry is not installed.
+  bool install_project = true;
+  /// `--no-editable`: directory entries (the project too) install as regular wheels.
+  bool editable = true;
+  /// The lockfile's folder: directory entries' paths are relative to it.
+  std::string lock_dir = ".";
   /// Test hook: fail after this many file moves of the commit, as a crash would (-1: never).
   int fail_after_moves = -1;
   /// Test hook: with fail_after_moves, leave the journal instead of rolling back at once
@@ -49,6 +63,9 @@ struct PlanItem {
   std::string old_version;  ///< installed version ("" for kInstall)
   std::string wheel;        ///< the wheel file to install ("" for kRemove/kKeep)
   const lock::LockedFile* file = nullptr;
+  /// Built from source at sync (file is nullptr): the package entry, and what the installed
+  /// copy records of its source (SourceIdentity) so that a re-sync keeps it while it holds.
+  const lock::LockedPackage* build = nullptr;
   bool download = false;  ///< the file comes from a url (not a local path)
 };
 
@@ -69,9 +86,19 @@ struct SyncReport {
   std::vector<std::string> notes;
 };
 
-/// Plans from a selection and what is installed.
+/// What an installed copy of a built package records in place of a wheel name and sha256:
+/// "sdist:NAME"/"archive:NAME" with the file's sha256, "git:URL" with the commit, "directory:PATH"
+/// with a digest of the files that define its metadata (pyproject.toml, setup.cfg, setup.py),
+/// and whether it was built editable. A re-sync keeps an installed copy whose record matches.
+struct SourceIdentity {
+  std::string name;
+  std::string digest;
+};
+
+/// Plans from a selection and what is installed. `identities` (package name -> identity)
+/// covers the selection's packages that are built from source.
 Plan make_plan(const Selection& selection, const std::vector<InstalledDistribution>& installed,
-               bool reinstall);
+               bool reinstall, const std::map<std::string, SourceIdentity>& identities = {});
 
 /// The whole sync. `live` is the detected host profile (its Python facts are replaced by the
 /// environment's interpreter's).

@@ -707,7 +707,10 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
   };
   WV_TRY(add_metadata("INSTALLER", "wvlock\n"));
   if (!options.direct_url_json.empty()) WV_TRY(add_metadata("direct_url.json", options.direct_url_json));
-  if (!options.wheel_name.empty()) {
+  if (!options.recorded_source.empty()) {
+    WV_TRY(add_metadata("WVLOCK", str_cat("wheel = ", options.recorded_source, "\nsha256 = ",
+                                          options.recorded_digest, "\n")));
+  } else if (!options.wheel_name.empty()) {
     WV_TRY(add_metadata("WVLOCK", str_cat("wheel = ", options.wheel_name, "\nsha256 = ",
                                           options.wheel_sha256, "\n")));
   }

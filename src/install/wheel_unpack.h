@@ -48,6 +48,10 @@ struct UnpackOptions {
   /// which build (variant) is installed.
   std::string wheel_name;
   std::string wheel_sha256;
+  /// A wheel built at sync records its source instead (SourceIdentity): WVLOCK then holds
+  /// these as `wheel` and `sha256`.
+  std::string recorded_source;
+  std::string recorded_digest;
 };
 
 /// What one unpacked wheel installs.

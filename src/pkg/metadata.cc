@@ -169,4 +169,16 @@ Result<CoreMetadata> parse_metadata(std::string_view text) {
   return metadata;
 }
 
+bool static_for_resolution(const CoreMetadata& metadata) {
+  auto version = parse_version(metadata.metadata_version);
+  auto two_two = parse_version("2.2");
+  if (!version || !two_two || *version < *two_two) return false;
+  for (const std::string& field : metadata.dynamic) {
+    if (field == "requires-dist" || field == "requires-python" || field == "provides-extra") {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace wv::pkg

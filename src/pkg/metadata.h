@@ -67,4 +67,9 @@ struct CoreMetadata {
 /// a major version above 2 is kUnsupported.
 Result<CoreMetadata> parse_metadata(std::string_view text);
 
+/// PEP 643: whether an sdist's PKG-INFO may stand for the metadata its wheels will have, as far
+/// as resolution reads it: Metadata-Version 2.2 or later and none of Requires-Dist,
+/// Requires-Python and Provides-Extra marked `Dynamic`. Older PKG-INFO promises nothing.
+bool static_for_resolution(const CoreMetadata& metadata);
+
 }  // namespace wv::pkg

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "pkg/direct_source.h"
 #include "pkg/name.h"
 #include "pkg/variant.h"
 #include "pkg/version.h"
@@ -24,6 +25,7 @@ enum class DistributionKind : std::uint8_t {
   kWheel,         ///< `*.whl` whose name parses (with or without a variant label)
   kSdist,         ///< `*.tar.gz` / `*.zip` source distribution whose name parses
   kVariantsJson,  ///< `{name}-{version}-variants.json` (index-level variant metadata)
+  kSourceTree,    ///< a folder to build (a path source, a git checkout); `url` is its path
 };
 
 /// Whether the index serves the file's core metadata on its own (PEP 658/714 `.metadata`).
@@ -61,6 +63,11 @@ struct Distribution {
   /// The name of the configured index that listed it (`[[tool.wvlock.index]]`); "" for a
   /// find-links folder or an unnamed location.
   std::string index_name;
+  /// Set for a file or tree of a path, URL or git source (never for index files): what the
+  /// lockfile records as directory, vcs or archive.
+  std::optional<DirectSource> direct;
+  /// The git commit a kSourceTree checkout is at (40 hex digits), "" otherwise.
+  std::string commit_id;
 
   /// The sha256 hex digest, or "" when the listing gave none.
   std::string sha256() const {

@@ -123,8 +123,10 @@ Result run(const Scenario& scenario, const std::string& raw_text) {
   }
   if (resolver) python = string_or(resolver->get("python"), python);
   std::set<std::string> no_binary;
+  std::set<std::string> no_build;  // uv's --no-build-package: the sdist is no candidate
   if (resolver) {
     for (const std::string& name : strings(resolver->get("no_binary"))) no_binary.insert(name);
+    for (const std::string& name : strings(resolver->get("no_build"))) no_build.insert(name);
   }
 
   wv::test::MemorySource source;
@@ -159,7 +161,8 @@ Result run(const Scenario& scenario, const std::string& raw_text) {
         }
         bool has_wheel = !(spec.get("wheel") && !spec.get("wheel")->value_or(true)) &&
                          !no_binary.count(wheel.name);
-        bool has_sdist = !(spec.get("sdist") && !spec.get("sdist")->value_or(true));
+        bool has_sdist = !(spec.get("sdist") && !spec.get("sdist")->value_or(true)) &&
+                         !no_build.count(wheel.name);
         if (has_wheel) {
           std::vector<std::string> tags = strings(spec.get("wheel_tags"));
           if (tags.empty()) tags.push_back("py3-none-any");

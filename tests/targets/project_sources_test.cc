@@ -322,31 +322,30 @@ TEST_CASE("project sources: every source error names the line, column and what t
                           "`index` and `path`: an entry takes exactly one of `index`, `path`, "
                           "`url`, `git`, `workspace`"));
 
-  message = error_of(with_sources("mylib = { path = \"../mylib\", editable = true }\n"));
-  CHECK(contains(message, "`pyproject.toml`:36:11: source of `mylib`: wvlock does not support "
-                          "`path` sources yet"));
-
-  message = error_of(with_sources("tool = { git = \"https://g.example/tool\", tag = \"v1\" }\n"));
-  CHECK(contains(message, "`pyproject.toml`:36:10: source of `tool`: wvlock does not support "
-                          "`git` sources yet"));
-
-  message = error_of(with_sources("asset = { url = \"https://a.example/a-1-py3-none-any.whl\" }\n"));
-  CHECK(contains(message, "does not support `url` sources yet"));
+  message = error_of(with_sources("asset = { url = \"ftp://a.example/a-1-py3-none-any.whl\" }\n"));
+  CHECK(contains(message, "`url` of source of `asset` must be an http(s):// or file:// URL"));
 
   message = error_of(with_sources("lib = { workspace = true }\n"));
-  CHECK(contains(message, "does not support `workspace` sources yet"));
+  CHECK(contains(message, "does not support `workspace` sources (workspaces) yet"));
 
   message = error_of(with_sources("torch = { index = \"pytorch-cpu\", editable = true }\n"));
-  CHECK(contains(message, "`pyproject.toml`:36:34: source of `torch`: `editable` belongs to "
-                          "`path`, `url`, `git` and `workspace` sources, which wvlock does not "
-                          "support yet"));
+  CHECK(contains(message, "`pyproject.toml`:36:34: source of `torch`: `editable` does not apply "
+                          "to a `index` source (only `path` folders install editable)"));
+
+  message = error_of(with_sources("tool = { git = \"https://g.example/tool\", tag = \"v1\", "
+                                  "rev = \"abc\" }\n"));
+  CHECK(contains(message, "names more than one of `tag`, `branch` and `rev`"));
+
+  message = error_of(with_sources("tool = { url = \"https://a.example/t-1.tar.gz\", tag = \"v1\" }\n"));
+  CHECK(contains(message, "`tag` does not apply to a `url` source"));
 
   message = error_of(with_sources("torch = { rev = \"abc\" }\n"));
-  CHECK(contains(message, "`pyproject.toml`:36:11: source of `torch`: `rev` belongs to"));
+  CHECK(contains(message, "`pyproject.toml`:36:11: source of `torch`: `rev` does not apply to an "
+                          "entry without a source"));
 
   message = error_of(with_sources("torch = { targets = [\"cpu\"] }\n"));
-  CHECK(contains(message, "`pyproject.toml`:36:9: source of `torch` names no source: give the "
-                          "index to take it from, `index = \"NAME\"`"));
+  CHECK(contains(message, "`pyproject.toml`:36:9: source of `torch` names no source: give one of "
+                          "`index = \"NAME\"`, `path`, `url` or `git`"));
 
   message = error_of(with_sources("torch = { index = \"pytorch-cpu\", priority = 1 }\n"));
   CHECK(contains(message, "`pyproject.toml`:36:34: unknown key `priority` in source of `torch`: "

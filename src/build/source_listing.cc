@@ -1,0 +1,169 @@
+#include "build/source_listing.h"
+
+#include <filesystem>
+
+#include "base/file_system.h"
+#include "base/sha256.h"
+#include "base/str.h"
+#include "pkg/metadata.h"
+#include "pkg/wheel_filename.h"
+
+namespace wv::build {
+namespace fs = std::filesystem;
+namespace {
+
+bool is_remote(std::string_view location) { return location.find("://") != std::string_view::npos; }
+
+std::string leaf_of(std::string_view location) {
+  const std::size_t slash = location.find_last_of('/');
+  return std::string(slash == std::string_view::npos ? location : location.substr(slash + 1));
+}
+
+}  // namespace
+
+DirectPackageSource::DirectPackageSource(pkg::DirectSource source, std::string name,
+                                         Builder& builder, FetchFile fetch)
+    : source_(std::move(source)), name_(std::move(name)), builder_(builder), fetch_(std::move(fetch)) {}
+
+Result<std::string> DirectPackageSource::local_archive() {
+  if (!local_.empty()) return local_;
+  if (is_remote(source_.location)) {
+    WV_ASSIGN_OR_RETURN(local_, fetch_(source_.location, source_.sha256));
+  } else {
+    if (!fs::is_regular_file(source_.location)) {
+      return make_error(ErrorCode::kNotFound,
+                        str_cat("the source of ", name_, ", ", in_backticks(source_.location),
+                                ", is not a file"));
+    }
+    local_ = source_.location;
+  }
+  WV_ASSIGN_OR_RETURN(sha256_, sha256_file_hex(local_));
+  if (!source_.sha256.empty() && source_.sha256 != sha256_) {
+    return make_error(ErrorCode::kIntegrity,
+                      str_cat(in_backticks(source_.location), " has sha256 ", sha256_,
+                              ", and its URL says ", source_.sha256));
+  }
+  return local_;
+}
+
+Result<pkg::Distribution> DirectPackageSource::materialize() {
+  pkg::Distribution file;
+  file.direct = source_;
+  file.url = source_.location;
+  file.filename = leaf_of(source_.location);
+  const std::string what = str_cat(name_, " from ", source_.describe());
+  if (source_.kind == pkg::DirectKind::kArchive) {
+    WV_ASSIGN_OR_RETURN(std::string local, local_archive());
+    file.hashes["sha256"] = sha256_;
+    if (file.filename.ends_with(".whl")) {
+      file.kind = pkg::DistributionKind::kWheel;
+      WV_ASSIGN_OR_RETURN(metadata_, wheel_file_metadata(local));
+    } else {
+      file.kind = pkg::DistributionKind::kSdist;
+      WV_ASSIGN_OR_RETURN(metadata_, builder_.sdist_metadata(local, sha256_, what));
+    }
+  } else {
+    file.kind = pkg::DistributionKind::kSourceTree;
+    std::string tree = source_.location;
+    std::string cache_key;
+    if (source_.kind == pkg::DirectKind::kGit) {
+      GitReference reference{source_.location, source_.tag, source_.branch, source_.rev};
+      WV_ASSIGN_OR_RETURN(file.commit_id, builder_.git().resolve(reference));
+      WV_ASSIGN_OR_RETURN(tree, builder_.git().checkout(source_.location, file.commit_id));
+      file.url = tree;
+      cache_key = str_cat("git-", file.commit_id,
+                          source_.subdirectory.empty() ? "" : "-" + git_url_key(source_.subdirectory));
+    } else if (!fs::is_directory(source_.location)) {
+      return make_error(ErrorCode::kNotFound,
+                        str_cat("the source of ", name_, ", ", in_backticks(source_.location),
+                                ", is not a folder"));
+    }
+    if (!source_.subdirectory.empty()) tree = path_join(tree, source_.subdirectory);
+    WV_ASSIGN_OR_RETURN(metadata_, builder_.tree_metadata(tree, what, cache_key));
+  }
+  WV_ASSIGN_OR_RETURN(pkg::CoreMetadata metadata, pkg::parse_metadata(metadata_));
+  if (metadata.name.str() != pkg::normalize_name(name_)) {
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat(source_.describe(), " holds ", in_backticks(metadata.name_as_written),
+                              ", not ", in_backticks(name_)));
+  }
+  file.name = metadata.name;
+  file.version = metadata.version;
+  file.requires_python = metadata.requires_python_raw;
+  return file;
+}
+
+Result<std::vector<pkg::Distribution>> DirectPackageSource::distributions(const pkg::PackageName& name) {
+  if (name.str() != pkg::normalize_name(name_)) {
+    return make_error(ErrorCode::kNotFound, str_cat(source_.describe(), " holds only ", name_));
+  }
+  if (!listed_) listed_ = materialize();
+  if (!*listed_) return listed_->error();
+  return std::vector<pkg::Distribution>{**listed_};
+}
+
+Result<std::string> DirectPackageSource::wheel_metadata(const pkg::Distribution& file) {
+  if (!listed_ || !*listed_ || !(file == **listed_)) {
+    return make_error(ErrorCode::kNotFound, str_cat(in_backticks(file.filename), " is not from ",
+                                                    source_.describe()));
+  }
+  return metadata_;
+}
+
+std::vector<Result<std::string>> DirectPackageSource::wheel_metadata_batch(
+    const std::vector<pkg::Distribution>& files) {
+  std::vector<Result<std::string>> results;
+  for (const pkg::Distribution& file : files) results.push_back(wheel_metadata(file));
+  return results;
+}
+
+Result<pkg::VariantsMetadata> DirectPackageSource::variants_metadata(const pkg::PackageName&,
+                                                                     const pkg::Version&) {
+  return make_error(ErrorCode::kNotFound, "a direct source has no variant metadata");
+}
+
+Result<std::string> DirectPackageSource::file_sha256(const pkg::Distribution& file) {
+  if (file.kind == pkg::DistributionKind::kSourceTree) {
+    return make_error(ErrorCode::kInvalidInput, "a source tree has no sha256");
+  }
+  WV_TRY(local_archive());
+  return sha256_;
+}
+
+Result<pkg::VariantsMetadata> DirectPackageSource::wheel_variant_metadata(const pkg::Distribution&) {
+  return make_error(ErrorCode::kNotFound, "a direct source has no variant metadata");
+}
+
+Result<std::string> BuildingSource::wheel_metadata(const pkg::Distribution& file) {
+  if (file.kind != pkg::DistributionKind::kSdist) return inner_.wheel_metadata(file);
+  WV_ASSIGN_OR_RETURN(std::string sha256, inner_.file_sha256(file));
+  std::string local = file.url;
+  if (local.rfind("file://", 0) == 0) local = local.substr(7);
+  if (is_remote(local)) {
+    WV_ASSIGN_OR_RETURN(local, fetch_(file.url, sha256));
+  }
+  return builder_.sdist_metadata(local, sha256,
+                                 str_cat(file.name.str(), " ", file.version.to_string(), " (",
+                                         file.filename, ")"));
+}
+
+std::vector<Result<std::string>> BuildingSource::wheel_metadata_batch(
+    const std::vector<pkg::Distribution>& files) {
+  std::vector<pkg::Distribution> wheels;
+  for (const pkg::Distribution& file : files) {
+    if (file.kind != pkg::DistributionKind::kSdist) wheels.push_back(file);
+  }
+  std::vector<Result<std::string>> fetched = inner_.wheel_metadata_batch(wheels);
+  std::vector<Result<std::string>> results;
+  std::size_t next = 0;
+  for (const pkg::Distribution& file : files) {
+    if (file.kind == pkg::DistributionKind::kSdist) {
+      results.push_back(wheel_metadata(file));
+    } else {
+      results.push_back(std::move(fetched[next++]));
+    }
+  }
+  return results;
+}
+
+}  // namespace wv::build

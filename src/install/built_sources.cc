@@ -1,0 +1,140 @@
+#include "install/built_sources.h"
+
+#include <filesystem>
+
+#include "base/file_system.h"
+#include "base/hash.h"
+#include "base/str.h"
+
+namespace wv::install {
+namespace fs = std::filesystem;
+namespace {
+
+std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) continue;  // paths and URLs hold none
+    out += c;
+  }
+  return out + "\"";
+}
+
+bool editable_here(const lock::LockedPackage& package, const SyncOptions& options) {
+  return options.editable && package.directory && package.directory->editable;
+}
+
+// A digest of what decides a source tree's metadata: the files setuptools, flit, hatch and the
+// rest read it from. Its code is not included: an editable install sees code edits anyway,
+// and a regular one is rebuilt with `--reinstall`.
+Result<std::string> tree_digest(const std::string& directory) {
+  Fingerprint fingerprint;
+  fingerprint.add("wvlock-tree-1");
+  RealFileSystem file_system;
+  for (std::string_view leaf : {"pyproject.toml", "setup.cfg", "setup.py"}) {
+    const std::string path = path_join(directory, leaf);
+    fingerprint.add(leaf);
+    if (!fs::exists(path)) continue;
+    WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(path));
+    fingerprint.add(text);
+  }
+  return fingerprint.finish().to_hex();
+}
+
+}  // namespace
+
+const lock::LockedFile* source_file(const lock::LockedPackage& package) {
+  if (package.archive) return &package.archive->file;
+  if (package.sdist && !package.directory && !package.vcs) return &*package.sdist;
+  return nullptr;
+}
+
+std::string source_directory(const lock::LockedPackage& package, const SyncOptions& options) {
+  if (!package.directory) return "";
+  fs::path path(package.directory->path);
+  if (path.is_relative()) path = fs::path(options.lock_dir) / path;
+  if (!package.directory->subdirectory.empty()) path /= package.directory->subdirectory;
+  return fs::absolute(path).lexically_normal().generic_string();
+}
+
+Result<std::map<std::string, SourceIdentity>> source_identities(const Selection& selection,
+                                                                const SyncOptions& options) {
+  std::map<std::string, SourceIdentity> identities;
+  for (const ChosenWheel& chosen : selection.wheels) {
+    if (chosen.file != nullptr) continue;
+    const lock::LockedPackage& package = *chosen.package;
+    SourceIdentity identity;
+    if (package.vcs) {
+      identity.name = str_cat("git:", package.vcs->url,
+                              package.vcs->subdirectory.empty() ? "" : "#" + package.vcs->subdirectory);
+      identity.digest = package.vcs->commit_id;
+    } else if (package.directory) {
+      const std::string directory = source_directory(package, options);
+      identity.name = str_cat(editable_here(package, options) ? "editable:" : "directory:",
+                              directory);
+      WV_ASSIGN_OR_RETURN(identity.digest, tree_digest(directory));
+    } else if (const lock::LockedFile* file = source_file(package)) {
+      identity.name = str_cat(package.archive ? "archive:" : "sdist:", file->name);
+      identity.digest = file->sha256;
+    }
+    // Spaces would not survive the WVLOCK record's `key = value` lines.
+    for (char& c : identity.name) {
+      if (c == ' ' || c == '\n') c = '_';
+    }
+    identities[package.name] = std::move(identity);
+  }
+  return identities;
+}
+
+Result<void> check_buildable(const std::vector<const PlanItem*>& builds, const SyncOptions& options) {
+  if (builds.empty()) return {};
+  std::vector<std::string> names;
+  for (const PlanItem* item : builds) {
+    names.push_back(item->version.empty() ? item->name : str_cat(item->name, " ", item->version));
+  }
+  if (options.no_build) {
+    return make_error(ErrorCode::kUnavailable,
+                      str_cat("`--no-build` refuses to build ", join(names, ", "),
+                              ": the lock has no wheel of ", names.size() == 1 ? "it" : "them",
+                              " for this target"))
+        .with_note("drop `--no-build` to build them, or `--no-install-project` when it is the "
+                   "project itself");
+  }
+  if (options.builder == nullptr) {
+    return make_error(ErrorCode::kUnsupported,
+                      str_cat(join(names, ", "), " must be built from source, and this "
+                                                 "installer has no builder"));
+  }
+  return {};
+}
+
+std::string built_direct_url_json(const lock::LockedPackage& package, const SyncOptions& options,
+                                  const std::string& archive_path) {
+  if (package.vcs) {
+    std::string out = str_cat("{\"url\": ", json_string(package.vcs->url),
+                              ", \"vcs_info\": {\"vcs\": \"git\", \"commit_id\": ",
+                              json_string(package.vcs->commit_id));
+    if (!package.vcs->requested_revision.empty()) {
+      out += ", \"requested_revision\": " + json_string(package.vcs->requested_revision);
+    }
+    out += "}";
+    if (!package.vcs->subdirectory.empty()) {
+      out += ", \"subdirectory\": " + json_string(package.vcs->subdirectory);
+    }
+    return out + "}\n";
+  }
+  if (package.directory) {
+    const std::string directory = source_directory(package, options);
+    return str_cat("{\"dir_info\": {", editable_here(package, options) ? "\"editable\": true" : "",
+                   "}, \"url\": ", json_string("file://" + directory), "}\n");
+  }
+  if (package.archive) {
+    const lock::LockedFile& file = package.archive->file;
+    const std::string url = file.url.empty() ? "file://" + archive_path : file.url;
+    return str_cat("{\"archive_info\": {\"hashes\": {\"sha256\": ", json_string(file.sha256),
+                   "}}, \"url\": ", json_string(url), "}\n");
+  }
+  return "";
+}
+
+}  // namespace wv::install

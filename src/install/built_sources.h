@@ -1,0 +1,40 @@
+// The packages sync builds from source (DESIGN.md §2.2): where each one's source is, what an
+// installed copy records of it (so a re-sync keeps it while the source holds), and the PEP 610
+// direct_url.json it gets. The building itself is SourceBuilder's (src/build).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "install/select.h"
+#include "install/sync.h"
+#include "lock/lockfile.h"
+
+namespace wv::install {
+
+/// The file sync fetches (and verifies) before building: the sdist or archive; nullptr for a
+/// directory or vcs entry.
+const lock::LockedFile* source_file(const lock::LockedPackage& package);
+
+/// The source tree of a directory entry: its path against the lock's folder, subdirectory
+/// applied, absolute; "" for other entries.
+std::string source_directory(const lock::LockedPackage& package, const SyncOptions& options);
+
+/// The identity of every package of `selection` that is built from source. Reads the files
+/// that define a directory's metadata.
+Result<std::map<std::string, SourceIdentity>> source_identities(const Selection& selection,
+                                                                const SyncOptions& options);
+
+/// Refuses, before anything changes, builds that cannot happen: `--no-build` (naming every
+/// package that would be built), or no builder.
+Result<void> check_buildable(const std::vector<const PlanItem*>& builds, const SyncOptions& options);
+
+/// PEP 610 direct_url.json for a built package: `dir_info` (with `editable`) for a directory,
+/// `vcs_info` with the commit for git, `archive_info` for an archive; "" for an index sdist,
+/// which is installed by name and version.
+std::string built_direct_url_json(const lock::LockedPackage& package, const SyncOptions& options,
+                                  const std::string& archive_path);
+
+}  // namespace wv::install
