@@ -81,6 +81,17 @@ std::string wheel_in(const std::string& folder) {
   return "";
 }
 
+// The platform shorthand of a live host, which a build environment's target declares.
+std::string platform_of(const targets::HostProfile& host) {
+  const std::string arch = host.arch.value.value_or("x86_64");
+  switch (host.os.value.value_or(targets::OsKind::kLinux)) {
+    case targets::OsKind::kMacos: return arch == "aarch64" ? "macos-arm64" : "macos-x86_64";
+    case targets::OsKind::kWindows: return arch == "aarch64" ? "windows-arm64" : "windows-amd64";
+    case targets::OsKind::kLinux: break;
+  }
+  return host.libc.value == targets::LibcKind::kMusl ? "linux-musl-" + arch : "linux-" + arch;
+}
+
 }  // namespace
 
 Result<std::string> wheel_file_metadata(const std::string& wheel_path) {
@@ -172,6 +183,7 @@ Result<std::string> Builder::environment(std::vector<std::string> requirements,
   WV_ASSIGN_OR_RETURN(project.dependencies, lock::parse_requirements(requirements, context));
   targets::Target target;
   target.name = "build";
+  target.platform = platform_of(base->host);
   target.profile = base->host;
   WV_ASSIGN_OR_RETURN(lock::TargetContext target_context, lock::make_target_context(target));
   std::vector<lock::TargetContext> targets;
