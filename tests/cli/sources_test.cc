@@ -16,6 +16,39 @@ using wv::test::slurp;
 
 namespace {
 
+// An sdist made with Python's tarfile: `<name>-<version>/` with PKG-INFO (`metadata_version`,
+// `requirements` as Requires-Dist) and a setuptools pyproject.toml whose dependencies are `deps`
+// (a list literal), or a setup.py `body` when given.
+std::string make_sdist(const std::string& folder, const std::string& name, const std::string& version,
+                       const std::string& metadata_version, const std::string& requirements,
+                       const std::string& deps, const std::string& setup_py = "") {
+  fs::create_directories(folder);
+  const std::string script = folder + "/make_sdist.py";
+  std::ofstream(script)
+      << "import io, sys, tarfile\n"
+         "folder, name, version, mv, requires, deps, setup_py = sys.argv[1:8]\n"
+         "base = f'{name}-{version}'\n"
+         "pkg_info = f'Metadata-Version: {mv}\\nName: {name}\\nVersion: {version}\\n'\n"
+         "for r in filter(None, requires.split(';;')): pkg_info += f'Requires-Dist: {r}\\n'\n"
+         "pyproject = ('[build-system]\\nrequires = [\"setuptools>=61\"]\\n'\n"
+         "             'build-backend = \"setuptools.build_meta\"\\n[project]\\n'\n"
+         "             f'name = \"{name}\"\\nversion = \"{version}\"\\ndependencies = {deps}\\n')\n"
+         "members = {f'{base}/PKG-INFO': pkg_info, f'{base}/pyproject.toml': pyproject,\n"
+         "           f'{base}/src/{name}/__init__.py': f'NAME = \"{name}\"\\n'}\n"
+         "if setup_py: members[f'{base}/setup.py'] = setup_py\n"
+         "path = f'{folder}/{name}-{version}.tar.gz'\n"
+         "with tarfile.open(path, 'w:gz') as tf:\n"
+         "    for member, text in members.items():\n"
+         "        data = text.encode(); info = tarfile.TarInfo(member); info.size = len(data)\n"
+         "        tf.addfile(info, io.BytesIO(data))\n"
+         "print(path)\n";
+  Run run = shell(folder, "'" WV_TEST_PYTHON "' make_sdist.py '" + folder + "' " + name + " " + version +
+                              " " + metadata_version + " '" + requirements + "' '" + deps + "' '" + setup_py + "'");
+  REQUIRE(run.status == 0);
+  fs::remove(script);
+  return folder + "/" + name + "-" + version + ".tar.gz";
+}
+
 void write(const std::string& path, const std::string& text) {
   fs::create_directories(fs::path(path).parent_path());
   std::ofstream(path) << text;
@@ -34,9 +67,10 @@ struct Workspace {
         fs::copy_file(entry.path(), tmp.path() + "/wheels/" + leaf);
       }
     }
+    // The sibling has a dependency of its own, from the find-links folder.
     write(tmp.path() + "/mylib/pyproject.toml",
           "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
-          "[project]\nname = \"mylib\"\nversion = \"2.0\"\n");
+          "[project]\nname = \"mylib\"\nversion = \"2.0\"\ndependencies = [\"wheel\"]\n");
     write(tmp.path() + "/mylib/src/mylib/__init__.py", "VALUE = 42\n");
     write(app + "/pyproject.toml",
           "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n\n"
@@ -76,6 +110,7 @@ TEST_CASE("cli sources: the project installs editable with its script, beside a 
   REQUIRE(sync.status == 0);
   CHECK(sync.out.find("+ app 0.1.0") != std::string::npos);
   CHECK(sync.out.find("+ mylib 2.0") != std::string::npos);
+  CHECK(sync.out.find("+ wheel 0.38.4") != std::string::npos);
   Run script = shell(workspace.app, ".venv/bin/app");
   CHECK(script.out == "app says 42\n");
 
@@ -84,7 +119,7 @@ TEST_CASE("cli sources: the project installs editable with its script, beside a 
   CHECK(shell(workspace.app, ".venv/bin/app").out == "edited\n");
   Run again = workspace.wvlock("sync");
   CHECK(again.status == 0);
-  CHECK(again.out.find("keep 2") != std::string::npos);
+  CHECK(again.out.find("keep 3") != std::string::npos);
   CHECK(slurp(workspace.app + "/.venv/lib/python" + Workspace::python_minor() +
               "/site-packages/mylib-2.0.dist-info/direct_url.json")
             .find("\"dir_info\"") != std::string::npos);
@@ -102,7 +137,8 @@ TEST_CASE("cli sources: the project installs editable with its script, beside a 
         "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
         "[project]\nname = \"mylib\"\nversion = \"2.1\"\n");
   Run stale = workspace.wvlock("lock --check");
-  CHECK(stale.status != 0);
+  CHECK(stale.status == 1);
+  CHECK(stale.err.find("is stale: the project changed since it was written") != std::string::npos);
 }
 
 TEST_CASE("cli sources: a git dependency at a tag is locked to its commit and installed from it "
@@ -134,4 +170,91 @@ TEST_CASE("cli sources: a git dependency at a tag is locked to its commit and in
   REQUIRE(sync.status == 0);
   Run who = shell(workspace.app, ".venv/bin/python -c 'import tool; print(tool.WHO)'");
   CHECK(who.out == "tagged\n");
+}
+
+TEST_CASE("cli sources: a vendored wheel installs, and its tampering after the lock is refused",
+          "[cli][sources]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  Workspace workspace("pip = { path = \"vendor/pip-23.0.1-py3-none-any.whl\" }\n", ", \"pip\"");
+  fs::create_directories(workspace.app + "/vendor");
+  fs::copy_file("/usr/share/python-wheels/pip-23.0.1-py3-none-any.whl",
+                workspace.app + "/vendor/pip-23.0.1-py3-none-any.whl");
+  Run lock = workspace.wvlock("lock");
+  INFO(lock.err);
+  REQUIRE(lock.status == 0);
+  CHECK(slurp(workspace.app + "/pylock.toml")
+            .find("{ name = \"pip-23.0.1-py3-none-any.whl\", path = \"vendor/pip-23.0.1-py3-none-any.whl\"") !=
+        std::string::npos);
+  // The vendored file changes after the lock: sync refuses it and installs nothing.
+  std::ofstream(workspace.app + "/vendor/pip-23.0.1-py3-none-any.whl", std::ios::app) << "tampered";
+  Run sync = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
+  CHECK(sync.status != 0);
+  CHECK(sync.err.find("pip-23.0.1-py3-none-any.whl") != std::string::npos);
+  CHECK(sync.err.find("sha256") != std::string::npos);
+  CHECK_FALSE(fs::exists(workspace.app + "/.venv/bin/app"));
+}
+
+TEST_CASE("cli sources: sdists with static metadata (a file:// direct reference) and with "
+          "metadata only the backend knows",
+          "[cli][sources][build]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  wv::test::TempDir dist;
+  // PEP 643 static PKG-INFO: read as it is (its Requires-Dist says `wheel`, pyproject says none:
+  // the lock follows PKG-INFO, which proves no build ran at lock time).
+  const std::string statics = make_sdist(dist.path(), "statics", "1.0", "2.2", "wheel", "[]");
+  // Metadata-Version 2.1 promises nothing: prepare_metadata_for_build_wheel says `wheel`.
+  const std::string dynamic = make_sdist(dist.path(), "dynamic", "3.0", "2.1", "", "[\"wheel\"]");
+  Workspace workspace("dynamic = { path = \"" + dynamic + "\" }\n",
+                      ", \"statics @ file://" + statics + "\", \"dynamic\"");
+  Run lock = workspace.wvlock("lock");
+  INFO(lock.err);
+  REQUIRE(lock.status == 0);
+  const std::string lockfile = slurp(workspace.app + "/pylock.toml");
+  CHECK(lockfile.find("name = \"statics\"\nversion = \"1.0\"\narchive = {") != std::string::npos);
+  CHECK(lockfile.find("name = \"dynamic\"\nversion = \"3.0\"\narchive = {") != std::string::npos);
+  const std::size_t dynamic_entry = lockfile.find("name = \"dynamic\"");
+  CHECK(lockfile.find("dependencies = [\"wheel==0.38.4\"]", dynamic_entry) != std::string::npos);
+
+  Run sync = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
+  INFO(sync.err);
+  REQUIRE(sync.status == 0);
+  Run names = shell(workspace.app, ".venv/bin/python -c 'import statics, dynamic; print(statics.NAME, dynamic.NAME)'");
+  CHECK(names.out == "statics dynamic\n");
+  // The built wheels are cached by the sdist's sha256: a fresh environment reuses them.
+  CHECK(fs::exists(workspace.tmp.path() + "/cache/built-wheels"));
+  fs::remove_all(workspace.app + "/.venv");
+  Run again = workspace.wvlock("sync --no-install-project --python '" WV_TEST_PYTHON "'");
+  REQUIRE(again.status == 0);
+  CHECK(again.out.find("+ statics 1.0") != std::string::npos);
+}
+
+TEST_CASE("cli sources: a build requirement no index has, and a failing build, are errors that "
+          "name them and change nothing",
+          "[cli][sources][build]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  Workspace workspace;
+  // The sibling's metadata is dynamic, so the lock asks its backend, whose requirement is missing.
+  write(workspace.tmp.path() + "/mylib/pyproject.toml",
+        "[build-system]\nrequires = [\"setuptools>=61\", \"nosuchbackend>=1\"]\n"
+        "build-backend = \"setuptools.build_meta\"\n[project]\nname = \"mylib\"\n"
+        "dynamic = [\"version\"]\n");
+  Run missing = workspace.wvlock("lock");
+  CHECK(missing.status != 0);
+  CHECK(missing.err.find("nosuchbackend") != std::string::npos);
+  CHECK(missing.err.find("mylib") != std::string::npos);
+  CHECK_FALSE(fs::exists(workspace.app + "/pylock.toml"));
+
+  // A backend that fails: the error shows its last lines; the environment is untouched.
+  write(workspace.tmp.path() + "/mylib/pyproject.toml",
+        "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
+        "[project]\nname = \"mylib\"\nversion = \"2.0\"\n");
+  write(workspace.tmp.path() + "/mylib/setup.py",
+        "import sys\nfor i in range(100): print('noise', i)\nraise SystemExit('the compiler is missing')\n");
+  REQUIRE(workspace.wvlock("lock").status == 0);
+  Run failed = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
+  CHECK(failed.status == 1);
+  CHECK(failed.err.find("the compiler is missing") != std::string::npos);
+  CHECK(failed.err.find("noise 50") == std::string::npos);  // only the last 40 lines
+  CHECK(failed.err.find("nothing was changed") != std::string::npos);
+  CHECK_FALSE(fs::exists(workspace.app + "/.venv/bin/app"));
 }
