@@ -68,7 +68,11 @@ Result<pkg::Distribution> DirectPackageSource::materialize() {
     std::string cache_key;
     if (source_.kind == pkg::DirectKind::kGit) {
       GitReference reference{source_.location, source_.tag, source_.branch, source_.rev};
-      WV_ASSIGN_OR_RETURN(file.commit_id, builder_.git().resolve(reference));
+      if (preferred_commit_.empty()) {
+        WV_ASSIGN_OR_RETURN(file.commit_id, builder_.git().resolve(reference));
+      } else {
+        file.commit_id = preferred_commit_;
+      }
       WV_ASSIGN_OR_RETURN(tree, builder_.git().checkout(source_.location, file.commit_id));
       file.url = tree;
       cache_key = str_cat("git-", file.commit_id,

@@ -34,6 +34,12 @@ class DirectPackageSource final : public pkg::PackageSource {
   Result<std::string> file_sha256(const pkg::Distribution& file) override;
   Result<pkg::VariantsMetadata> wheel_variant_metadata(const pkg::Distribution& wheel) override;
 
+  /// A git source keeps the commit the previous lock recorded for it instead of resolving its
+  /// tag or branch again (uv's rule: `wvlock lock --upgrade[-package]` moves it).
+  void prefer_commit(std::string commit) { preferred_commit_ = std::move(commit); }
+  const pkg::DirectSource& direct_source() const { return source_; }
+  const std::string& package() const { return name_; }
+
  private:
   Result<pkg::Distribution> materialize();
   Result<std::string> local_archive();
@@ -46,6 +52,7 @@ class DirectPackageSource final : public pkg::PackageSource {
   std::string metadata_;      ///< the METADATA text, once read
   std::string local_;         ///< the local copy of an archive
   std::string sha256_;        ///< an archive's sha256
+  std::string preferred_commit_;
 };
 
 /// The project's index source, with sdist metadata read through the Builder.

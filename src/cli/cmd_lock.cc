@@ -127,6 +127,7 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
     print_error(source.error());
     return exit_code_for(source.error());
   }
+  if (previous) (*source)->keep_locked_commits(*previous, upgrade, upgrade_packages);
   std::unique_ptr<lock::Catalog> catalog_owner = (*source)->make_catalog();
   lock::Catalog& catalog = *catalog_owner;
   lock::ResolveOptions resolve_options;

@@ -67,6 +67,24 @@ class WiredSource final : public ProjectSource {
   }
   build::Builder& builder() override { return *builder_; }
 
+  void keep_locked_commits(const lock::Lockfile& previous, bool upgrade_all,
+                           const std::set<std::string>& upgrade_packages) override {
+    if (upgrade_all) return;
+    for (auto& [key, direct] : direct_) {
+      const pkg::DirectSource& source = direct->direct_source();
+      if (source.kind != pkg::DirectKind::kGit || upgrade_packages.count(direct->package())) continue;
+      for (const lock::LockedPackage& package : previous.packages) {
+        if (!package.vcs || package.name != pkg::normalize_name(direct->package())) continue;
+        const lock::LockedVcs& vcs = *package.vcs;
+        if (vcs.url == strip_credentials(source.location) &&
+            vcs.requested_revision == source.requested_revision() &&
+            vcs.subdirectory == source.subdirectory) {
+          direct->prefer_commit(vcs.commit_id);
+        }
+      }
+    }
+  }
+
 
   lock::LockedFile locate(const pkg::Distribution& file) const override {
     lock::LockedFile locked;

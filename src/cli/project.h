@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,9 @@ class ProjectSource {
   virtual std::unique_ptr<lock::Catalog> make_catalog() = 0;
   /// Reads sdists and source trees and builds wheels, over this source's indexes and cache.
   virtual build::Builder& builder() = 0;
+  /// Git sources keep the commits `previous` locked for them, except the packages upgraded.
+  virtual void keep_locked_commits(const lock::Lockfile& previous, bool upgrade_all,
+                                   const std::set<std::string>& upgrade_packages) = 0;
   /// Where a listed file goes in the lockfile: URLs as `url`, local files as a `path`
   /// relative to the project folder.
   virtual lock::LockedFile locate(const pkg::Distribution& file) const = 0;

@@ -162,14 +162,21 @@ TEST_CASE("cli sources: a git dependency at a tag is locked to its commit and in
   REQUIRE(lock.status == 0);
   CHECK(slurp(workspace.app + "/pylock.toml").find("commit-id = \"" + tagged + "\"") != std::string::npos);
 
-  // The repository moves on and even moves its tag: the lock's commit is what installs.
+  // The repository moves on and even moves its tag: the lock's commit is what installs, and a
+  // re-lock keeps it until the package is upgraded.
   write(repo + "/src/tool/__init__.py", "WHO = 'later'\n");
   REQUIRE(shell(repo, git + "commit -qam two && git tag -f v1.0").status == 0);
+  const std::string moved = shell(repo, "git rev-parse HEAD").out.substr(0, 40);
+  REQUIRE(workspace.wvlock("lock").status == 0);
+  CHECK(slurp(workspace.app + "/pylock.toml").find("commit-id = \"" + tagged + "\"") != std::string::npos);
   Run sync = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
   INFO(sync.err);
   REQUIRE(sync.status == 0);
   Run who = shell(workspace.app, ".venv/bin/python -c 'import tool; print(tool.WHO)'");
   CHECK(who.out == "tagged\n");
+
+  REQUIRE(workspace.wvlock("lock --upgrade-package tool").status == 0);
+  CHECK(slurp(workspace.app + "/pylock.toml").find("commit-id = \"" + moved + "\"") != std::string::npos);
 }
 
 TEST_CASE("cli sources: a vendored wheel installs, and its tampering after the lock is refused",
