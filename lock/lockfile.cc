@@ -263,16 +263,23 @@ Result<void> check_vcs(const LockedPackage& package, const LockedVcs& vcs, std::
                    str_cat(label(package), ": vcs type ", in_backticks(vcs.type.substr(0, 100)),
                            " is not supported: wvlock locks only `git` sources"));
   }
-  if (vcs.url.empty()) {
+  if (!vcs.url.empty() && !vcs.path.empty()) {
+    return invalid(path, package.line,
+                   str_cat(label(package), ": `vcs` takes one of `url` and `path`, not both"));
+  }
+  const bool local = vcs.url.empty() && !vcs.path.empty();
+  if (local && vcs.path.find('\0') != std::string::npos) {
+    return invalid(path, package.line, str_cat(label(package), ": `vcs.path` holds a NUL"));
+  }
+  if (!local && vcs.url.empty()) {
     return invalid(path, package.line,
                    str_cat(label(package), ": expected `vcs.url`, the repository's URL"));
   }
-  if (has_credentials(vcs.url)) {
+  if (!local && has_credentials(vcs.url)) {
     return invalid(path, package.line,
                    str_cat(label(package), ": `vcs.url` ",
                            in_backticks(redact_credentials(vcs.url.substr(0, 200))),
-                           " carries credentials, which never belong in a lockfile (let git's "
-                           "credential helper or ~/.netrc supply them)"));
+                           " carries credentials, which never belong in a lockfile"));
   }
   if (!is_lower_hex(vcs.commit_id, 40)) {
     return invalid(path, package.line,
@@ -308,13 +315,9 @@ Result<void> check_archive(const LockedPackage& package, const LockedArchive& ar
                            " is not the last component of its url or path (",
                            in_backticks(derived.substr(0, 100)), ")"));
   }
+  // PEP 751 lets an archive be any source archive (a forge's `main.zip`): its metadata, not
+  // its name, said what it holds.
   WV_TRY(check_file(package, file, path));
-  if (!is_file_of(package, file.name, true)) {
-    return invalid(path, package.line,
-                   str_cat(label(package), ": archive ", in_backticks(file.name.substr(0, 200)),
-                           " is not an sdist (name-version.tar.gz or .zip) or wheel of ",
-                           package.name, " ", package.version));
-  }
   return check_subdirectory(package, "archive", archive.subdirectory, path);
 }
 

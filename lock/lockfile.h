@@ -44,7 +44,9 @@ struct LockedDirectory {
 /// PEP 751 `[packages.vcs]`: a git source locked to one commit.
 struct LockedVcs {
   std::string type = "git";
-  std::string url;                 ///< credentials never included
+  std::string url;                 ///< credentials never included; "" for a local repository
+  /// A local repository (PEP 751 `vcs.path`): relative to the lockfile's folder when it can be.
+  std::string path;
   std::string requested_revision;  ///< the tag, branch or rev asked for ("" = HEAD); informational
   std::string commit_id;           ///< the full 40-hex commit: what install checks out
   std::string subdirectory;

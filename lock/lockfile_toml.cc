@@ -152,6 +152,7 @@ class Reader {
     std::string_view where = "packages.vcs.";
     WV_ASSIGN_OR_RETURN(vcs.type, string(*table, "type", true, where));
     WV_ASSIGN_OR_RETURN(vcs.url, string(*table, "url", false, where));
+    WV_ASSIGN_OR_RETURN(vcs.path, string(*table, "path", false, where));
     WV_ASSIGN_OR_RETURN(vcs.requested_revision, string(*table, "requested-revision", false, where));
     WV_ASSIGN_OR_RETURN(vcs.commit_id, string(*table, "commit-id", true, where));
     WV_ASSIGN_OR_RETURN(vcs.subdirectory, string(*table, "subdirectory", false, where));

@@ -61,7 +61,8 @@ std::string directory_inline(const LockedDirectory& directory) {
 
 std::string vcs_inline(const LockedVcs& vcs) {
   return inline_table({{"type", toml_quote(vcs.type)},
-                       {"url", toml_quote(vcs.url)},
+                       {"url", quoted(vcs.url)},
+                       {"path", quoted(vcs.path)},
                        {"requested-revision", quoted(vcs.requested_revision)},
                        {"commit-id", toml_quote(vcs.commit_id)},
                        {"subdirectory", quoted(vcs.subdirectory)}});

@@ -242,7 +242,15 @@ Result<void> record_source(LockedPackage& package, const pkg::Distribution& sour
                            Catalog& catalog) {
   if (source.direct && source.direct->kind == pkg::DirectKind::kGit) {
     LockedVcs vcs;
-    vcs.url = strip_credentials(source.direct->location);  // the lock holds bare URLs
+    if (source.direct->location.find("://") == std::string::npos) {
+      // A local repository: a path relative to the lock, so the lock reads the same anywhere.
+      pkg::Distribution where = source;
+      where.url = source.direct->location;
+      LockedFile located = locate(where);
+      vcs.path = located.path.empty() ? located.url : located.path;
+    } else {
+      vcs.url = strip_credentials(source.direct->location);  // the lock holds bare URLs
+    }
     vcs.requested_revision = source.direct->requested_revision();
     vcs.commit_id = source.commit_id;
     vcs.subdirectory = source.direct->subdirectory;
@@ -294,9 +302,8 @@ std::string input_hash(const ProjectRequirements& project,
     }
     for (const std::string& extra : target.extras) fingerprint.add("extra").add(extra);
     for (const auto& [name, index] : target.pinned_indexes) fingerprint.add("pin").add(name).add(index);
-    for (const auto& [name, source] : target.direct_sources) {
-      fingerprint.add("direct").add(name).add(source.key());
-    }
+    // Direct sources enter through the caller's extra_inputs, as written: their absolute
+    // locations would make the hash differ between two checkouts of one project.
   }
   for (const std::string& input : extra_inputs) fingerprint.add(input);
   return "xxh3-128:" + fingerprint.finish().to_hex();
@@ -373,7 +380,11 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
     for (auto& [name, use] : result.packages) {
       const VersionFiles& files = use.listing->versions[std::size_t(use.version)];
       std::string version = files.version.to_string();
-      const PackageKey key{name, version, files.index};
+      // Files of a path, URL or git source have no index: their source tells them apart, so
+      // two targets taking one version from two folders get two entries.
+      const pkg::Distribution& first = use.wheels.empty() ? *use.source : *use.wheels.front()->file;
+      const PackageKey key{name, version,
+                           first.direct ? "direct:" + first.direct->key() : files.index};
       LockedPackage& package = packages[key];
       package.name = name;
       package.version = version;

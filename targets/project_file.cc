@@ -1151,7 +1151,9 @@ Result<pkg::DirectSource> direct_source(const ProjectConfig& config, const Sourc
                         str_cat("the source entry at line ", entry.line, " names an index"));
     case SourceEntry::Kind::kPath: {
       std::string path = resolve_project_path(config, entry.location);
-      source.location = std::filesystem::absolute(path).lexically_normal().generic_string();
+      std::error_code ec;
+      const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+      source.location = (ec ? std::filesystem::path(path) : absolute).lexically_normal().generic_string();
       while (source.location.size() > 1 && source.location.back() == '/') source.location.pop_back();
       source.kind = pkg::is_archive_name(source.location) ? pkg::DirectKind::kArchive
                                                           : pkg::DirectKind::kDirectory;
@@ -1176,9 +1178,10 @@ Result<pkg::DirectSource> direct_source(const ProjectConfig& config, const Sourc
       if (source.location.rfind("git+", 0) == 0) source.location = source.location.substr(4);
       if (source.location.find("://") == std::string::npos && source.location.find('@') == std::string::npos) {
         // A local repository, relative to the project like every path.
-        source.location = std::filesystem::absolute(resolve_project_path(config, source.location))
-                              .lexically_normal()
-                              .generic_string();
+        std::error_code ec;
+        const std::string local = resolve_project_path(config, source.location);
+        const std::filesystem::path absolute = std::filesystem::absolute(local, ec);
+        source.location = (ec ? std::filesystem::path(local) : absolute).lexically_normal().generic_string();
       }
       source.tag = entry.tag;
       source.branch = entry.branch;

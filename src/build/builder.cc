@@ -37,7 +37,8 @@ struct BuildSystem {
 Result<BuildSystem> read_build_system(const std::string& tree) {
   BuildSystem build{{std::string(kLegacyRequirement)}, std::string(kLegacyBackend), {}};
   const std::string pyproject = path_join(tree, "pyproject.toml");
-  if (!fs::exists(pyproject)) return build;
+  std::error_code ec;
+  if (!fs::exists(pyproject, ec)) return build;
   RealFileSystem file_system;
   WV_ASSIGN_OR_RETURN(targets::ProjectConfig config, targets::read_project_file(file_system, pyproject));
   if (!config.build_system) return build;
@@ -66,10 +67,21 @@ Result<void> write_atomically(const std::string& path, std::string_view text) {
 }
 
 std::optional<std::string> read_if_present(const std::string& path) {
-  if (!fs::is_regular_file(path)) return std::nullopt;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
   RealFileSystem file_system;
   Result<std::string> text = file_system.read_file(path);
   return text ? std::optional<std::string>(std::move(*text)) : std::nullopt;
+}
+
+// A copy of `tree` at `destination` (links kept as links).
+Result<std::string> copy_tree(const std::string& tree, const std::string& destination) {
+  std::error_code ec;
+  fs::copy(tree, destination, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+  if (ec) {
+    return make_error(ErrorCode::kIo, str_cat("cannot copy ", in_backticks(tree), ": ", ec.message()));
+  }
+  return destination;
 }
 
 // The one wheel in a folder, or "".
@@ -145,7 +157,10 @@ Builder::~Builder() {
 
 Result<std::string> Builder::fresh_folder(std::string_view label) {
   if (temp_root_.empty()) {
-    std::string pattern = (fs::temp_directory_path() / "wvlock-build-XXXXXX").string();
+    std::error_code ec;
+    fs::path temporary = fs::temp_directory_path(ec);
+    if (ec) temporary = "/tmp";  // TMPDIR names no folder: the system's
+    std::string pattern = (temporary / "wvlock-build-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) {
       return make_error(ErrorCode::kIo, "cannot create a temporary folder for builds");
     }
@@ -315,16 +330,23 @@ Result<std::string> Builder::tree_metadata(const std::string& tree, const std::s
   }
   std::string text;
   const std::string pyproject = path_join(tree, "pyproject.toml");
-  if (fs::exists(pyproject)) {
+  std::error_code ec;
+  if (fs::exists(pyproject, ec)) {
     RealFileSystem file_system;
     WV_ASSIGN_OR_RETURN(targets::ProjectConfig config, targets::read_project_file(file_system, pyproject));
     if (std::optional<std::string> stated = static_tree_metadata(config)) text = std::move(*stated);
-  } else if (!fs::exists(path_join(tree, "setup.py"))) {
+  } else if (!fs::exists(path_join(tree, "setup.py"), ec)) {
     return make_error(ErrorCode::kInvalidInput,
                       str_cat(what, " has neither pyproject.toml nor setup.py: nothing to build"));
   }
-  if (text.empty()) {
-    // The backend writes into the tree it prepares (egg-info); a cached tree stays as it was.
+  if (text.empty() && !cache_key.empty()) {
+    // The backend writes into the tree it prepares (egg-info, build/): a shared checkout is
+    // never changed, so it prepares a copy.
+    WV_ASSIGN_OR_RETURN(std::string folder, fresh_folder("tree"));
+    WV_ASSIGN_OR_RETURN(std::string copy, copy_tree(tree, path_join(folder, "tree")));
+    WV_ASSIGN_OR_RETURN(text, prepare_in_tree(copy, what));
+  } else if (text.empty()) {
+    // A folder of the user's is prepared in place, as pip and uv do.
     WV_ASSIGN_OR_RETURN(text, prepare_in_tree(tree, what));
   }
   if (!cached.empty()) WV_TRY(write_atomically(cached, text));
@@ -364,15 +386,14 @@ Result<std::string> Builder::build_wheel(const install::BuildRequest& request) {
   }
   if (package.vcs) {
     const lock::LockedVcs& vcs = *package.vcs;
+    const std::string repository =
+        vcs.url.empty() ? (fs::path(services_.lock_dir) / vcs.path).lexically_normal().string() : vcs.url;
     const std::string key = str_cat("git-", vcs.commit_id,
                                     vcs.subdirectory.empty() ? "" : "-" + git_url_key(vcs.subdirectory));
     return cached_build(key, request.python, [&](const std::string& work) -> Result<std::string> {
-      WV_ASSIGN_OR_RETURN(std::string checkout, git_.checkout(vcs.url, vcs.commit_id));
+      WV_ASSIGN_OR_RETURN(std::string checkout, git_.checkout(repository, vcs.commit_id));
       // The checkout is shared and never modified: the backend builds in a copy.
-      const std::string copy = path_join(work, "tree");
-      std::error_code ec;
-      fs::copy(checkout, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-      if (ec) return make_error(ErrorCode::kIo, str_cat("cannot copy ", in_backticks(checkout), ": ", ec.message()));
+      WV_ASSIGN_OR_RETURN(std::string copy, copy_tree(checkout, path_join(work, "tree")));
       return vcs.subdirectory.empty() ? copy : path_join(copy, vcs.subdirectory);
     }, str_cat(what, " (git ", vcs.commit_id.substr(0, 12), ")"));
   }

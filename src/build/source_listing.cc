@@ -30,7 +30,8 @@ Result<std::string> DirectPackageSource::local_archive() {
   if (is_remote(source_.location)) {
     WV_ASSIGN_OR_RETURN(local_, fetch_(source_.location, source_.sha256));
   } else {
-    if (!fs::is_regular_file(source_.location)) {
+    std::error_code ec;
+    if (!fs::is_regular_file(source_.location, ec)) {
       return make_error(ErrorCode::kNotFound,
                         str_cat("the source of ", name_, ", ", in_backticks(source_.location),
                                 ", is not a file"));
@@ -77,7 +78,7 @@ Result<pkg::Distribution> DirectPackageSource::materialize() {
       file.url = tree;
       cache_key = str_cat("git-", file.commit_id,
                           source_.subdirectory.empty() ? "" : "-" + git_url_key(source_.subdirectory));
-    } else if (!fs::is_directory(source_.location)) {
+    } else if (std::error_code ec; !fs::is_directory(source_.location, ec)) {
       return make_error(ErrorCode::kNotFound,
                         str_cat("the source of ", name_, ", ", in_backticks(source_.location),
                                 ", is not a folder"));
@@ -101,7 +102,16 @@ Result<std::vector<pkg::Distribution>> DirectPackageSource::distributions(const 
   if (name.str() != pkg::normalize_name(name_)) {
     return make_error(ErrorCode::kNotFound, str_cat(source_.describe(), " holds only ", name_));
   }
-  if (!listed_) listed_ = materialize();
+  if (!listed_) {
+    listed_ = materialize();
+    // kNotFound would read as "not on this index" to the catalog: a missing folder, file or
+    // git tag is the project's mistake, and says so.
+    if (!*listed_ && listed_->error().code == ErrorCode::kNotFound) {
+      Error error = listed_->error();
+      error.code = ErrorCode::kInvalidInput;
+      listed_ = Result<pkg::Distribution>(std::move(error));
+    }
+  }
   if (!*listed_) return listed_->error();
   return std::vector<pkg::Distribution>{**listed_};
 }

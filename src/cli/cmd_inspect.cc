@@ -15,6 +15,25 @@
 namespace wv::cli {
 namespace {
 
+// One requirements.txt line: `name==version`, or for a package built from a direct source a
+// direct reference (`name @ file:///…`, `name @ git+URL@commit`), so pip cannot take another
+// project of that name from an index.
+std::string requirement_line(const lock::LockedPackage& package, bool from_source) {
+  if (from_source && package.vcs) {
+    return str_cat(package.name, " @ git+", package.vcs->url, "@", package.vcs->commit_id,
+                   package.vcs->subdirectory.empty() ? "" : "#subdirectory=" + package.vcs->subdirectory);
+  }
+  // Local folders and files as pip's plain path lines (relative to the project).
+  if (from_source && package.directory) return package.directory->path;
+  if (from_source && package.archive) {
+    const lock::LockedFile& file = package.archive->file;
+    if (file.url.empty()) return file.path;
+    return str_cat(package.name, " @ ", file.url, "#sha256=", file.sha256);
+  }
+  return package.name + "==" + package.version;
+}
+
+
 struct Inputs {
   LoadedProject project;
   lock::Lockfile lockfile;
@@ -125,8 +144,10 @@ int run_check(const GlobalOptions& options, Arguments& arguments) {
     std::size_t count = 0;
     for (const lock::LockedPackage* package : lockfile.closure(context.name)) {
       ++count;
-      bool installable = false;
-      for (const std::string& wheel : package->targets.at(context.name).wheels) {
+      const lock::TargetUse& use = package->targets.at(context.name);
+      // A package the lock says to build is installable wherever its source is.
+      bool installable = use.wheels.empty() && package->has_source();
+      for (const std::string& wheel : use.wheels) {
         auto filename = pkg::parse_wheel_filename(wheel);
         if (filename && context.tags.is_compatible(filename->tags)) installable = true;
       }
@@ -261,8 +282,9 @@ int run_export(const GlobalOptions& options, Arguments& arguments) {
     text = str_cat("# exported by wvlock for target ", target.name, " from ",
                    path_filename(inputs->project.lockfile_path), "\n");
     for (const lock::LockedPackage* package : closure) {
-      text += package->name + "==" + package->version;
-      for (const std::string& wheel : package->targets.at(target.name).wheels) {
+      const std::vector<std::string>& wheels = package->targets.at(target.name).wheels;
+      text += requirement_line(*package, wheels.empty());
+      for (const std::string& wheel : wheels) {
         text += " \\\n    --hash=sha256:" + package->find_wheel(wheel)->sha256;
       }
       text += "\n";
@@ -278,8 +300,13 @@ int run_export(const GlobalOptions& options, Arguments& arguments) {
       copy.version = package->version;
       copy.requires_python = package->requires_python;
       copy.index = package->index;
-      for (const std::string& wheel : package->targets.at(target.name).wheels) {
-        copy.wheels.push_back(*package->find_wheel(wheel));
+      const std::vector<std::string>& wheels = package->targets.at(target.name).wheels;
+      for (const std::string& wheel : wheels) copy.wheels.push_back(*package->find_wheel(wheel));
+      if (wheels.empty()) {  // built from its source: the source goes along
+        copy.sdist = package->sdist;
+        copy.directory = package->directory;
+        copy.vcs = package->vcs;
+        copy.archive = package->archive;
       }
       copy.variants = package->variants;
       single.packages.push_back(std::move(copy));

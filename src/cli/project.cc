@@ -61,7 +61,7 @@ class WiredSource final : public ProjectSource {
   pkg::PackageSource& source() override { return *source_; }
   std::unique_ptr<lock::Catalog> make_catalog() override {
     auto catalog = std::make_unique<lock::Catalog>(*building_);
-    for (auto& [name, view] : pinned_) catalog->add_pinned_index(name, *view);
+    for (auto& [name, view] : pinned_building_) catalog->add_pinned_index(name, *view);
     for (auto& [key, direct] : direct_) catalog->add_pinned_index(key, *direct);
     return catalog;
   }
@@ -76,7 +76,14 @@ class WiredSource final : public ProjectSource {
       for (const lock::LockedPackage& package : previous.packages) {
         if (!package.vcs || package.name != pkg::normalize_name(direct->package())) continue;
         const lock::LockedVcs& vcs = *package.vcs;
-        if (vcs.url == strip_credentials(source.location) &&
+        std::error_code ec;
+        const std::string locked_at =
+            vcs.url.empty()
+                ? std::filesystem::absolute(std::filesystem::path(project_dir_) / vcs.path, ec)
+                      .lexically_normal()
+                      .generic_string()
+                : vcs.url;
+        if (locked_at == strip_credentials(source.location) &&
             vcs.requested_revision == source.requested_revision() &&
             vcs.subdirectory == source.subdirectory) {
           direct->prefer_commit(vcs.commit_id);
@@ -152,6 +159,9 @@ class WiredSource final : public ProjectSource {
       return caching_->fetch_verified(url, sha256, std::nullopt);
     };
     building_ = std::make_unique<build::BuildingSource>(*source_, *builder_, fetch);
+    for (auto& [name, view] : pinned_) {
+      pinned_building_.emplace_back(name, std::make_unique<build::BuildingSource>(*view, *builder_, fetch));
+    }
     for (const lock::TargetContext& target : project.targets) {
       for (const auto& [name, direct] : target.direct_sources) {
         const std::string key = direct.key();
@@ -166,6 +176,7 @@ class WiredSource final : public ProjectSource {
   std::unique_ptr<install::LocalWheelStore> local_store_;
   std::unique_ptr<build::Builder> builder_;
   std::unique_ptr<build::BuildingSource> building_;
+  std::vector<std::pair<std::string, std::unique_ptr<build::BuildingSource>>> pinned_building_;  // asking order
   std::map<std::string, std::unique_ptr<build::DirectPackageSource>> direct_;
   std::unique_ptr<net::CurlFetcher> curl_;
   std::unique_ptr<net::CachingFetcher> caching_;
@@ -233,12 +244,18 @@ net::CurlFetcherOptions network_options() {
 }
 
 std::string cache_directory(const GlobalOptions& options) {
-  if (!options.cache_dir.empty()) return options.cache_dir;
-  auto found = net::default_cache_directory([](const std::string& name) {
-    const char* value = std::getenv(name.c_str());
-    return value ? std::optional<std::string>(value) : std::nullopt;
-  });
-  return found ? *found : std::string(".wvlock-cache");
+  std::string directory = options.cache_dir;
+  if (directory.empty()) {
+    auto found = net::default_cache_directory([](const std::string& name) {
+      const char* value = std::getenv(name.c_str());
+      return value ? std::optional<std::string>(value) : std::nullopt;
+    });
+    directory = found ? *found : std::string(".wvlock-cache");
+  }
+  // Absolute: builds run from other folders (a hook's working folder is its source tree).
+  std::error_code ec;
+  std::filesystem::path absolute = std::filesystem::absolute(directory, ec);
+  return ec ? directory : absolute.lexically_normal().string();
 }
 
 Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system) {
@@ -300,6 +317,16 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
   }
   for (const std::string& folder : config.find_links) project.inputs.push_back("find-links:" + folder);
   WV_TRY(add_source_tree_inputs(project));
+  for (const auto& [package, entries] : config.sources) {
+    for (const targets::SourceEntry& entry : entries) {
+      if (entry.kind == targets::SourceEntry::Kind::kIndex) continue;  // in each target's pins
+      project.inputs.push_back(str_cat(
+          "source:", package, "=", static_cast<int>(entry.kind), ",",
+          strip_credentials(entry.location), ",", entry.tag, ",", entry.branch, ",", entry.rev,
+          ",", entry.subdirectory, entry.editable ? ",editable" : "", ",", join(entry.targets, "+"),
+          ",", entry.marker, ",", entry.extra, ",", entry.group));
+    }
+  }
   if (config.is_package()) project.inputs.push_back("project-package");
   for (const targets::IndexConfig& index : config.indexes) {
     // The shorthands keep their earlier spelling, so their locks keep their input-hash.

@@ -1,5 +1,6 @@
 #include "install/built_sources.h"
 
+#include <cctype>
 #include <filesystem>
 
 #include "base/file_system.h"
@@ -20,6 +21,22 @@ std::string json_string(std::string_view text) {
   return out + "\"";
 }
 
+// `file://` and the absolute path, percent-encoded where a URL needs it (PEP 610 wants a URL).
+std::string file_url(const std::string& path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out = "file://";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += char(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
 bool editable_here(const lock::LockedPackage& package, const SyncOptions& options) {
   return options.editable && package.directory && package.directory->editable;
 }
@@ -34,7 +51,8 @@ Result<std::string> tree_digest(const std::string& directory) {
   for (std::string_view leaf : {"pyproject.toml", "setup.cfg", "setup.py"}) {
     const std::string path = path_join(directory, leaf);
     fingerprint.add(leaf);
-    if (!fs::exists(path)) continue;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) continue;
     WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(path));
     fingerprint.add(text);
   }
@@ -54,7 +72,9 @@ std::string source_directory(const lock::LockedPackage& package, const SyncOptio
   fs::path path(package.directory->path);
   if (path.is_relative()) path = fs::path(options.lock_dir) / path;
   if (!package.directory->subdirectory.empty()) path /= package.directory->subdirectory;
-  return fs::absolute(path).lexically_normal().generic_string();
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec);
+  return (ec ? path : absolute).lexically_normal().generic_string();
 }
 
 Result<std::map<std::string, SourceIdentity>> source_identities(const Selection& selection,
@@ -65,7 +85,7 @@ Result<std::map<std::string, SourceIdentity>> source_identities(const Selection&
     const lock::LockedPackage& package = *chosen.package;
     SourceIdentity identity;
     if (package.vcs) {
-      identity.name = str_cat("git:", package.vcs->url,
+      identity.name = str_cat("git:", package.vcs->url.empty() ? package.vcs->path : package.vcs->url,
                               package.vcs->subdirectory.empty() ? "" : "#" + package.vcs->subdirectory);
       identity.digest = package.vcs->commit_id;
     } else if (package.directory) {
@@ -111,7 +131,11 @@ Result<void> check_buildable(const std::vector<const PlanItem*>& builds, const S
 std::string built_direct_url_json(const lock::LockedPackage& package, const SyncOptions& options,
                                   const std::string& archive_path) {
   if (package.vcs) {
-    std::string out = str_cat("{\"url\": ", json_string(package.vcs->url),
+    const std::string url =
+        package.vcs->url.empty()
+            ? file_url((fs::path(options.lock_dir) / package.vcs->path).lexically_normal().string())
+            : package.vcs->url;
+    std::string out = str_cat("{\"url\": ", json_string(url),
                               ", \"vcs_info\": {\"vcs\": \"git\", \"commit_id\": ",
                               json_string(package.vcs->commit_id));
     if (!package.vcs->requested_revision.empty()) {
@@ -126,13 +150,17 @@ std::string built_direct_url_json(const lock::LockedPackage& package, const Sync
   if (package.directory) {
     const std::string directory = source_directory(package, options);
     return str_cat("{\"dir_info\": {", editable_here(package, options) ? "\"editable\": true" : "",
-                   "}, \"url\": ", json_string("file://" + directory), "}\n");
+                   "}, \"url\": ", json_string(file_url(directory)), "}\n");
   }
   if (package.archive) {
     const lock::LockedFile& file = package.archive->file;
-    const std::string url = file.url.empty() ? "file://" + archive_path : file.url;
-    return str_cat("{\"archive_info\": {\"hashes\": {\"sha256\": ", json_string(file.sha256),
-                   "}}, \"url\": ", json_string(url), "}\n");
+    const std::string url = file.url.empty() ? file_url(archive_path) : file.url;
+    std::string out = str_cat("{\"archive_info\": {\"hashes\": {\"sha256\": ", json_string(file.sha256),
+                              "}}, \"url\": ", json_string(url));
+    if (!package.archive->subdirectory.empty()) {
+      out += ", \"subdirectory\": " + json_string(package.archive->subdirectory);
+    }
+    return out + "}\n";
   }
   return "";
 }

@@ -599,7 +599,8 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   for (const PlanItem* item : builds) {
     BuildRequest request;
     request.package = item->build;
-    request.archive_path = sources.count(item) ? sources[item] : std::string();
+    auto archive = sources.find(item);
+    request.archive_path = archive == sources.end() ? std::string() : archive->second;
     request.directory = source_directory(*item->build, options);
     request.editable = options.editable && item->build->directory && item->build->directory->editable;
     request.python = path_join(root, "bin/python");
@@ -644,7 +645,10 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
           const SourceIdentity& identity = identities.at(item->name);
           unpack.recorded_source = identity.name;
           unpack.recorded_digest = identity.digest;
-          unpack.direct_url_json = built_direct_url_json(*item->build, options, sources[item]);
+          // Read-only here: these threads share `sources`.
+          auto archive = sources.find(item);
+          unpack.direct_url_json = built_direct_url_json(
+              *item->build, options, archive == sources.end() ? std::string() : archive->second);
         } else {
           unpack.wheel_name = item->file->name;
           unpack.wheel_sha256 = item->file->sha256;

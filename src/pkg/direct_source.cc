@@ -77,8 +77,8 @@ Result<Fragment> read_fragment(std::string_view fragment, std::string_view url) 
 }  // namespace
 
 bool is_archive_name(std::string_view name) {
-  constexpr std::array<std::string_view, 7> kSuffixes = {".whl",     ".tar.gz", ".zip",   ".tgz",
-                                                         ".tar.bz2", ".tar.xz", ".tar"};
+  // What build/sdist_archive.h reads.
+  constexpr std::array<std::string_view, 4> kSuffixes = {".whl", ".tar.gz", ".zip", ".tgz"};
   for (std::string_view suffix : kSuffixes) {
     if (ends_with(name, suffix)) return true;
   }

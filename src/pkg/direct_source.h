@@ -45,8 +45,7 @@ struct DirectSource {
   friend bool operator==(const DirectSource&, const DirectSource&) = default;
 };
 
-/// Whether a file name is an archive a direct source may name (.whl, .tar.gz, .zip, .tgz,
-/// .tar.bz2, .tar.xz, .tar).
+/// Whether a file name is an archive a direct source may name (.whl, .tar.gz, .tgz, .zip).
 bool is_archive_name(std::string_view name);
 
 /// A PEP 508 direct reference's URL as a source: `git+https://host/r.git@v1#subdirectory=x`

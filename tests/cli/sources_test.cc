@@ -105,6 +105,14 @@ TEST_CASE("cli sources: the project installs editable with its script, beside a 
   CHECK(lockfile.find("name = \"app\"\ndirectory = { path = \".\", editable = true }") != std::string::npos);
   CHECK(lockfile.find("name = \"mylib\"\ndirectory = { path = \"../mylib\" }") != std::string::npos);
 
+  // The lock holds no path of this machine: a copy of the checkout elsewhere finds it fresh.
+  wv::test::TempDir elsewhere;
+  fs::copy(workspace.tmp.path(), elsewhere.path() + "/w", fs::copy_options::recursive);
+  Run moved = shell(elsewhere.path() + "/w/app", "'" WVLOCK_BINARY "' --cache-dir '" +
+                                                     elsewhere.path() + "/cache' lock --check");
+  INFO(moved.err);
+  CHECK(moved.status == 0);
+
   Run sync = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
   INFO(sync.err);
   REQUIRE(sync.status == 0);
@@ -160,7 +168,11 @@ TEST_CASE("cli sources: a git dependency at a tag is locked to its commit and in
   Run lock = workspace.wvlock("lock");
   INFO(lock.err);
   REQUIRE(lock.status == 0);
-  CHECK(slurp(workspace.app + "/pylock.toml").find("commit-id = \"" + tagged + "\"") != std::string::npos);
+  const std::string locked = slurp(workspace.app + "/pylock.toml");
+  CHECK(locked.find("commit-id = \"" + tagged + "\"") != std::string::npos);
+  // A local repository is a path relative to the lock (PEP 751 `vcs.path`).
+  CHECK(locked.find("vcs = { type = \"git\", path = \"../../") != std::string::npos);
+  CHECK(locked.find(repo_dir.path()) == std::string::npos);
 
   // The repository moves on and even moves its tag: the lock's commit is what installs, and a
   // re-lock keeps it until the package is upgraded.

@@ -347,15 +347,11 @@ TEST_CASE("source entries: archive", "[lock][sources]") {
   entry(unhashed, "tarpkg").archive->file.sha256.clear();
   expect_refused(unhashed, "tarpkg", "sha256");
 
-  Lockfile other = sources_lockfile();
-  entry(other, "tarpkg").archive->file.url = "https://files.example/otherpkg-3.1.tar.gz";
-  entry(other, "tarpkg").archive->file.name = "otherpkg-3.1.tar.gz";
-  expect_refused(other, "tarpkg", "is not an sdist (name-version.tar.gz or .zip) or wheel of");
-
-  Lockfile version = sources_lockfile();
-  entry(version, "tarpkg").archive->file.url = "https://files.example/tarpkg-3.2.tar.gz";
-  entry(version, "tarpkg").archive->file.name = "tarpkg-3.2.tar.gz";
-  expect_refused(version, "tarpkg", "or wheel of tarpkg 3.1");
+  // PEP 751 lets an archive be any source archive: a forge's `main.zip` is valid.
+  Lockfile forge = sources_lockfile();
+  entry(forge, "tarpkg").archive->file.url = "https://forge.example/org/tarpkg/archive/main.zip";
+  entry(forge, "tarpkg").archive->file.name = "main.zip";
+  CHECK(wv::lock::validate(forge, "pylock.toml"));
 
   Lockfile renamed = sources_lockfile();
   entry(renamed, "tarpkg").archive->file.name = "tarpkg-3.1.zip";
