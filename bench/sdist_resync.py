@@ -64,13 +64,15 @@ def run(folder, *args):
     return (time.perf_counter() - started) * 1000
 
 
-def median_of(folder, fresh):
-    times = []
+def medians(folders, fresh):
+    """The median sync time of each folder, runs interleaved so load on the machine hits both."""
+    times = {folder: [] for folder in folders}
     for _ in range(RUNS):
-        if fresh:
-            shutil.rmtree(f"{folder}/.venv", ignore_errors=True)
-        times.append(run(folder, "sync", "--python", PYTHON))
-    return statistics.median(times)
+        for folder in folders:
+            if fresh:
+                shutil.rmtree(f"{folder}/.venv", ignore_errors=True)
+            times[folder].append(run(folder, "sync", "--python", PYTHON))
+    return {folder: statistics.median(values) for folder, values in times.items()}
 
 
 root = tempfile.mkdtemp(prefix="wvlock-sdist-bench-")
@@ -89,13 +91,13 @@ try:
     for folder in ("from-sdists", "from-wheels"):
         run(f"{root}/{folder}", "lock")
     cold = run(f"{root}/from-sdists", "sync", "--python", PYTHON)
-    results = {}
-    for folder in ("from-sdists", "from-wheels"):
-        results[folder] = (median_of(f"{root}/{folder}", True), median_of(f"{root}/{folder}", False))
+    folders = [f"{root}/from-sdists", f"{root}/from-wheels"]
+    fresh = medians(folders, True)
+    noop = medians(folders, False)
     print(f"three sdists, first sync (three isolated builds): {cold:8.1f} ms")
     print(f"{'':34} {'sdists':>10} {'wheels':>10} {'ratio':>7}")
-    for index, label in ((0, "re-sync into a fresh venv"), (1, "no-op re-sync")):
-        s, w = results["from-sdists"][index], results["from-wheels"][index]
+    for label, result in (("re-sync into a fresh venv", fresh), ("no-op re-sync", noop)):
+        s, w = result[folders[0]], result[folders[1]]
         print(f"{label:34} {s:8.1f} ms {w:7.1f} ms {s / w:6.2f}x")
 finally:
     shutil.rmtree(root, ignore_errors=True)

@@ -85,6 +85,26 @@ Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_s
   return inputs;
 }
 
+// The project's builder, wired on the first build.
+class LazyBuilder final : public install::SourceBuilder {
+ public:
+  LazyBuilder(const GlobalOptions& options, FileSystem& file_system)
+      : options_(options), file_system_(file_system) {}
+  Result<std::string> build_wheel(const install::BuildRequest& request) override {
+    if (!source_) {
+      WV_ASSIGN_OR_RETURN(project_, load_project(options_, file_system_));
+      WV_ASSIGN_OR_RETURN(source_, ProjectSource::open(options_, project_, file_system_));
+    }
+    return source_->builder().build_wheel(request);
+  }
+
+ private:
+  const GlobalOptions& options_;
+  FileSystem& file_system_;
+  LoadedProject project_;
+  std::unique_ptr<ProjectSource> source_;
+};
+
 // Whether the lock holds anything sync may have to build here.
 bool needs_builds(const lock::Lockfile& lockfile, const install::SyncOptions& options) {
   for (const lock::LockedPackage& package : lockfile.packages) {
@@ -173,16 +193,10 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   NetworkWheelStore network(options, file_system);
   install::LocalWheelStore store(inputs->lock_dir, &network);
   sync_options.lock_dir = inputs->lock_dir;
-  // Packages built from source need the project's indexes (build requirements) and a builder.
-  std::unique_ptr<ProjectSource> source;
-  if (needs_builds(inputs->lockfile, sync_options)) {
-    auto project = load_project(options, file_system);
-    if (!project) return fail(project.error());
-    auto opened = ProjectSource::open(options, *project, file_system);
-    if (!opened) return fail(opened.error());
-    source = std::move(*opened);
-    sync_options.builder = &source->builder();
-  }
+  // Packages built from source need the project's indexes (build requirements) and a builder,
+  // opened only when a build happens: a re-sync that keeps every build costs nothing more.
+  LazyBuilder builder(options, file_system);
+  if (needs_builds(inputs->lockfile, sync_options)) sync_options.builder = &builder;
   auto report = install::sync(sync_options, inputs->lockfile, inputs->live, store);
   if (!report) {
     // A refused selection's notes give the host and one line per target.
