@@ -12,6 +12,7 @@
 #include "build/hooks.h"
 #include "build/sdist_archive.h"
 #include "build/tree_metadata.h"
+#include "install/zip_handle.h"
 #include "install/environment.h"
 #include "install/sync.h"
 #include "lock/project_requirements.h"
@@ -107,42 +108,31 @@ std::string platform_of(const targets::HostProfile& host) {
 }  // namespace
 
 Result<std::string> wheel_file_metadata(const std::string& wheel_path) {
-  int error_code = 0;
-  zip_t* archive = zip_open(wheel_path.c_str(), ZIP_RDONLY, &error_code);
-  if (archive == nullptr) {
-    return make_error(ErrorCode::kParse, str_cat(in_backticks(wheel_path), " is not a zip file"));
-  }
-  std::string found;
-  const zip_int64_t count = zip_get_num_entries(archive, 0);
+  WV_ASSIGN_OR_RETURN(install::ZipPtr archive,
+                      install::open_zip(wheel_path, str_cat("wheel ", in_backticks(wheel_path))));
+  const zip_int64_t count = zip_get_num_entries(archive.get(), 0);
   for (zip_int64_t i = 0; i < count; ++i) {
-    const std::string name = zip_get_name(archive, zip_uint64_t(i), 0);
+    const char* raw = zip_get_name(archive.get(), zip_uint64_t(i), 0);
+    if (raw == nullptr) continue;
+    const std::string name = raw;
     const std::size_t slash = name.find('/');
-    if (slash == std::string::npos || name.substr(slash) != "/METADATA" ||
-        name.substr(0, slash).size() < 10 ||
+    if (slash == std::string::npos || slash < 10 || name.substr(slash) != "/METADATA" ||
         name.substr(slash - 10, 10) != ".dist-info") {
       continue;
     }
     zip_stat_t stat;
-    if (zip_stat_index(archive, zip_uint64_t(i), 0, &stat) != 0 ||
+    if (zip_stat_index(archive.get(), zip_uint64_t(i), 0, &stat) != 0 ||
         stat.size > limit_value(Limit::kMetadataBytes)) {
-      zip_close(archive);
       return limit_error(Limit::kMetadataBytes, str_cat("METADATA of ", in_backticks(wheel_path)),
                          std::nullopt, limit_value(Limit::kMetadataBytes));
     }
-    zip_file_t* file = zip_fopen_index(archive, zip_uint64_t(i), 0);
-    if (file == nullptr) break;
-    found.resize(stat.size);
-    const zip_int64_t read = zip_fread(file, found.data(), stat.size);
-    zip_fclose(file);
-    if (read != zip_int64_t(stat.size)) found.clear();
+    install::ZipFilePtr file(zip_fopen_index(archive.get(), zip_uint64_t(i), 0));
+    std::string text(stat.size, '\0');
+    if (file && zip_fread(file.get(), text.data(), stat.size) == zip_int64_t(stat.size)) return text;
     break;
   }
-  zip_close(archive);
-  if (found.empty()) {
-    return make_error(ErrorCode::kParse,
-                      str_cat(in_backticks(wheel_path), " has no readable *.dist-info/METADATA"));
-  }
-  return found;
+  return make_error(ErrorCode::kParse,
+                    str_cat(in_backticks(wheel_path), " has no readable *.dist-info/METADATA"));
 }
 
 Builder::Builder(BuildServices services)
@@ -238,32 +228,42 @@ Result<std::string> Builder::environment(std::vector<std::string> requirements,
   return env_python;
 }
 
-Result<std::string> Builder::build_in_tree(const std::string& tree, bool editable,
-                                           const std::string& python,
-                                           const std::string& output_dir, const std::string& what) {
+Result<HookCall> Builder::prepared_call(const std::string& tree, const std::string& python,
+                                        Hook requires_hook, const std::string& what) {
   WV_ASSIGN_OR_RETURN(BuildSystem system, read_build_system(tree));
-  WV_ASSIGN_OR_RETURN(std::string env_python, environment(system.requirements, python, what));
   HookCall call;
-  call.python = env_python;
+  WV_ASSIGN_OR_RETURN(call.python, environment(system.requirements, python, what));
   call.source_dir = tree;
   call.backend = system.backend;
   call.backend_path = system.backend_path;
   call.what = what;
-  call.hook = editable ? Hook::kGetRequiresForBuildEditable : Hook::kGetRequiresForBuildWheel;
+  call.hook = requires_hook;
   WV_ASSIGN_OR_RETURN(call.work_dir, fresh_folder("hook"));
   WV_ASSIGN_OR_RETURN(HookResult requires_result, call_hook(call));
   if (!requires_result.requirements.empty()) {
+    // What the backend asks for on top of `requires` (setuptools before 70 asks for wheel).
     std::vector<std::string> all = system.requirements;
     all.insert(all.end(), requires_result.requirements.begin(), requires_result.requirements.end());
     WV_ASSIGN_OR_RETURN(call.python, environment(all, python, what));
   }
+  return call;
+}
+
+Result<std::string> Builder::build_in_tree(const std::string& tree, bool editable,
+                                           const std::string& python,
+                                           const std::string& output_dir, const std::string& what) {
+  WV_ASSIGN_OR_RETURN(
+      HookCall call,
+      prepared_call(tree, python,
+                    editable ? Hook::kGetRequiresForBuildEditable : Hook::kGetRequiresForBuildWheel,
+                    what));
   call.hook = editable ? Hook::kBuildEditable : Hook::kBuildWheel;
   call.output_dir = output_dir;
   WV_ASSIGN_OR_RETURN(call.work_dir, fresh_folder("hook"));
   WV_ASSIGN_OR_RETURN(HookResult built, call_hook(call));
   if (built.hook_missing) {
     return make_error(ErrorCode::kUnsupported,
-                      str_cat("the build backend ", in_backticks(system.backend), " of ", what,
+                      str_cat("the build backend ", in_backticks(call.backend), " of ", what,
                               " cannot build editable wheels (PEP 660)"))
         .with_note("install it as a regular wheel with `--no-editable`");
   }
@@ -271,22 +271,8 @@ Result<std::string> Builder::build_in_tree(const std::string& tree, bool editabl
 }
 
 Result<std::string> Builder::prepare_in_tree(const std::string& tree, const std::string& what) {
-  WV_ASSIGN_OR_RETURN(BuildSystem system, read_build_system(tree));
-  WV_ASSIGN_OR_RETURN(std::string env_python, environment(system.requirements, services_.python, what));
-  HookCall call;
-  call.python = env_python;
-  call.source_dir = tree;
-  call.backend = system.backend;
-  call.backend_path = system.backend_path;
-  call.what = what;
-  call.hook = Hook::kGetRequiresForBuildWheel;
-  WV_ASSIGN_OR_RETURN(call.work_dir, fresh_folder("hook"));
-  WV_ASSIGN_OR_RETURN(HookResult requires_result, call_hook(call));
-  if (!requires_result.requirements.empty()) {
-    std::vector<std::string> all = system.requirements;
-    all.insert(all.end(), requires_result.requirements.begin(), requires_result.requirements.end());
-    WV_ASSIGN_OR_RETURN(call.python, environment(all, services_.python, what));
-  }
+  WV_ASSIGN_OR_RETURN(HookCall call, prepared_call(tree, services_.python,
+                                                   Hook::kGetRequiresForBuildWheel, what));
   call.hook = Hook::kPrepareMetadataForBuildWheel;
   WV_ASSIGN_OR_RETURN(call.output_dir, fresh_folder("metadata"));
   WV_ASSIGN_OR_RETURN(call.work_dir, fresh_folder("hook"));

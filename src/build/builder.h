@@ -16,6 +16,7 @@
 
 #include "base/result.h"
 #include "build/git.h"
+#include "build/hooks.h"
 #include "install/source_builder.h"
 #include "install/wheel_store.h"
 #include "lock/catalog.h"
@@ -72,6 +73,10 @@ class Builder final : public install::SourceBuilder {
   /// The python of a build environment holding `requirements` (made once per set).
   Result<std::string> environment(std::vector<std::string> requirements, const std::string& python,
                                   const std::string& what);
+  /// A hook call on `tree` in a build environment that holds `build-system.requires` and what
+  /// `requires_hook` (get_requires_for_build_*) adds.
+  Result<HookCall> prepared_call(const std::string& tree, const std::string& python,
+                                 Hook requires_hook, const std::string& what);
   /// Builds a wheel (or an editable one) of `tree` into `output_dir`; returns its path.
   Result<std::string> build_in_tree(const std::string& tree, bool editable,
                                     const std::string& python, const std::string& output_dir,

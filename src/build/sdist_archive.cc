@@ -10,6 +10,7 @@
 // sdists may hold no links at all: a zip stores a link's target as its data, which no sdist
 // tool writes.
 #include "build/sdist_archive.h"
+#include "install/zip_handle.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -40,14 +41,8 @@ constexpr std::uint64_t kMaxMembers = 1000000;
 
 using DataSink = std::function<Result<void>(std::string_view)>;
 
-struct ZipCloser {
-  void operator()(zip_t* archive) const { zip_discard(archive); }
-};
-struct ZipFileCloser {
-  void operator()(zip_file_t* file) const { zip_fclose(file); }
-};
-using ZipPtr = std::unique_ptr<zip_t, ZipCloser>;
-using ZipFilePtr = std::unique_ptr<zip_file_t, ZipFileCloser>;
+using install::ZipFilePtr;
+using install::ZipPtr;
 
 /// A .zip sdist read as an ArchiveReader; sizes come from its central directory and each
 /// member's data must match them (libzip checks the CRC).
@@ -127,16 +122,7 @@ class ZipReader final : public ArchiveReader {
 };
 
 Result<std::unique_ptr<ArchiveReader>> open_zip_reader(const std::string& path) {
-  int error_code = 0;
-  ZipPtr archive(zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &error_code));
-  if (!archive) {
-    zip_error_t error;
-    zip_error_init_with_code(&error, error_code);
-    std::string text = zip_error_strerror(&error);
-    zip_error_fini(&error);
-    return make_error(ErrorCode::kIntegrity,
-                      str_cat("sdist ", in_backticks(path), " is not a valid zip: ", text));
-  }
+  WV_ASSIGN_OR_RETURN(ZipPtr archive, install::open_zip(path, str_cat("sdist ", in_backticks(path))));
   const zip_int64_t count = zip_get_num_entries(archive.get(), 0);
   if (count < 0 || static_cast<std::uint64_t>(count) > kMaxMembers) {
     return make_error(ErrorCode::kInvalidInput,

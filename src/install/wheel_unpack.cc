@@ -20,23 +20,10 @@
 #include "pkg/name.h"
 #include "pkg/version.h"
 #include "pkg/wheel_filename.h"
+#include "install/zip_handle.h"
 
 namespace wv::install {
 namespace {
-
-struct ZipCloser {
-  void operator()(zip_t* archive) const { zip_discard(archive); }
-};
-struct ZipFileCloser {
-  void operator()(zip_file_t* file) const { zip_fclose(file); }
-};
-using ZipPtr = std::unique_ptr<zip_t, ZipCloser>;
-using ZipFilePtr = std::unique_ptr<zip_file_t, ZipFileCloser>;
-
-std::string zip_error_text(zip_error_t* error) {
-  const char* text = zip_error_strerror(error);
-  return text == nullptr ? std::string("unknown libzip error") : std::string(text);
-}
 
 std::string join_rel(std::string_view base, std::string_view leaf) {
   if (base.empty()) return std::string(leaf);
@@ -364,16 +351,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
   WV_ASSIGN_OR_RETURN(pkg::WheelFilename filename, pkg::parse_wheel_filename(wheel));
   const std::string name = filename.name.str();
 
-  int error_code = 0;
-  ZipPtr archive(zip_open(wheel_path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &error_code));
-  if (!archive) {
-    zip_error_t error;
-    zip_error_init_with_code(&error, error_code);
-    std::string text = zip_error_text(&error);
-    zip_error_fini(&error);
-    return make_error(ErrorCode::kIntegrity,
-                      str_cat("wheel ", in_backticks(wheel), " is not a valid zip: ", text));
-  }
+  WV_ASSIGN_OR_RETURN(ZipPtr archive, open_zip(wheel_path, str_cat("wheel ", in_backticks(wheel))));
   zip_int64_t count = zip_get_num_entries(archive.get(), 0);
   if (count < 0 || static_cast<std::uint64_t>(count) > options.limits.max_entries) {
     return limit_error(Limit::kWheelEntries, str_cat("the entry count of wheel ", in_backticks(wheel)),
