@@ -55,11 +55,14 @@ struct Source {
     c3 = commit("b.txt", "feature\n");
     git("checkout -q main");
   }
-  std::string git(const std::string& args) { return shell(str_cat("git -C ", repo, " ", args)); }
+  // An identity on every call: a fresh machine has no ~/.gitconfig, and annotated tags need one.
+  std::string git(const std::string& args) {
+    return shell(str_cat("git -C ", repo, " -c user.name=t -c user.email=t@t ", args));
+  }
   std::string commit(const std::string& file, const std::string& content) {
     std::ofstream(path_join(repo, file)) << content;
     git("add -A");
-    git("-c user.name=t -c user.email=t@t commit -q -m " + file);
+    git("commit -q -m " + file);
     return git("rev-parse HEAD");
   }
   GitReference reference() const { return GitReference{repo, "", "", ""}; }
