@@ -132,6 +132,22 @@ TEST_CASE("cli sources: the project installs editable with its script, beside a 
               "/site-packages/mylib-2.0.dist-info/direct_url.json")
             .find("\"dir_info\"") != std::string::npos);
 
+  // A change to the project's metadata (a new script) rebuilds it; the lock stays fresh.
+  std::string pyproject = slurp(workspace.app + "/pyproject.toml");
+  pyproject.replace(pyproject.find("app = \"app:main\""), 16, "app = \"app:main\"\napp2 = \"app:main\"");
+  write(workspace.app + "/pyproject.toml", pyproject);
+  Run rebuilt = workspace.wvlock("sync");
+  INFO(rebuilt.err);
+  CHECK(rebuilt.status == 0);
+  CHECK(rebuilt.out.find("~ app 0.1.0") != std::string::npos);
+  CHECK(fs::exists(workspace.app + "/.venv/bin/app2"));
+
+  // --no-editable installs a regular wheel: an edit no longer shows.
+  Run regular = workspace.wvlock("sync --no-editable");
+  CHECK(regular.status == 0);
+  write(workspace.app + "/src/app/__init__.py", "def main():\n    print('edited again')\n");
+  CHECK(shell(workspace.app, ".venv/bin/app").out == "edited\n");
+
   // --no-install-project leaves the project out; --no-build refuses to build it back.
   Run without = workspace.wvlock("sync --no-install-project");
   CHECK(without.status == 0);
