@@ -136,6 +136,8 @@ seed_corpus() {
       fi ;;
     wheel_zip|wheel_unpack)
       [ -n "$fixtures" ] && find "$fixtures/find-links" -name '*.whl' -size -64k | sort | copy_files "$out" 60 ;;
+    sdist_archive)
+      [ -n "$fixtures" ] && find "$fixtures/find-links" -name '*.tar.gz' -size -64k | sort | copy_files "$out" 60 ;;
     wheel_zip_server)
       # An empty server script (byte 0 = 0: every answer honest) in front of each wheel.
       if [ -n "$fixtures" ]; then
@@ -162,7 +164,7 @@ for target in "${targets[@]}"; do
   # largest corpus file (index pages of several MB) and spends its time on inputs the target
   # ignores; longer seeds are truncated to their first max_len bytes.
   case $target in
-    wheel_zip|wheel_unpack|wheel_zip_server) args+=(-max_len=1048576) ;;
+    wheel_zip|wheel_unpack|wheel_zip_server|sdist_archive) args+=(-max_len=1048576) ;;
     pylock) args+=(-max_len=131072) ;;
     *) args+=(-max_len=65536) ;;
   esac
