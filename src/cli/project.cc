@@ -16,6 +16,7 @@
 #include "net/caching_fetcher.h"
 #include "net/curl_fetcher.h"
 #include "pkg/name.h"
+#include "pkg/source_tree.h"
 
 namespace wv::cli {
 namespace {
@@ -218,7 +219,7 @@ Result<void> add_source_tree_inputs(LoadedProject& project) {
       std::string tree = direct.location;
       if (!direct.subdirectory.empty()) tree = path_join(tree, direct.subdirectory);
       std::string text = str_cat("source-tree:", name);
-      for (std::string_view leaf : {"pyproject.toml", "setup.cfg", "setup.py"}) {
+      for (std::string_view leaf : pkg::kMetadataFiles) {
         Result<std::string> content = file_system.read_file(path_join(tree, leaf));
         if (content) text += str_cat("\n", leaf, "\n", *content);
       }

@@ -6,6 +6,7 @@
 #include "base/file_system.h"
 #include "base/hash.h"
 #include "base/str.h"
+#include "pkg/source_tree.h"
 
 namespace wv::install {
 namespace fs = std::filesystem;
@@ -48,7 +49,7 @@ Result<std::string> tree_digest(const std::string& directory) {
   Fingerprint fingerprint;
   fingerprint.add("wvlock-tree-1");
   RealFileSystem file_system;
-  for (std::string_view leaf : {"pyproject.toml", "setup.cfg", "setup.py"}) {
+  for (std::string_view leaf : pkg::kMetadataFiles) {
     const std::string path = path_join(directory, leaf);
     fingerprint.add(leaf);
     std::error_code ec;
