@@ -5,7 +5,8 @@
 // (bench/lock_reference.py) on the same index and requirements for one target, with package
 // counts and version agreement. Times are best of --rounds; CPU is user+system.
 // Options: --projects N (1000), --seed N (1), --rounds N (3), --python PATH (/usr/bin/python3),
-// --eco DIR (where the ecosystem is generated and reused, /tmp/wvlock-lock-bench-eco), --no-pip.
+// --eco DIR (where the ecosystem is generated and reused, /tmp/wvlock-lock-bench-eco), --no-pip,
+// --latency-only (the example and the 20 ms latency case, no synthetic ecosystem).
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -26,6 +27,7 @@
 #include "base/file_system.h"
 #include "base/str.h"
 #include "cli/project.h"
+#include "net/curl_fetcher.h"
 #include "lock/catalog.h"
 #include "lock/lockfile.h"
 #include "lock/resolve.h"
@@ -42,6 +44,7 @@ struct Options {
   std::string python = "/usr/bin/python3";
   std::string eco = "/tmp/wvlock-lock-bench-eco";
   bool pip = true;
+  bool latency_only = false;  ///< the example cases and the latency case only
 };
 
 /// Wall and CPU seconds of one measured step.
@@ -129,7 +132,8 @@ std::map<std::string, std::string> locked_versions(const std::string& dir,
 /// A loopback index server (tests/index/range_server.py), killed by the destructor.
 class Server {
  public:
-  Server(const std::string& python, const std::string& script, const std::string& root) {
+  Server(const std::string& python, const std::string& script, const std::string& root,
+         const std::vector<std::string>& flags = {}) {
     int to_child[2];
     int from_child[2];
     if (::pipe(to_child) != 0 || ::pipe(from_child) != 0) return;
@@ -142,8 +146,12 @@ class Server {
       if (std::freopen("/dev/null", "w", stderr) == nullptr) ::_exit(126);
       ::close(to_child[1]);
       ::close(from_child[0]);
-      ::execl(python.c_str(), python.c_str(), "-u", script.c_str(), "--root", root.c_str(),
-              static_cast<char*>(nullptr));
+      std::vector<std::string> argv = {python, "-u", script, "--root", root};
+      argv.insert(argv.end(), flags.begin(), flags.end());
+      std::vector<char*> args;
+      for (std::string& arg : argv) args.push_back(arg.data());
+      args.push_back(nullptr);
+      ::execv(python.c_str(), args.data());
       ::_exit(127);
     }
     ::close(to_child[0]);
@@ -205,6 +213,105 @@ Timing time_cli(const std::vector<std::string>& prefix, int rounds) {
     best.keep_best(timing);
   }
   return best;
+}
+
+/// The loopback server's counters (`GET /__stats`): requests, 304 answers, peak in flight.
+struct ServerStats {
+  long requests = -1;
+  long not_modified = -1;
+  long peak = -1;
+};
+
+long json_number(const std::string& text, const std::string& key) {
+  std::size_t at = text.find("\"" + key + "\":");
+  return at == std::string::npos ? -1 : std::atol(text.c_str() + at + key.size() + 3);
+}
+
+ServerStats server_stats(int port, bool reset) {
+  wv::net::CurlFetcherOptions network;
+  network.progress = wv::net::ProgressMode::kNever;
+  wv::net::CurlFetcher fetcher(network);
+  ServerStats stats;
+  auto answer = fetcher.fetch({wv::str_cat("http://127.0.0.1:", port, "/__stats")});
+  if (answer && answer->status == 200) {
+    stats = {json_number(answer->body, "requests"), json_number(answer->body, "not_modified"),
+             json_number(answer->body, "peak")};
+  }
+  if (reset) (void)fetcher.fetch({wv::str_cat("http://127.0.0.1:", port, "/__reset")});
+  return stats;
+}
+
+std::string stats_note(const ServerStats& stats) {
+  return wv::str_cat(stats.requests, " requests (", stats.not_modified, " answered 304), peak ",
+                     stats.peak, " in flight");
+}
+
+/// The example over a server that answers each request after 20 ms and sends
+/// `Cache-Control: max-age=600` on project pages (the public index's header): cold, warm and
+/// offline locks with the requests each made, and whether the lock is the one the plain
+/// loopback server gave (`reference`, with that server's URL replaced).
+void bench_latency(const Options& options, const std::string& wvlock, const std::string& dir,
+                   const std::string& generated, const std::string& example_text,
+                   const std::string& reference_lock, const std::string& reference_url) {
+  std::printf("\nlatency (the example over loopback HTTP, 20 ms per response, max-age=600 on "
+              "pages)\n");
+  Server server(options.python, std::string(WV_SOURCE_DIR) + "/tests/index/range_server.py",
+                generated, {"--delay-ms", "20", "--max-age", "600"});
+  if (server.port() == 0) {
+    std::printf("  the server did not start\n");
+    return;
+  }
+  const std::string url = wv::str_cat("http://127.0.0.1:", server.port(), "/simple");
+  const std::string project = dir + "/example-latency";
+  write_text(project + "/pyproject.toml", with_index(example_text, url));
+  const std::string cache = dir + "/cache-latency";
+  Timing cold;
+  ServerStats cold_stats;
+  for (int round = 0; round < options.rounds; ++round) {
+    fs::remove_all(cache);
+    fs::remove(project + "/pylock.toml");
+    (void)server_stats(server.port(), true);
+    Timing timing = time_cli({wvlock, "-q", "--project", project, "--cache-dir", cache}, 1);
+    if (timing.wall < 0) {
+      std::printf("  cold lock failed\n");
+      return;
+    }
+    cold.keep_best(timing);
+    cold_stats = server_stats(server.port(), true);
+  }
+  print_row("wvlock lock, 20 ms server, cold", cold,
+            wv::str_cat(stats_note(cold_stats), cold.wall <= 1.0 ? "; goal <=1 s: met"
+                                                                   : "; goal <=1 s: NOT met"));
+  std::string lock_text = read_text(project + "/pylock.toml");
+  Timing offline = time_cli({wvlock, "-q", "--offline", "--project", project, "--cache-dir", cache},
+                            options.rounds);
+  (void)server_stats(server.port(), true);
+  Timing warm =
+      time_cli({wvlock, "-q", "--project", project, "--cache-dir", cache}, options.rounds);
+  ServerStats warm_stats = server_stats(server.port(), true);
+  bool warm_goal = warm_stats.requests == 0 && warm.wall <= 2 * offline.wall;
+  print_row("wvlock lock, 20 ms server, warm (within max-age)", warm,
+            wv::str_cat(stats_note(warm_stats), " over ", options.rounds, " runs; goal 0 requests, <=2x offline: ",
+                        warm_goal ? "met" : "NOT met"));
+  print_row("wvlock lock, 20 ms server, --offline", offline);
+  Timing refresh = time_cli(
+      {wvlock, "-q", "--project", project, "--cache-dir", cache, "--refresh"}, 1);
+  print_row("wvlock lock, 20 ms server, --refresh (revalidates pages)", refresh,
+            stats_note(server_stats(server.port(), true)));
+  // The input-hash covers the index URL, whose port differs; everything else must be equal.
+  auto comparable = [](std::string text, const std::string& from, const std::string& to) {
+    for (std::size_t at = 0; !from.empty() && (at = text.find(from, at)) != std::string::npos;
+         at += to.size()) {
+      text.replace(at, from.size(), to);
+    }
+    std::size_t hash = text.find("\ninput-hash = ");
+    if (hash != std::string::npos) text.erase(hash + 1, text.find('\n', hash + 1) - hash);
+    return text;
+  };
+  bool same = !reference_lock.empty() &&
+              comparable(lock_text, url, reference_url) == comparable(reference_lock, "", "");
+  std::printf("  lock byte-identical to the plain loopback server's (but the input-hash): %s\n",
+              same ? "yes" : "NO");
 }
 
 /// pip on one target: its timing and name -> version.
@@ -309,6 +416,7 @@ int main(int argc, char** argv) {
     else if (arg == "--python") options.python = next();
     else if (arg == "--eco") options.eco = next();
     else if (arg == "--no-pip") options.pip = false;
+    else if (arg == "--latency-only") options.latency_only = true;
     else {
       std::fprintf(stderr, "unknown option `%s`\n", arg.c_str());
       return 2;
@@ -339,6 +447,7 @@ int main(int argc, char** argv) {
   Timing cli_local = time_cli({wvlock, "-q", "--project", example}, options.rounds + 1);
   print_row("wvlock lock (whole command, local index)", cli_local,
             cli_local.wall < 0.1 ? "goal <100 ms: met" : "goal <100 ms: NOT met");
+  std::string reference_lock, reference_url;
   {
     Server server(options.python, source + "/tests/index/range_server.py", generated);
     if (server.port() == 0) {
@@ -369,7 +478,15 @@ int main(int argc, char** argv) {
                                  dir + "/cache-cold0"},
                                 options.rounds);
       print_row("wvlock lock, loopback HTTP cache, --offline", offline);
+      reference_lock = read_text(http + "/pylock.toml");
+      reference_url = wv::str_cat("http://127.0.0.1:", server.port(), "/simple");
     }
+  }
+  bench_latency(options, wvlock, dir, generated, example_text, reference_lock, reference_url);
+  if (options.latency_only) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    return 0;
   }
 
   // 1b. The second example: today's backend indexes, torch pinned per target.

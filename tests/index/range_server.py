@@ -16,10 +16,16 @@ Behaviours are chosen by a leading path segment, stripped before the file is loo
   /no658/...     pages without PEP 658/714 metadata attributes and keys, `.metadata` 404s
 Several may be combined (`/norange/no658/simple/...`).
 
-GET /__stats answers a JSON object {"requests", "ranged", "bytes"}; GET /__reset zeroes it.
+Every file and page carries an ETag (its SHA-256) and answers 304 to a matching
+If-None-Match. Options: `--delay-ms N` answers each request after N ms (an index a cluster is far
+from); `--max-age N` sends `Cache-Control: max-age=N` on project pages, as the public index does.
+
+GET /__stats answers a JSON object {"requests", "ranged", "bytes", "not_modified", "peak"} (peak:
+the most requests in flight at once); GET /__reset zeroes it.
 """
 
 import argparse
+import hashlib
 import http.server
 import json
 import os
@@ -27,8 +33,10 @@ import re
 import socket
 import sys
 import threading
+import time
 
-STATS = {"requests": 0, "ranged": 0, "bytes": 0}
+STATS = {"requests": 0, "ranged": 0, "bytes": 0, "not_modified": 0, "peak": 0}
+IN_FLIGHT = [0]
 LOCK = threading.Lock()
 MODES = ("norange", "htmlonly", "strict", "no658")
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
@@ -49,6 +57,8 @@ def strip_658_json(text):
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     root = "."
+    delay = 0.0
+    max_age = None
 
     def log_message(self, *args):  # quiet
         pass
@@ -69,7 +79,37 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             STATS["bytes"] += len(body)
 
+    def send_validated(self, body, content_type, extra=None):
+        """200 with an ETag, or 304 when the client already holds this body."""
+        tag = '"%s"' % hashlib.sha256(body).hexdigest()
+        headers = dict(extra or {})
+        headers["ETag"] = tag
+        if self.headers.get("If-None-Match") == tag:
+            with LOCK:
+                STATS["not_modified"] += 1
+            self.send_response(304)
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        return self.send_body(200, body, content_type, headers)
+
     def do_GET(self):
+        if self.path.startswith("/__"):
+            return self.answer()
+        with LOCK:
+            IN_FLIGHT[0] += 1
+            STATS["peak"] = max(STATS["peak"], IN_FLIGHT[0])
+        try:
+            if self.delay:
+                time.sleep(self.delay)
+            return self.answer()
+        finally:
+            with LOCK:
+                IN_FLIGHT[0] -= 1
+
+    def answer(self):
         path = self.path.split("?", 1)[0].split("#", 1)[0]
         if path == "/__stats":
             with LOCK:
@@ -104,7 +144,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if "no658" in modes:
                 text = strip_658_json(text) if want_json else strip_658_html(text)
             content_type = JSON_TYPE if want_json else "text/html; charset=utf-8"
-            return self.send_body(200, text.encode("utf-8"), content_type)
+            extra = {} if self.max_age is None else {"Cache-Control": "max-age=%d" % self.max_age}
+            return self.send_validated(text.encode("utf-8"), content_type, extra)
         if "no658" in modes and local.endswith(".metadata"):
             return self.send_body(404, b"not found", "text/plain")
         if not os.path.isfile(local):
@@ -130,14 +171,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send_body(206, data[start:end + 1], "application/octet-stream",
                                       {"Content-Range": "bytes %d-%d/%d" % (start, end, size),
                                        "Accept-Ranges": "bytes"})
-        return self.send_body(200, data)
+        return self.send_validated(data, "application/octet-stream")
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
+    parser.add_argument("--delay-ms", type=int, default=0)
+    parser.add_argument("--max-age", type=int, default=None)
     args = parser.parse_args()
     Handler.root = os.path.abspath(args.root)
+    Handler.delay = args.delay_ms / 1000.0
+    Handler.max_age = args.max_age
     # The default listen backlog (5) drops the SYNs of a parallel batch: each costs a 1 s retry.
     http.server.ThreadingHTTPServer.request_queue_size = 128
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
