@@ -80,6 +80,42 @@ Result<const ProjectListing*> Catalog::listing(const pkg::PackageName& name,
   return result;
 }
 
+void Catalog::prefetch_listings(
+    const std::vector<std::pair<pkg::PackageName, std::string>>& wanted) {
+  // One batch per source, in first-seen order; an undeclared pinned index is left to listing().
+  std::vector<std::pair<pkg::PackageSource*, std::vector<pkg::PackageName>>> batches;
+  for (const auto& [name, pinned] : wanted) {
+    if (listings_.count(str_cat(pinned, "\n", name.str()))) continue;
+    pkg::PackageSource* source = &source_;
+    if (!pinned.empty()) {
+      auto index = pinned_.find(pinned);
+      if (index == pinned_.end()) continue;
+      source = index->second;
+    }
+    auto batch = std::find_if(batches.begin(), batches.end(),
+                              [&](const auto& entry) { return entry.first == source; });
+    if (batch == batches.end()) batch = batches.insert(batches.end(), {source, {}});
+    batch->second.push_back(name);
+  }
+  for (auto& [source, names] : batches) source->prefetch_listings(names);
+}
+
+void Catalog::prefetch_variants(
+    const std::vector<std::pair<const ProjectListing*, pkg::Version>>& wanted) {
+  std::vector<std::pair<pkg::PackageSource*, std::vector<std::pair<pkg::PackageName, pkg::Version>>>>
+      batches;
+  for (const auto& [listing, version] : wanted) {
+    std::string key = str_cat(listing->pinned, "\n", listing->name.str(), "==", version.to_string());
+    if (variants_.count(key)) continue;
+    pkg::PackageSource* source = listing->source ? listing->source : &source_;
+    auto batch = std::find_if(batches.begin(), batches.end(),
+                              [&](const auto& entry) { return entry.first == source; });
+    if (batch == batches.end()) batch = batches.insert(batches.end(), {source, {}});
+    batch->second.emplace_back(listing->name, version);
+  }
+  for (auto& [source, versions] : batches) source->prefetch_variants(versions);
+}
+
 std::vector<std::string> Catalog::pinned_indexes_listing(const pkg::PackageName& name) {
   std::vector<std::string> names;
   for (const auto& [index, source] : pinned_) {

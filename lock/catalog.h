@@ -53,6 +53,11 @@ class Catalog {
   /// project the source does not know has an empty listing. An error when `pinned` names no
   /// registered index.
   Result<const ProjectListing*> listing(const pkg::PackageName& name, std::string_view pinned = "");
+  /// Asks the sources to fetch, in parallel, the listings of these (name, pinned index) pairs
+  /// not read yet; listing() then answers from what arrived. Changes no answer.
+  void prefetch_listings(const std::vector<std::pair<pkg::PackageName, std::string>>& wanted);
+  /// The same for the variant metadata of these versions (variants()).
+  void prefetch_variants(const std::vector<std::pair<const ProjectListing*, pkg::Version>>& wanted);
   /// The registered pinned indexes that list a version of `name`, in registration order (for
   /// the hint when the default chain has none: the package sits on an explicit index).
   std::vector<std::string> pinned_indexes_listing(const pkg::PackageName& name);

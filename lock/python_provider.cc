@@ -96,16 +96,132 @@ Result<const ProjectListing*> PythonProvider::listing_for(Package package) {
     return make_error(ErrorCode::kInvalidInput, "project nodes have no listing");
   }
   WV_ASSIGN_OR_RETURN(pkg::PackageName name, pkg::parse_package_name(n.name));
-  std::string pinned;
-  if (auto direct = target_.direct_sources.find(name.str()); direct != target_.direct_sources.end()) {
-    pinned = direct->second.key();
-  } else if (auto index = target_.pinned_indexes.find(name.str());
-             index != target_.pinned_indexes.end()) {
-    pinned = index->second;
-  }
-  WV_ASSIGN_OR_RETURN(const ProjectListing* found, catalog_.listing(name, pinned));
+  WV_ASSIGN_OR_RETURN(const ProjectListing* found, catalog_.listing(name, pinned_for(name.str())));
   listings_[package] = found;
   return found;
+}
+
+std::string PythonProvider::pinned_for(const std::string& name) const {
+  if (auto direct = target_.direct_sources.find(name); direct != target_.direct_sources.end()) {
+    return direct->second.key();
+  }
+  if (auto index = target_.pinned_indexes.find(name); index != target_.pinned_indexes.end()) {
+    return index->second;
+  }
+  return "";
+}
+
+void PythonProvider::prefetch_packages(const std::vector<std::string>& names) {
+  std::vector<std::pair<pkg::PackageName, std::string>> wanted;
+  for (const std::string& text : names) {
+    Result<pkg::PackageName> name = pkg::parse_package_name(text);
+    if (name) wanted.emplace_back(*name, pinned_for(name->str()));
+  }
+  if (wanted.size() > 1) catalog_.prefetch_listings(wanted);
+}
+
+void PythonProvider::prefetch_listings_of(const std::vector<const pkg::Requirement*>& requirements) {
+  std::vector<std::pair<pkg::PackageName, std::string>> wanted;
+  for (const pkg::Requirement* requirement : requirements) {
+    Result<pkg::PackageName> name = pkg::parse_package_name(requirement->name);
+    if (name) wanted.emplace_back(*name, pinned_for(name->str()));
+  }
+  if (wanted.size() > 1) catalog_.prefetch_listings(wanted);
+}
+
+void PythonProvider::prefetch_candidates(const std::vector<DependencyEdge>& edges) {
+  // A lookahead, level by level, along the versions the solver would take first: the METADATA
+  // of each level's candidate wheels as one batch, then the listings their requirements name
+  // as another, so a dependency graph costs about two round trips per level of depth instead
+  // of two per package. Each (package, version, extras) is explored once per target.
+  struct Step {
+    Package node;
+    Set set;
+    std::vector<std::string> extras;  // the extras asked for: their requirements come along
+  };
+  std::vector<Step> level;
+  std::vector<std::pair<const pkg::Requirement*, std::vector<std::string>>> next;
+  auto follow = [&](const std::vector<pkg::Requirement>& requirements,
+                    std::span<const std::string> active) {
+    for (const pkg::Requirement& requirement : requirements) {
+      Result<bool> yes = applies(requirement, active, nullptr);
+      if (!requirement.url && yes && *yes) next.emplace_back(&requirement, requirement.extras);
+    }
+  };
+  auto take_next = [&]() {
+    std::vector<const pkg::Requirement*> named;
+    for (const auto& [requirement, extras] : next) named.push_back(requirement);
+    prefetch_listings_of(named);
+    for (auto& [requirement, extras] : next) {
+      Result<Package> node = package_node(requirement->name);
+      if (!node) continue;
+      Result<const ProjectListing*> listing = listing_for(*node);
+      if (listing) {
+        level.push_back({*node, set_for(**listing, requirement->specifier), std::move(extras)});
+      }
+    }
+    next.clear();
+  };
+  for (const DependencyEdge& edge : edges) {
+    const Node& n = nodes_[edge.node];
+    if (n.kind == NodeKind::kPackage) level.push_back({edge.node, edge.set, {}});
+    if (n.kind == NodeKind::kPackageExtra) {
+      level.push_back({intern(NodeKind::kPackage, n.name, ""), edge.set, {n.extra}});
+    }
+    // The project's extras and groups the root needs are decided later, from the same index.
+    if (n.kind == NodeKind::kProjectExtra && project_.optional_dependencies.count(n.name)) {
+      follow(project_.optional_dependencies.at(n.name), std::span(&n.name, 1));
+    }
+    if (n.kind == NodeKind::kProjectGroup && project_.dependency_groups.count(n.name)) {
+      follow(project_.dependency_groups.at(n.name), {});
+    }
+  }
+  take_next();
+  constexpr int kDepth = 32;  // a bound for pathological graphs; real ones are far shallower
+  for (int depth = 0; depth < kDepth && !level.empty(); ++depth) {
+    std::vector<std::pair<const Step*, int>> chosen;
+    std::vector<std::pair<const ProjectListing*, pkg::Version>> variant_versions;
+    for (const Step& step : level) {
+      Result<const ProjectListing*> listing = listing_for(step.node);
+      if (!listing) continue;
+      std::optional<int> version = candidate(nodes_[step.node].name, **listing, step.set);
+      if (!version || !explored_.insert({step.node, *version, join(step.extras, ",")}).second) {
+        continue;
+      }
+      chosen.emplace_back(&step, *version);
+      const VersionFiles& files = (*listing)->versions[std::size_t(*version)];
+      if (files.has_variant_wheels) variant_versions.emplace_back(*listing, files.version);
+    }
+    // Variant wheels are ranked with their variants files: those of the level as one batch.
+    catalog_.prefetch_variants(variant_versions);
+    std::vector<std::pair<const pkg::Distribution*, const Step*>> wheels;
+    for (const auto& [step, version] : chosen) {
+      Result<const WheelChoice*> choice = wheel_choice(step->node, version);
+      if (!choice) continue;
+      const pkg::Distribution* file = (*choice)->chosen_file();
+      if (file != nullptr && file->kind == pkg::DistributionKind::kWheel) {
+        wheels.emplace_back(file, step);
+      }
+    }
+    if (wheels.empty()) break;
+    std::vector<const pkg::Distribution*> files;
+    for (const auto& [file, step] : wheels) files.push_back(file);
+    catalog_.prefetch_metadata(files);
+    for (const auto& [file, step] : wheels) {
+      Result<const pkg::CoreMetadata*> metadata = catalog_.metadata(*file);
+      if (!metadata) continue;
+      std::vector<std::string> extras;
+      for (const std::string& extra : step->extras) extras.push_back(pkg::normalize_name(extra));
+      for (const pkg::RequiresDist& entry : (*metadata)->requires_dist) {
+        Result<bool> yes = applies(entry.requirement, extras, nullptr);
+        if (!entry.requirement.url && yes && *yes) {
+          next.emplace_back(&entry.requirement, entry.requirement.extras);
+        }
+      }
+    }
+    level.clear();
+    take_next();
+  }
 }
 
 Set PythonProvider::set_for(const ProjectListing& listing,
@@ -175,8 +291,12 @@ solver::ProviderResult<std::optional<int>, Error> PythonProvider::choose_version
   }
   auto found = listing_for(package);
   if (!found) return solver::Failure<Error>{found.error()};
-  const ProjectListing& listing = **found;
-  switch (prerelease_selection(n.name)) {
+  return candidate(n.name, **found, range);
+}
+
+std::optional<int> PythonProvider::candidate(const std::string& name, const ProjectListing& listing,
+                                             const Set& range) const {
+  switch (prerelease_selection(name)) {
     case PrereleaseSelection::kAllow: return newest_in(listing, range, std::nullopt);
     case PrereleaseSelection::kDisallow: return newest_in(listing, range, false);
     case PrereleaseSelection::kPreferStable: {
@@ -186,7 +306,7 @@ solver::ProviderResult<std::optional<int>, Error> PythonProvider::choose_version
       return stable ? stable : newest_in(listing, range, true);
     }
   }
-  return std::optional<int>();
+  return std::nullopt;
 }
 
 Result<bool> PythonProvider::applies(const pkg::Requirement& requirement,
@@ -239,6 +359,7 @@ Result<std::vector<DependencyEdge>> PythonProvider::edges_for(
     }
     edges.push_back({node, set});
   };
+  prefetch_listings_of(requirements);
   for (const pkg::Requirement* requirement : requirements) {
     if (requirement->url) WV_TRY(check_direct_reference(*requirement));
     WV_ASSIGN_OR_RETURN(Package node, package_node(requirement->name));
@@ -331,6 +452,7 @@ PythonProvider::get_dependencies(Package package, int version) {
         edges->push_back({intern(NodeKind::kProjectGroup, group, ""), Set::singleton(0)});
       }
     }
+    prefetch_candidates(*edges);
     decisions_[{package, version}].edges = *edges;
     return to_answer(*edges);
   }
@@ -402,6 +524,7 @@ PythonProvider::get_dependencies(Package package, int version) {
     // A package extra is its base at the same version plus the extra's requirements.
     edges->insert(edges->begin(), DependencyEdge{base, Set::singleton(version)});
   }
+  prefetch_candidates(*edges);
   decisions_[{package, version}].edges = *edges;
   return to_answer(*edges);
 }

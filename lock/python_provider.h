@@ -97,12 +97,28 @@ class PythonProvider {
   /// dependencies here.
   Result<std::vector<std::string>> wheel_requirements(Package base, int version,
                                                       const RankedWheel& wheel);
+  /// Reads the listings of these packages (normalised names) as one batch (a prefetch).
+  void prefetch_packages(const std::vector<std::string>& names);
+  /// Reads the METADATA of these wheels as one batch (a prefetch: changes no answer).
+  void prefetch_metadata(const std::vector<const pkg::Distribution*>& wheels) {
+    catalog_.prefetch_metadata(wheels);
+  }
   /// How pre-releases of package `name` (normalised) are chosen under the project's mode.
   PrereleaseSelection prerelease_selection(const std::string& name) const;
 
  private:
   Package intern(NodeKind kind, std::string name, std::string extra);
   Result<const ProjectListing*> listing_for(Package package);
+  /// The pinned index (or direct source key) package `name` is listed from; "" for the chain.
+  std::string pinned_for(const std::string& name) const;
+  /// The version choose_version() takes for `name` in `range`, by the pre-release rule.
+  std::optional<int> candidate(const std::string& name, const ProjectListing& listing,
+                               const Set& range) const;
+  /// Prefetch (lock/catalog.h; changes no answer): the listings `requirements` name, and,
+  /// level by level from `edges`, the METADATA of the wheel each dependency would most likely
+  /// be decided with and the listings that names, so round trips overlap instead of queueing.
+  void prefetch_listings_of(const std::vector<const pkg::Requirement*>& requirements);
+  void prefetch_candidates(const std::vector<DependencyEdge>& edges);
   /// The index set of `listing` that `specifier` admits (yanked versions only when pinned).
   Set set_for(const ProjectListing& listing, const pkg::SpecifierSet& specifier) const;
   Result<void> check_direct_reference(const pkg::Requirement& requirement) const;
@@ -124,6 +140,8 @@ class PythonProvider {
   std::map<std::string, std::vector<pkg::Version>> allowed_yanked_;
   std::set<std::string> direct_;                  // packages the project names directly
   std::map<std::pair<Package, int>, VersionDecision> decisions_;
+  /// (package, version, extras) prefetch expanded.
+  std::set<std::tuple<Package, int, std::string>> explored_;
 };
 
 }  // namespace wv::lock

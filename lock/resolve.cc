@@ -134,6 +134,9 @@ Result<std::vector<std::pair<Package, int>>> preferences(
       }
     }
   }
+  std::vector<std::string> names;
+  for (const auto& [name, want] : wanted) names.push_back(name);
+  provider.prefetch_packages(names);  // the listings below, as one parallel batch
   std::vector<std::pair<Package, int>> preferred;
   for (const auto& [name, want] : wanted) {
     auto node = provider.package_node(name);
@@ -168,6 +171,17 @@ Result<std::vector<std::pair<Package, int>>> preferences(
 
 Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& solution) {
   TargetResult result;
+  // The METADATA of every wheel the loop below compares, as one batch (parallel when remote).
+  std::vector<const pkg::Distribution*> kept;
+  for (const auto& [package, version] : solution.packages) {
+    if (provider.node(package).kind != NodeKind::kPackage) continue;
+    Result<const WheelChoice*> choice = provider.wheel_choice(package, version);
+    if (!choice) continue;  // the loop below reports it
+    for (const auto* wheels : {&(*choice)->compatible, &(*choice)->other_variants}) {
+      for (const RankedWheel& wheel : *wheels) kept.push_back(wheel.file);
+    }
+  }
+  provider.prefetch_metadata(kept);
   for (const auto& [package, version] : solution.packages) {
     const Node& node = provider.node(package);
     const VersionDecision* decision = provider.decision(package, version);

@@ -28,6 +28,12 @@ struct FetchRequest {
   /// body is then in `body`, `streamed` false), so callers handle both. A file that cannot be
   /// written is a kIo error, not retried.
   std::string body_path;
+  /// Ask the server even when a cache holds a fresh copy (`--refresh`): the copy is revalidated.
+  bool revalidate = false;
+  /// The body's SHA-256 when the caller knows it (a `.metadata` or variants file that a page
+  /// pins by hash): a cached body with this digest cannot be out of date, so a cache serves it
+  /// without asking the server. 64 hex digits, or "".
+  std::string expected_sha256;
 };
 
 struct FetchResponse {

@@ -10,6 +10,7 @@
 #include "base/limits.h"
 #include "base/log.h"
 #include "cli/commands.h"
+#include "pkg/name.h"
 
 namespace wv::cli {
 
@@ -58,6 +59,8 @@ int run_help(const GlobalOptions&, Arguments&) {
       "  --project DIR     the folder of pyproject.toml (default: .)\n"
       "  --offline         use only local folders and the cache\n"
       "  --cache-dir DIR   the download cache (default: $XDG_CACHE_HOME/wvlock)\n"
+      "  --refresh         revalidate every cached index page, even one still fresh\n"
+      "  --refresh-package NAME  the same for one project (repeatable)\n"
       "  -v, -vv / -q      more / less output on stderr\n"
       "  --color WHEN      auto, always or never (NO_COLOR is honoured)\n"
       "  --limit NAME=N    raise or lower a resource limit (also WVLOCK_LIMIT_NAME=N):\n");
@@ -104,8 +107,19 @@ int main(int argc, char** argv) {
     };
     std::string color;
     std::string limit_setting;
+    std::string refreshed;
     if (value_of("--limit", limit_setting)) {
       limit_settings.push_back(limit_setting);
+      continue;
+    }
+    if (value_of("--refresh-package", refreshed)) {
+      wv::Result<wv::pkg::PackageName> name = wv::pkg::parse_package_name(refreshed);
+      if (!name) {
+        std::fprintf(stderr, "error: `--refresh-package` takes a package name, not `%s`\n",
+                     refreshed.c_str());
+        return kExitUsage;
+      }
+      options.refresh_packages.push_back(name->str());
       continue;
     }
     if (value_of("--project", options.project_dir) || value_of("--cache-dir", options.cache_dir)) {
@@ -122,6 +136,7 @@ int main(int argc, char** argv) {
       continue;
     }
     if (item == "--offline") options.offline = true;
+    else if (item == "--refresh") options.refresh = true;
     else if (item == "-q" || item == "--quiet") options.verbosity = 0;
     else if (item == "-v" || item == "--verbose") options.verbosity = 2;
     else if (item == "-vv") options.verbosity = 3;

@@ -22,6 +22,10 @@ struct GlobalOptions {
   std::string cache_dir;  ///< "" = $XDG_CACHE_HOME/wvlock or ~/.cache/wvlock
   int verbosity = 1;      ///< 0 quiet, 1 normal, 2 verbose, 3 debug
   bool color = false;
+  /// `--refresh`: revalidate every cached page; `--refresh-package NAME` (repeatable, names
+  /// normalised): only those projects' (index/sources.h IndexSource::set_refresh()).
+  bool refresh = false;
+  std::vector<std::string> refresh_packages;
 };
 
 /// The arguments of one subcommand, consumed front to back.

@@ -50,6 +50,8 @@ class WiredSource final : public ProjectSource {
     }
     source_ = std::make_unique<index::IndexSource>(std::move(locations), file_system, fetcher);
     source_->set_best_match(project.config.index_best_match);
+    source_->set_refresh(options.refresh, std::set<std::string>(options.refresh_packages.begin(),
+                                                                options.refresh_packages.end()));
     if (caching_) source_->set_derived_cache(caching_.get());
     for (const targets::IndexConfig& index : project.config.indexes) {
       Result<std::unique_ptr<pkg::PackageSource>> view = source_->pinned(index.name);

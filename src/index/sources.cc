@@ -64,6 +64,12 @@ Result<T> cached(Cache<T>& cache, const std::string& key, Compute&& compute) {
   return result;
 }
 
+// The sha256 a listing gives for a file, "" when none.
+std::string listed_sha256(const std::map<std::string, std::string>& hashes) {
+  auto found = hashes.find("sha256");
+  return found == hashes.end() ? std::string() : found->second;
+}
+
 bool is_not_found(const Result<std::string>& result) {
   return !result && result.error().code == ErrorCode::kNotFound;
 }
@@ -142,6 +148,9 @@ struct IndexSource::State {
   Cache<pkg::VariantsMetadata> variants;      // name==version -> merged variants
   Cache<pkg::VariantsMetadata> wheel_variants;  // wheel url -> in-wheel variant.json
   Cache<std::string> hashes;                  // file url -> sha256
+  // Pages and variants files fetched ahead (prefetch_listings(), prefetch_variants()), by
+  // URL; each answer is used once (fetch_once()).
+  std::map<std::string, FetchResponse> prefetched;
 };
 
 std::vector<Distribution> to_distributions(const std::vector<IndexFile>& files,
@@ -218,6 +227,99 @@ Result<std::vector<Distribution>> IndexSource::distributions(const pkg::PackageN
   return list_scope("", chain, best_match_, name);
 }
 
+void IndexSource::prefetch_listings(const std::vector<pkg::PackageName>& names) {
+  std::vector<std::size_t> chain;
+  for (std::size_t i = 0; i < locations_.size(); ++i) {
+    if (!locations_[i].explicit_only) chain.push_back(i);
+  }
+  prefetch_scope("", chain, best_match_, names);
+}
+
+void IndexSource::prefetch_scope(const std::string& scope_key,
+                                 const std::vector<std::size_t>& scope, bool merge,
+                                 const std::vector<pkg::PackageName>& names) {
+  if (fetcher_ == nullptr) return;
+  std::vector<FetchRequest> requests;
+  std::set<std::string> asked;
+  for (const pkg::PackageName& name : names) {
+    if (state_->listings.contains(scope_key + '\n' + name.str())) continue;
+    // The pages list_scope() will ask for: past the find-links folders that do not list the
+    // project, up to the first remote index (every remote one when versions merge).
+    for (std::size_t i : scope) {
+      const SourceLocation& location = locations_[i];
+      if (location.kind == LocationKind::kFlatFolder) {
+        if (!merge && list_flat_folder(i, name)) break;
+        continue;
+      }
+      if (!is_http_url(location.location)) continue;
+      FetchRequest request = page_request(i, name);
+      if (!state_->prefetched.contains(request.url) && asked.insert(request.url).second) {
+        requests.push_back(std::move(request));
+      }
+      if (!merge) break;
+    }
+  }
+  if (requests.empty()) return;
+  log_debug(str_cat("prefetching ", requests.size(), " project pages"));
+  std::vector<Result<FetchResponse>> responses = fetcher_->fetch_all(requests);
+  for (std::size_t k = 0; k < responses.size(); ++k) {
+    // Only answers: a failed transfer is left to the page's own fetch, which retries and
+    // explains it.
+    if (responses[k]) state_->prefetched.emplace(requests[k].url, std::move(*responses[k]));
+  }
+}
+
+void IndexSource::prefetch_variants(
+    const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions) {
+  prefetch_variants_in("", versions);
+}
+
+void IndexSource::prefetch_variants_in(
+    const std::string& scope_key,
+    const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions) {
+  if (fetcher_ == nullptr) return;
+  std::vector<FetchRequest> requests;
+  for (const auto& [name, version] : versions) {
+    if (state_->variants.contains(scope_key + '\n' + version_key(name, version))) continue;
+    auto listed = state_->listings.find(scope_key + '\n' + name.str());
+    if (listed == state_->listings.end() || !listed->second) continue;
+    for (const Distribution& file : *listed->second) {
+      if (file.kind != DistributionKind::kVariantsJson || !(file.version == version) ||
+          !is_http_url(file.url) || state_->prefetched.contains(file.url)) {
+        continue;
+      }
+      FetchRequest request;
+      request.url = file.url;
+      request.max_body_bytes = limits_.max_variants_json_bytes;
+      request.expected_sha256 = file.sha256();
+      request.revalidate = refreshes(name) && request.expected_sha256.empty();
+      requests.push_back(std::move(request));
+    }
+  }
+  if (requests.empty()) return;
+  std::vector<Result<FetchResponse>> responses = fetcher_->fetch_all(requests);
+  for (std::size_t k = 0; k < responses.size(); ++k) {
+    if (responses[k]) state_->prefetched.emplace(requests[k].url, std::move(*responses[k]));
+  }
+}
+
+Result<FetchResponse> IndexSource::fetch_once(const FetchRequest& request) {
+  auto ahead = state_->prefetched.find(request.url);
+  if (ahead == state_->prefetched.end()) return fetcher_->fetch(request);
+  FetchResponse response = std::move(ahead->second);
+  state_->prefetched.erase(ahead);
+  return response;
+}
+
+FetchRequest IndexSource::page_request(std::size_t index, const pkg::PackageName& name) const {
+  FetchRequest request;
+  request.url = str_cat(with_trailing_slash(locations_[index].location), name.str(), "/");
+  request.headers.emplace_back("Accept", std::string(kSimpleAcceptHeader));
+  request.max_body_bytes = limits_.max_page_bytes;
+  request.revalidate = refreshes(name);
+  return request;
+}
+
 Result<std::vector<Distribution>> IndexSource::list_scope(const std::string& scope_key,
                                                           const std::vector<std::size_t>& scope,
                                                           bool merge,
@@ -267,6 +369,13 @@ class IndexSource::PinnedView final : public pkg::PackageSource {
 
   Result<std::vector<Distribution>> distributions(const pkg::PackageName& name) override {
     return parent_.list_scope(key_, scope_, false, name);
+  }
+  void prefetch_listings(const std::vector<pkg::PackageName>& names) override {
+    parent_.prefetch_scope(key_, scope_, false, names);
+  }
+  void prefetch_variants(
+      const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions) override {
+    parent_.prefetch_variants_in(key_, versions);
   }
   Result<std::string> wheel_metadata(const Distribution& wheel) override {
     return parent_.wheel_metadata(wheel);
@@ -375,12 +484,9 @@ Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t ind
                         str_cat("index ", in_backticks(location.location),
                                 " is remote but network access is off"));
     }
-    std::string page_url = str_cat(base, name.str(), "/");
-    FetchRequest request;
-    request.url = page_url;
-    request.headers.emplace_back("Accept", std::string(kSimpleAcceptHeader));
-    request.max_body_bytes = limits_.max_page_bytes;
-    WV_ASSIGN_OR_RETURN(FetchResponse response, fetcher_->fetch(request));
+    FetchRequest request = page_request(index, name);
+    const std::string page_url = request.url;
+    WV_ASSIGN_OR_RETURN(FetchResponse response, fetch_once(request));
     if (response.status == 406) {
       // The server refuses the JSON/HTML mix: ask for plain HTML (PEP 691 allows a 406).
       request.headers.clear();
@@ -455,7 +561,8 @@ Result<std::vector<Distribution>> IndexSource::list_simple_index(std::size_t ind
 }
 
 Result<std::string> IndexSource::read_small_file(const std::string& url_or_path,
-                                                 std::uint64_t limit, Limit limit_id) {
+                                                 std::uint64_t limit, Limit limit_id,
+                                                 std::string_view pinned_sha256, bool revalidate) {
   if (is_http_url(url_or_path)) {
     if (fetcher_ == nullptr) {
       return make_error(ErrorCode::kUnsupported,
@@ -464,7 +571,9 @@ Result<std::string> IndexSource::read_small_file(const std::string& url_or_path,
     FetchRequest request;
     request.url = url_or_path;
     request.max_body_bytes = limit;
-    WV_ASSIGN_OR_RETURN(FetchResponse response, fetcher_->fetch(request));
+    request.expected_sha256 = std::string(pinned_sha256);
+    request.revalidate = revalidate && pinned_sha256.empty();
+    WV_ASSIGN_OR_RETURN(FetchResponse response, fetch_once(request));
     stats_.bytes_fetched += response.body.size();
     if (response.status == 404 || response.status == 410) {
       return make_error(ErrorCode::kNotFound, str_cat(in_backticks(url_or_path), " does not exist"));
@@ -553,7 +662,8 @@ Result<std::string> IndexSource::read_metadata_uncached(const Distribution& whee
   if (wheel.core_metadata == pkg::CoreMetadataAvailability::kAvailable) {
     std::string metadata_url = wheel.url + ".metadata";
     Result<std::string> text =
-        read_small_file(metadata_url, limits_.max_metadata_bytes, Limit::kMetadataBytes);
+        read_small_file(metadata_url, limits_.max_metadata_bytes, Limit::kMetadataBytes,
+                        listed_sha256(wheel.core_metadata_hashes), refreshes(wheel.name));
     if (text) {
       WV_TRY(check_sha256_or_refetch(*text, fetcher_, metadata_url, limits_.max_metadata_bytes,
                                      wheel.core_metadata_hashes,
@@ -598,6 +708,8 @@ std::vector<Result<std::string>> IndexSource::wheel_metadata_batch(
       FetchRequest request;
       request.url = wheel.url + ".metadata";
       request.max_body_bytes = limits_.max_metadata_bytes;
+      request.expected_sha256 = listed_sha256(wheel.core_metadata_hashes);
+      request.revalidate = refreshes(wheel.name) && request.expected_sha256.empty();
       requests.push_back(std::move(request));
       owners.push_back(i);
     }
@@ -650,8 +762,10 @@ Result<pkg::VariantsMetadata> IndexSource::variants_in(const std::string& scope_
               [](const Distribution* a, const Distribution* b) { return a->filename < b->filename; });
     std::vector<pkg::VariantsMetadata> parsed;
     for (const Distribution* file : listed) {
-      WV_ASSIGN_OR_RETURN(std::string text, read_small_file(file->url, limits_.max_variants_json_bytes,
-                                                            Limit::kVariantsJsonBytes));
+      WV_ASSIGN_OR_RETURN(std::string text,
+                          read_small_file(file->url, limits_.max_variants_json_bytes,
+                                          Limit::kVariantsJsonBytes, file->sha256(),
+                                          refreshes(name)));
       WV_TRY(check_sha256_or_refetch(text, fetcher_, file->url, limits_.max_variants_json_bytes,
                                      file->hashes,
                                      str_cat("variants file ", in_backticks(file->url))));

@@ -11,7 +11,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/fetcher.h"
@@ -61,6 +63,12 @@ class IndexSource final : public pkg::PackageSource {
   ~IndexSource() override;
 
   Result<std::vector<pkg::Distribution>> distributions(const pkg::PackageName& name) override;
+  /// Fetches, as one parallel batch, the page of each project that the first remote index of
+  /// the default chain would be asked for (after the find-links folders that do not list it).
+  void prefetch_listings(const std::vector<pkg::PackageName>& names) override;
+  /// Fetches the `*-variants.json` files of these versions of listed projects as one batch.
+  void prefetch_variants(
+      const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions) override;
   Result<std::string> wheel_metadata(const pkg::Distribution& wheel) override;
   std::vector<Result<std::string>> wheel_metadata_batch(
       const std::vector<pkg::Distribution>& wheels) override;
@@ -74,6 +82,15 @@ class IndexSource final : public pkg::PackageSource {
   /// non-explicit location's versions are merged, a version taken from the first location that
   /// has it ("unsafe-best-match").
   void set_best_match(bool best_match) { best_match_ = best_match; }
+
+  /// `--refresh` (`all`) and `--refresh-package` (`packages`, normalised names): the pages of
+  /// these projects, and their files that no page pins by hash, are revalidated with the
+  /// server even when the cache holds a fresh copy. Files pinned by hash are still served from
+  /// the cache when their bytes have that hash: asking again could only give the same bytes.
+  void set_refresh(bool all, std::set<std::string> packages) {
+    refresh_all_ = all;
+    refresh_packages_ = std::move(packages);
+  }
 
   /// A view of this source that lists projects only from the locations named `index` (a
   /// package pinned to that index by `[tool.wvlock.sources]`), explicit or not. It shares this
@@ -99,6 +116,19 @@ class IndexSource final : public pkg::PackageSource {
                                             const std::vector<pkg::Distribution>& files,
                                             const pkg::PackageName& name,
                                             const pkg::Version& version);
+  /// prefetch_listings() over the locations of one scope.
+  void prefetch_scope(const std::string& scope_key, const std::vector<std::size_t>& scope,
+                      bool merge, const std::vector<pkg::PackageName>& names);
+  /// prefetch_variants() over the listings of one scope.
+  void prefetch_variants_in(const std::string& scope_key,
+                            const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions);
+  /// A prefetched answer for `request.url` (used once), else the fetcher's.
+  Result<FetchResponse> fetch_once(const FetchRequest& request);
+  /// The request for the project page of `name` at simple index `index` (an http(s) location).
+  FetchRequest page_request(std::size_t index, const pkg::PackageName& name) const;
+  bool refreshes(const pkg::PackageName& name) const {
+    return refresh_all_ || refresh_packages_.count(name.str()) > 0;
+  }
   Result<std::vector<pkg::Distribution>> list_location(std::size_t index,
                                                        const pkg::PackageName& name);
   Result<std::vector<pkg::Distribution>> list_flat_folder(std::size_t index,
@@ -111,14 +141,19 @@ class IndexSource final : public pkg::PackageSource {
   Result<std::string> fetch_remote_dist_info(const pkg::Distribution& wheel,
                                              const DistInfoEntry& wanted);
   /// Reads a whole small file (a `.metadata`, a variants file) from a path or URL.
+  /// `pinned_sha256`: the digest a page gives for the file ("" when none); `revalidate`: ask the
+  /// server even for a fresh cached copy (see set_refresh()).
   Result<std::string> read_small_file(const std::string& url_or_path, std::uint64_t limit,
-                                      Limit limit_id);
+                                      Limit limit_id, std::string_view pinned_sha256 = "",
+                                      bool revalidate = false);
 
   std::vector<SourceLocation> locations_;
   const FileSystem& file_system_;
   Fetcher* fetcher_;
   DerivedCache* derived_ = nullptr;
   bool best_match_ = false;
+  bool refresh_all_ = false;
+  std::set<std::string> refresh_packages_;
   SourceLimits limits_;
   SourceStats stats_;
   std::unique_ptr<State> state_;

@@ -1,5 +1,7 @@
 #include "net/cache_metadata.h"
 
+#include <cstdint>
+
 #include "base/str.h"
 
 namespace wv::net {
@@ -31,6 +33,8 @@ std::string serialize_cache_metadata(const CacheMetadata& metadata) {
   out += str_cat("status ", metadata.status, "\n");
   out += str_cat("body-size ", metadata.body_size, "\n");
   out += str_cat("body-sha256 ", one_line(metadata.body_sha256), "\n");
+  out += str_cat("stored-at ", metadata.stored_at, "\n");
+  out += str_cat("fresh-until ", metadata.fresh_until, "\n");
   for (const auto& [name, value] : metadata.headers) {
     std::string clean_name = one_line(name);
     for (char& c : clean_name) {
@@ -80,6 +84,14 @@ Result<CacheMetadata> parse_cache_metadata(std::string_view text) {
       }
       metadata.body_sha256 = std::string(value);
       has_sha = true;
+    } else if (key == "stored-at" || key == "fresh-until") {
+      // Optional: a sidecar without them is stale (revalidated on its next use).
+      std::optional<std::uint64_t> seconds = parse_uint64(value);
+      if (!seconds || *seconds > std::uint64_t(INT64_MAX)) {
+        return make_parse_error("cache metadata line", line, 0,
+                                str_cat("Unix seconds after `", key, " `"));
+      }
+      (key == "stored-at" ? metadata.stored_at : metadata.fresh_until) = std::int64_t(*seconds);
     } else if (key == "header") {
       std::size_t colon = value.find(':');
       if (colon == std::string_view::npos || colon == 0) {
@@ -90,7 +102,8 @@ Result<CacheMetadata> parse_cache_metadata(std::string_view text) {
     } else {
       return make_parse_error(
           "cache metadata line", line, 0,
-          "one of `url`, `effective-url`, `status`, `body-size`, `body-sha256`, `header`");
+          "one of `url`, `effective-url`, `status`, `body-size`, `body-sha256`, `stored-at`, "
+          "`fresh-until`, `header`");
     }
   }
   if (!has_url || !has_status || !has_size || !has_sha) {

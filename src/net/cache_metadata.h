@@ -24,6 +24,11 @@ struct CacheMetadata {
   std::string body_sha256;  ///< 64 lower-case hex digits
   /// Response headers to replay (lower-case names), validators included.
   std::map<std::string, std::string> headers;
+  /// When the body was received or last revalidated (Unix seconds; 0 in a sidecar written
+  /// before freshness was kept), and until when it may be served without asking the server
+  /// (net/http_freshness.h; equal to `stored_at` when it must be revalidated on every use).
+  std::int64_t stored_at = 0;
+  std::int64_t fresh_until = 0;
 };
 
 /// The sidecar text: the magic line, then `key value` lines. CR, LF and NUL in values become

@@ -13,6 +13,7 @@
 #include "base/sha256.h"
 #include "base/str.h"
 #include "net/cache_metadata.h"
+#include "net/http_freshness.h"
 #include "net/url.h"
 
 namespace wv::net {
@@ -90,6 +91,17 @@ bool is_replayable_header(const std::string& name) {
          name != "set-cookie" && name != "date" && name != "age";
 }
 
+// Whether `entry` answers `request` without the server: a body of the hash the request names
+// (it cannot be out of date), or a copy still inside its freshness lifetime. A clock that went
+// back before the copy was stored makes it stale, never fresh for longer.
+bool serves_unasked(const CacheMetadata& entry, const FetchRequest& request, std::int64_t now) {
+  if (request.revalidate) return false;
+  if (!request.expected_sha256.empty() && entry.body_sha256 == to_lower(request.expected_sha256)) {
+    return true;
+  }
+  return entry.stored_at > 0 && entry.stored_at <= now && now < entry.fresh_until;
+}
+
 }  // namespace
 
 struct CachingFetcher::Cached {
@@ -143,9 +155,15 @@ std::optional<CachingFetcher::Cached> CachingFetcher::load(const FetchRequest& r
   return Cached{std::move(*metadata), std::move(*body)};
 }
 
+std::int64_t CachingFetcher::now() const {
+  return options_.now ? options_.now() : std::int64_t(std::time(nullptr));
+}
+
 void CachingFetcher::store(const FetchRequest& request, const FetchResponse& response) {
   std::string base = entry_path(request);
   CacheMetadata metadata;
+  metadata.stored_at = now();
+  metadata.fresh_until = fresh_until(response.headers, metadata.stored_at);
   metadata.url = redact_url(request.url);
   metadata.effective_url = redact_url(response.effective_url);
   metadata.status = response.status;
@@ -262,6 +280,11 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
       }
       continue;
     }
+    if (cached[i] && serves_unasked(cached[i]->metadata, request, now())) {
+      results[i] = FetchResponse{cached[i]->metadata.status, cached[i]->metadata.headers,
+                                 std::move(cached[i]->body), cached[i]->metadata.effective_url};
+      continue;
+    }
     FetchRequest conditional = request;
     if (cached[i]) {
       const auto& headers = cached[i]->metadata.headers;
@@ -302,20 +325,21 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
     if (response.status == 304 && cached[i]) {
       log_debug(str_cat("cache: ", in_backticks(redact_url(request.url)), " is unchanged (304)"));
       Cached& entry = *cached[i];
-      // A 304 may carry new validators; keep them for the next revalidation.
-      bool changed = false;
-      for (const char* name : {"etag", "last-modified", "cache-control"}) {
-        auto it = response.headers.find(name);
-        if (it != response.headers.end() && entry.metadata.headers[name] != it->second) {
-          entry.metadata.headers[name] = it->second;
-          changed = true;
+      // A 304 may carry new validators and a new lifetime; keep them, and count the copy's
+      // freshness from now (RFC 9111 §4.3.4).
+      std::map<std::string, std::string> lifetime_headers = entry.metadata.headers;
+      for (const auto& [name, value] : response.headers) {
+        if (name == "etag" || name == "last-modified" || name == "cache-control" ||
+            name == "expires") {
+          entry.metadata.headers[name] = value;
         }
+        lifetime_headers[name] = value;
       }
-      if (changed) {
-        Result<void> written = file_system_.write_file_atomic(
-            entry_path(request) + ".meta", serialize_cache_metadata(entry.metadata), false);
-        if (!written) warn_unwritable(written.error());
-      }
+      entry.metadata.stored_at = now();
+      entry.metadata.fresh_until = fresh_until(lifetime_headers, entry.metadata.stored_at);
+      Result<void> written = file_system_.write_file_atomic(
+          entry_path(request) + ".meta", serialize_cache_metadata(entry.metadata), false);
+      if (!written) warn_unwritable(written.error());
       results[i] = FetchResponse{entry.metadata.status, entry.metadata.headers,
                                  std::move(entry.body), entry.metadata.effective_url};
       continue;

@@ -26,6 +26,8 @@ struct CacheOptions {
   /// fetch_verified_all() sends downloads upstream in parallel batches of at most this many
   /// expected bytes (a download of unknown size counts 64 MiB), since bodies are held in memory.
   std::uint64_t max_batch_bytes = 1ull << 30;
+  /// The clock freshness is judged by (Unix seconds); null: the system clock. For tests.
+  std::function<std::int64_t()> now;
 };
 
 /// A file to download and verify: the URL and the hash (and size, when known) the lock records.
@@ -36,8 +38,11 @@ struct VerifiedDownload {
 };
 
 /// Caches GET responses of any Fetcher. Cached: status-200 http(s) responses to requests without
-/// a range (`Cache-Control: no-store` excepted); every use online revalidates them with
-/// If-None-Match / If-Modified-Since and a 304 serves the cached body. file: URLs and ranges pass
+/// a range (`Cache-Control: no-store` excepted). A copy is served without asking the server
+/// while it is fresh (net/http_freshness.h: `max-age`, `Expires`, `immutable`) or when the
+/// request names the body's hash and the copy has it (`expected_sha256`), unless the request
+/// asks to `revalidate`; otherwise online use revalidates it with If-None-Match /
+/// If-Modified-Since and a 304 serves the cached body (and renews its freshness). file: URLs and ranges pass
 /// through (offline too, for file: URLs). A request carrying `Cache-Control: no-cache` (a caller
 /// that rejected the answer it got: a wrong hash, a page that does not parse) deletes the entry
 /// of the same request without that header, goes to the server without validators, and stores
@@ -80,6 +85,7 @@ class CachingFetcher final : public Fetcher, public DerivedCache {
  private:
   struct Cached;
   std::optional<Cached> load(const FetchRequest& request);
+  std::int64_t now() const;
   void store(const FetchRequest& request, const FetchResponse& response);
   /// Logs the first failed cache write of this run; later ones only at debug level (a full
   /// disk would otherwise print one warning per page).

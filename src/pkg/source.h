@@ -96,6 +96,17 @@ class PackageSource {
   /// one project's files never mix across indexes. kNotFound when no index knows it.
   virtual Result<std::vector<Distribution>> distributions(const PackageName& name) = 0;
 
+  /// A hint that distributions() will soon be asked for each of `names`: a remote source may
+  /// fetch their pages now, in parallel. It never changes what a later call answers (a failed
+  /// prefetch is tried again, one by one, by the call itself), so a resolution does not depend
+  /// on the order in which answers arrive.
+  virtual void prefetch_listings(const std::vector<PackageName>& names) { (void)names; }
+
+  /// The same hint for variants_metadata() of each (name, version) whose listing was read.
+  virtual void prefetch_variants(const std::vector<std::pair<PackageName, Version>>& versions) {
+    (void)versions;
+  }
+
   /// The core METADATA text of a wheel (`*.dist-info/METADATA`), the cheapest way first: the
   /// PEP 658 `.metadata` file (checked against its hash when given), else the wheel's own zip
   /// entry (HTTP range requests for a remote wheel, whole file as a fallback).
