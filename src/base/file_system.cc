@@ -152,6 +152,20 @@ Result<void> RealFileSystem::write_file_atomic(const std::string& path, std::str
   return {};
 }
 
+namespace {
+
+// The fields of FileInfo that come from `raw` (the type is already set).
+FileInfo with_stat(FileInfo info, const struct ::stat& raw) {
+  if (info.type == FileType::kRegular) info.size = std::uint64_t(raw.st_size);
+  info.modified_unix_seconds = std::int64_t(raw.st_mtime);
+  info.modified_ns = std::int64_t(raw.st_mtim.tv_sec) * 1'000'000'000 + raw.st_mtim.tv_nsec;
+  info.device = std::uint64_t(raw.st_dev);
+  info.inode = std::uint64_t(raw.st_ino);
+  return info;
+}
+
+}  // namespace
+
 Result<FileInfo> RealFileSystem::stat(const std::string& path) const {
   std::error_code code;
   fs::file_status status = fs::symlink_status(path, code);
@@ -163,9 +177,22 @@ Result<FileInfo> RealFileSystem::stat(const std::string& path) const {
   info.type = type_of(status.type());
   struct ::stat raw {};
   if (::lstat(path.c_str(), &raw) != 0) return errno_error("inspect", path);
-  if (info.type == FileType::kRegular) info.size = std::uint64_t(raw.st_size);
-  info.modified_unix_seconds = std::int64_t(raw.st_mtime);
-  return info;
+  return with_stat(info, raw);
+}
+
+Result<FileInfo> RealFileSystem::stat_followed(const std::string& path) const {
+  struct ::stat raw {};
+  if (::stat(path.c_str(), &raw) != 0) {
+    if (errno == ENOENT) {
+      return make_error(ErrorCode::kNotFound, str_cat(in_backticks(path), " does not exist"));
+    }
+    return errno_error("inspect", path);
+  }
+  FileInfo info;
+  info.type = S_ISREG(raw.st_mode)   ? FileType::kRegular
+              : S_ISDIR(raw.st_mode) ? FileType::kDirectory
+                                     : FileType::kOther;
+  return with_stat(info, raw);
 }
 
 Result<std::vector<DirectoryEntry>> RealFileSystem::list_directory(const std::string& path) const {
