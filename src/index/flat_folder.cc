@@ -41,8 +41,6 @@ constexpr std::size_t kEntryBytes = 64;
 // (racy git's problem). Two seconds covers coarse clocks and 2 s-granular file systems.
 constexpr std::int64_t kSettleNs = 2'000'000'000;
 
-bool is_separator(char c) { return c == '-' || c == '_' || c == '.'; }
-
 void put_u32(std::string& out, std::uint32_t value) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
 }
@@ -57,9 +55,8 @@ std::uint64_t get_le(std::string_view bytes, std::size_t at, int width) {
   return value;
 }
 
-// The 32 raw bytes of a SHA-256.
-std::string sha256_raw(std::string_view bytes) {
-  const std::string hex = sha256_hex(bytes);
+// The 32 raw bytes of a SHA-256 given in hex.
+std::string raw_digest(const std::string& hex) {
   std::string raw(32, '\0');
   auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
   for (std::size_t i = 0; i < 32; ++i) {
@@ -67,6 +64,8 @@ std::string sha256_raw(std::string_view bytes) {
   }
   return raw;
 }
+
+std::string sha256_raw(std::string_view bytes) { return raw_digest(sha256_hex(bytes)); }
 
 bool keeps_entry(const DirectoryEntry& entry) {
   return entry.type == FileType::kRegular || entry.type == FileType::kSymlink;
@@ -89,11 +88,8 @@ const pkg::PackageName* classified_project(const pkg::ClassifiedFile& classified
 }  // namespace
 
 std::string flat_bucket(std::string_view filename) {
-  std::string key;
-  for (char c : filename) {
-    if (is_separator(c)) break;
-    key.push_back(to_ascii_lower(c));
-  }
+  std::string key(filename.substr(0, filename.find_first_of("-_.")));
+  for (char& c : key) c = to_ascii_lower(c);
   return key;
 }
 
@@ -118,26 +114,31 @@ std::string encode_flat_digest(const FolderIdentity& folder,
   // Stable: a bucket keeps the folder's name order, which is the order listings had before.
   std::stable_sort(keyed.begin(), keyed.end(),
                    [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
+  // The table and keys first; the names are appended to the output afterwards, straight
+  // from `entries`, so all of them are never held twice (one bucket at a time is).
   std::string table;
   std::string keys;
-  std::string names;
+  std::string bucket_names;
+  std::uint64_t names_size = 0;
   std::uint32_t buckets = 0;
   for (std::size_t start = 0; start < keyed.size();) {
     std::size_t end = start;
-    const std::size_t names_start = names.size();
+    bucket_names.clear();
     while (end < keyed.size() && keyed[end].key == keyed[start].key) {
-      names += entries[keyed[end].index].name;
-      names.push_back('\0');
+      bucket_names += entries[keyed[end].index].name;
+      bucket_names.push_back('\0');
       ++end;
     }
+    const std::uint64_t bucket_bytes = bucket_names.size();
     put_u32(table, static_cast<std::uint32_t>(keys.size()));
     put_u32(table, static_cast<std::uint32_t>(keyed[start].key.size()));
-    put_u64(table, names_start);
-    put_u64(table, names.size() - names_start);
+    put_u64(table, names_size);
+    put_u64(table, bucket_bytes);
     put_u32(table, static_cast<std::uint32_t>(end - start));
     put_u32(table, 0);
-    table += sha256_raw(std::string_view(names).substr(names_start));
+    table += sha256_raw(bucket_names);
     keys += keyed[start].key;
+    names_size += bucket_bytes;
     ++buckets;
     start = end;
   }
@@ -150,13 +151,17 @@ std::string encode_flat_digest(const FolderIdentity& folder,
   put_u32(out, buckets);
   put_u64(out, keyed.size());
   put_u64(out, keys.size());
-  put_u64(out, names.size());
+  put_u64(out, names_size);
   out += folder.path;
   out += table;
   out += keys;
   const std::string checksum = sha256_raw(std::string_view(out).substr(40));
   out.replace(8, 32, checksum);
-  out += names;
+  out.reserve(out.size() + names_size);
+  for (const Keyed& entry : keyed) {
+    out += entries[entry.index].name;
+    out.push_back('\0');
+  }
   return out;
 }
 
