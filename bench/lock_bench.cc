@@ -3,10 +3,16 @@
 // (fixtures/example-pytorch: backend indexes, torch pinned per target), a seeded synthetic
 // ecosystem (bench/synthetic_ecosystem.py) locked for 1 and 5 targets, and pip's resolver
 // (bench/lock_reference.py) on the same index and requirements for one target, with package
-// counts and version agreement. Times are best of --rounds; CPU is user+system.
+// counts and version agreement, and a find-links folder of 500,000 wheels locked cold (no
+// digest) and warm (the folder's digest kept in the cache). Times are best of --rounds; CPU is
+// user+system.
 // Options: --projects N (1000), --seed N (1), --rounds N (3), --python PATH (/usr/bin/python3),
 // --eco DIR (where the ecosystem is generated and reused, /tmp/wvlock-lock-bench-eco), --no-pip,
-// --latency-only (the example and the 20 ms latency case, no synthetic ecosystem).
+// --latency-only (the example and the 20 ms latency case, no synthetic ecosystem),
+// --findlinks-only (that case alone), --findlinks-files N (500000), --findlinks-dir DIR (where
+// the folder is generated and reused, /tmp/wvlock-lock-bench-findlinks), --baseline-wvlock PATH
+// (another wvlock binary, e.g. main's, timed on the same folder and checked for the same lock).
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -45,15 +51,21 @@ struct Options {
   std::string eco = "/tmp/wvlock-lock-bench-eco";
   bool pip = true;
   bool latency_only = false;  ///< the example cases and the latency case only
+  bool findlinks_only = false;
+  int findlinks_files = 500000;
+  std::string findlinks_dir = "/tmp/wvlock-lock-bench-findlinks";
+  std::string baseline_wvlock;
 };
 
 /// Wall and CPU seconds of one measured step.
 struct Timing {
   double wall = 1e9;
   double cpu = 1e9;
+  double max_rss_mib = 0;  ///< of the child, for commands (the largest of the rounds)
   void keep_best(const Timing& other) {
     wall = std::min(wall, other.wall);
     cpu = std::min(cpu, other.cpu);
+    max_rss_mib = std::max(max_rss_mib, other.max_rss_mib);
   }
 };
 
@@ -92,6 +104,7 @@ int run_program(const std::vector<std::string>& argv, Timing* timing,
   if (timing != nullptr) {
     timing->wall = std::chrono::duration<double>(Clock::now() - start).count();
     timing->cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+    timing->max_rss_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -209,7 +222,7 @@ Timing time_cli(const std::vector<std::string>& prefix, int rounds) {
     Timing timing;
     std::vector<std::string> argv = prefix;
     argv.push_back("lock");
-    if (run_program(argv, &timing, "", round == 0) != 0) return {-1, -1};
+    if (run_program(argv, &timing, "", round == 0) != 0) return {-1, -1, 0};
     best.keep_best(timing);
   }
   return best;
@@ -363,7 +376,123 @@ void compare(const std::string& what, const std::map<std::string, std::string>& 
               pip.timing.cpu / wv_timing.cpu);
 }
 
+/// The find-links folder of bench_findlinks(): `files` wheel files, generated once and reused
+/// while its STAMP matches. The three projects the bench project needs (pip, setuptools, wheel)
+/// are Debian's real wheels; every other file is an empty file with a valid wheel name, never
+/// read by a lock that does not ask for its project. Names mix spellings (`_`, `.`, capitals),
+/// and some unrequested projects share the requested ones' first word (`pip_ext7`), so the
+/// requested buckets hold files the lookup must filter out.
+bool make_findlinks_folder(const std::string& root, int files) {
+  const std::string folder = root + "/wheels";
+  const std::string stamp = wv::str_cat("findlinks v1 files=", files, "\n");
+  if (read_text(root + "/STAMP") == stamp) return true;
+  std::error_code ec;
+  fs::remove_all(root, ec);
+  fs::create_directories(folder, ec);
+  int made = 0;
+  for (const char* leaf : {"pip-23.0.1-py3-none-any.whl", "setuptools-66.1.1-py3-none-any.whl",
+                           "wheel-0.38.4-py3-none-any.whl"}) {
+    fs::copy_file(std::string("/usr/share/python-wheels/") + leaf, folder + "/" + leaf, ec);
+    if (ec) {
+      std::fprintf(stderr, "cannot copy /usr/share/python-wheels/%s: %s\n", leaf,
+                   ec.message().c_str());
+      return false;
+    }
+    ++made;
+  }
+  auto touch = [&](const std::string& leaf) {
+    int fd = ::open((folder + "/" + leaf).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) ::close(fd);
+    return fd >= 0;
+  };
+  const char* spellings[] = {"%s", "%s_tools", "%s.ext", "Py%s_Core"};
+  const char* platforms[] = {"py3-none-any", "cp311-cp311-manylinux_2_28_x86_64",
+                             "cp312-cp312-macosx_11_0_arm64", "cp311-cp311-win_amd64"};
+  // 3,000 files in the requested buckets, then 20 versions per project.
+  for (int i = 0; i < 1000 && made < files; ++i) {
+    for (const char* word : {"pip_ext", "Setuptools.plugin", "wheel_filename"}) {
+      if (!touch(wv::str_cat(word, i, "-1.0-py3-none-any.whl"))) return false;
+      ++made;
+    }
+  }
+  for (int project = 0; made < files; ++project) {
+    char base[32];
+    std::snprintf(base, sizeof base, "p%dlib", project);
+    char name[64];
+    std::snprintf(name, sizeof name, spellings[project % 4], base);
+    for (int version = 0; version < 20 && made < files; ++version) {
+      if (!touch(wv::str_cat(name, "-", 1 + version / 10, ".", version % 10, "-",
+                             platforms[(project + version) % 4], ".whl"))) {
+        return false;
+      }
+      ++made;
+    }
+  }
+  // Changed more than two seconds ago, as a folder is between two locks: a digest is kept only
+  // for a folder that has settled (flat_folder.cc).
+  fs::last_write_time(folder, fs::file_time_type::clock::now() - std::chrono::hours(1), ec);
+  write_text(root + "/STAMP", stamp);
+  return true;
+}
+
 }  // namespace
+
+/// A find-links folder of `options.findlinks_files` wheels (docs/sources.md "find-links"):
+/// `wvlock lock` of a three-dependency project cold (a fresh cache: the folder is listed and
+/// its digest written), warm (the digest read back, the folder not listed), and with
+/// `--baseline-wvlock`, another binary on the same folder. Every lock must be byte-identical.
+bool bench_findlinks(const Options& options, const std::string& wvlock, const std::string& dir) {
+  std::printf("\nfind-links folder (%d wheel files, %s)\n", options.findlinks_files,
+              options.findlinks_dir.c_str());
+  auto generate_start = Clock::now();
+  if (!make_findlinks_folder(options.findlinks_dir, options.findlinks_files)) return false;
+  std::printf("  generated or reused in %.1f s (not timed below)\n",
+              std::chrono::duration<double>(Clock::now() - generate_start).count());
+  const std::string project = dir + "/findlinks";
+  write_text(project + "/pyproject.toml",
+             wv::str_cat("[project]\nname = \"bench\"\nversion = \"0.1.0\"\n",
+                         "requires-python = \">=3.11\"\n",
+                         "dependencies = [\"pip\", \"setuptools>=60\", \"wheel\"]\n\n",
+                         "[tool.wvlock]\npython = \"3.11\"\nfind-links = [\"",
+                         options.findlinks_dir, "/wheels\"]\n\n", kCpuTarget));
+  const std::string lock_path = project + "/pylock.toml";
+  auto row = [](const std::string& what, const Timing& timing, const std::string& note) {
+    print_row(what, timing, wv::str_cat(wv::str_cat(static_cast<int>(timing.max_rss_mib + 0.5)),
+                                        " MiB max RSS", note.empty() ? "" : "; ", note));
+  };
+  Timing cold;
+  std::string first_lock;
+  for (int round = 0; round < options.rounds; ++round) {
+    const std::string cache = wv::str_cat(dir, "/findlinks-cache-cold", round);
+    fs::remove(lock_path);
+    Timing timing = time_cli({wvlock, "-q", "--project", project, "--cache-dir", cache}, 1);
+    if (timing.wall < 0) {
+      std::printf("  wvlock lock failed\n");
+      return false;
+    }
+    cold.keep_best(timing);
+    if (round == 0) first_lock = read_text(lock_path);
+  }
+  row("wvlock lock, cold (fresh cache dir: folder listed)", cold, "");
+  const std::vector<std::string> warm_command = {wvlock, "-q", "--project", project, "--cache-dir",
+                                                 dir + "/findlinks-cache-cold0"};
+  fs::remove(lock_path);
+  Timing warm = time_cli(warm_command, options.rounds);
+  const bool same = read_text(lock_path) == first_lock;
+  row("wvlock lock, warm (same cache dir: folder digest)", warm,
+      wv::str_cat(warm.wall < 0.2 ? "goal <200 ms: met" : "goal <200 ms: NOT met",
+                  same ? ", lock identical to the cold one" : ", LOCK DIFFERS from the cold one"));
+  if (!options.baseline_wvlock.empty()) {
+    fs::remove(lock_path);
+    Timing baseline = time_cli({options.baseline_wvlock, "-q", "--project", project, "--cache-dir",
+                                dir + "/findlinks-cache-baseline"},
+                               options.rounds);
+    const bool same_as_baseline = read_text(lock_path) == first_lock;
+    row("baseline wvlock lock (--baseline-wvlock)", baseline,
+        same_as_baseline ? "lock identical" : "LOCK DIFFERS");
+  }
+  return same;
+}
 
 /// Locks `project_dir` in process: the first resolve (fresh IndexSource) and the best warm
 /// one (fresh Catalog, same IndexSource), printed as rows. False when it does not resolve.
@@ -417,6 +546,10 @@ int main(int argc, char** argv) {
     else if (arg == "--eco") options.eco = next();
     else if (arg == "--no-pip") options.pip = false;
     else if (arg == "--latency-only") options.latency_only = true;
+    else if (arg == "--findlinks-only") options.findlinks_only = true;
+    else if (arg == "--findlinks-files") options.findlinks_files = std::max(10, std::atoi(next().c_str()));
+    else if (arg == "--findlinks-dir") options.findlinks_dir = next();
+    else if (arg == "--baseline-wvlock") options.baseline_wvlock = next();
     else {
       std::fprintf(stderr, "unknown option `%s`\n", arg.c_str());
       return 2;
@@ -427,6 +560,12 @@ int main(int argc, char** argv) {
   char dir_template[] = "/tmp/wvlock-lock-bench-XXXXXX";
   if (::mkdtemp(dir_template) == nullptr) return 3;
   const std::string dir = dir_template;
+  if (options.findlinks_only) {
+    const bool ok = bench_findlinks(options, wvlock, dir);
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    return ok ? 0 : 1;
+  }
 
   // 1. The five-target example.
   std::string generated = source + "/fixtures/generated";
@@ -561,7 +700,8 @@ int main(int argc, char** argv) {
     std::printf("  example: not compared (variant wheels; pip 23.0 rejects the fixture's "
                 "charset_normalizer spelling)\n");
   }
+  const bool findlinks = bench_findlinks(options, wvlock, dir);
   std::error_code ec;
   fs::remove_all(dir, ec);
-  return 0;
+  return findlinks ? 0 : 1;
 }

@@ -1,5 +1,6 @@
 #include "base/file_system.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -152,6 +153,20 @@ Result<void> RealFileSystem::write_file_atomic(const std::string& path, std::str
   return {};
 }
 
+namespace {
+
+// The fields of FileInfo that come from `raw` (the type is already set).
+FileInfo with_stat(FileInfo info, const struct ::stat& raw) {
+  if (info.type == FileType::kRegular) info.size = std::uint64_t(raw.st_size);
+  info.modified_unix_seconds = std::int64_t(raw.st_mtime);
+  info.modified_ns = std::int64_t(raw.st_mtim.tv_sec) * 1'000'000'000 + raw.st_mtim.tv_nsec;
+  info.device = std::uint64_t(raw.st_dev);
+  info.inode = std::uint64_t(raw.st_ino);
+  return info;
+}
+
+}  // namespace
+
 Result<FileInfo> RealFileSystem::stat(const std::string& path) const {
   std::error_code code;
   fs::file_status status = fs::symlink_status(path, code);
@@ -163,23 +178,62 @@ Result<FileInfo> RealFileSystem::stat(const std::string& path) const {
   info.type = type_of(status.type());
   struct ::stat raw {};
   if (::lstat(path.c_str(), &raw) != 0) return errno_error("inspect", path);
-  if (info.type == FileType::kRegular) info.size = std::uint64_t(raw.st_size);
-  info.modified_unix_seconds = std::int64_t(raw.st_mtime);
-  return info;
+  return with_stat(info, raw);
+}
+
+Result<FileInfo> RealFileSystem::stat_followed(const std::string& path) const {
+  struct ::stat raw {};
+  if (::stat(path.c_str(), &raw) != 0) {
+    if (errno == ENOENT) {
+      return make_error(ErrorCode::kNotFound, str_cat(in_backticks(path), " does not exist"));
+    }
+    return errno_error("inspect", path);
+  }
+  FileInfo info;
+  info.type = S_ISREG(raw.st_mode)   ? FileType::kRegular
+              : S_ISDIR(raw.st_mode) ? FileType::kDirectory
+                                     : FileType::kOther;
+  return with_stat(info, raw);
 }
 
 Result<std::vector<DirectoryEntry>> RealFileSystem::list_directory(const std::string& path) const {
-  std::error_code code;
-  fs::directory_iterator it(path, code);
-  if (code) return io_error("list", path, code);
+  // readdir's d_type gives each entry's type; only a file system that leaves it unknown costs
+  // an lstat per entry (a find-links folder of 500k files: 500k lstat calls otherwise).
+  DIR* folder = ::opendir(path.c_str());
+  if (folder == nullptr) return errno_error("list", path);
+  struct DirCloser {
+    DIR* folder;
+    ~DirCloser() { ::closedir(folder); }
+  } closer{folder};
   std::vector<DirectoryEntry> entries;
-  for (; it != fs::directory_iterator(); it.increment(code)) {
-    if (code) return io_error("list", path, code);
-    std::error_code status_code;
-    fs::file_status status = it->symlink_status(status_code);
-    entries.push_back({it->path().filename().string(), type_of(status.type())});
+  while (true) {
+    errno = 0;
+    const struct ::dirent* entry = ::readdir(folder);
+    if (entry == nullptr) {
+      if (errno != 0) return errno_error("list", path);
+      break;
+    }
+    const std::string_view name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    FileType type = FileType::kOther;
+    switch (entry->d_type) {
+      case DT_REG: type = FileType::kRegular; break;
+      case DT_DIR: type = FileType::kDirectory; break;
+      case DT_LNK: type = FileType::kSymlink; break;
+      case DT_UNKNOWN: {
+        struct ::stat raw {};
+        if (::fstatat(::dirfd(folder), entry->d_name, &raw, AT_SYMLINK_NOFOLLOW) == 0) {
+          type = S_ISREG(raw.st_mode)   ? FileType::kRegular
+                 : S_ISDIR(raw.st_mode) ? FileType::kDirectory
+                 : S_ISLNK(raw.st_mode) ? FileType::kSymlink
+                                        : FileType::kOther;
+        }
+        break;
+      }
+      default: break;
+    }
+    entries.push_back({std::string(name), type});
   }
-  if (code) return io_error("list", path, code);
   std::sort(entries.begin(), entries.end(),
             [](const DirectoryEntry& a, const DirectoryEntry& b) { return a.name < b.name; });
   return entries;

@@ -18,6 +18,9 @@ struct FileInfo {
   FileType type = FileType::kOther;
   std::uint64_t size = 0;
   std::int64_t modified_unix_seconds = 0;  ///< the last write (mtime)
+  std::int64_t modified_ns = 0;            ///< the same, in nanoseconds since the epoch
+  std::uint64_t device = 0;                ///< with the inode, what the path is now
+  std::uint64_t inode = 0;
 };
 
 struct DirectoryEntry {
@@ -53,6 +56,8 @@ class FileSystem {
                                          bool durable = true) = 0;
   /// Information about `path` itself (symlinks are not followed); kNotFound when absent.
   virtual Result<FileInfo> stat(const std::string& path) const = 0;
+  /// The same about what `path` ends at, symlinks followed (a dangling one is kNotFound).
+  virtual Result<FileInfo> stat_followed(const std::string& path) const = 0;
   /// Entries of a folder, sorted by name.
   virtual Result<std::vector<DirectoryEntry>> list_directory(const std::string& path) const = 0;
   virtual Result<void> create_directories(const std::string& path) = 0;
@@ -74,6 +79,7 @@ class RealFileSystem final : public FileSystem {
   Result<void> write_file_atomic(const std::string& path, std::string_view content,
                                  bool durable = true) override;
   Result<FileInfo> stat(const std::string& path) const override;
+  Result<FileInfo> stat_followed(const std::string& path) const override;
   Result<std::vector<DirectoryEntry>> list_directory(const std::string& path) const override;
   Result<void> create_directories(const std::string& path) override;
   Result<void> remove(const std::string& path) override;

@@ -53,6 +53,11 @@ class WiredSource final : public ProjectSource {
     source_->set_refresh(options.refresh, std::set<std::string>(options.refresh_packages.begin(),
                                                                 options.refresh_packages.end()));
     if (caching_) source_->set_derived_cache(caching_.get());
+    // Find-links folders keep their listing in the cache, network or not (docs/sources.md).
+    if (!project.config.find_links.empty()) {
+      source_->set_folder_digests(file_system,
+                                  path_join(cache_directory(options), "find-links-v1"));
+    }
     for (const targets::IndexConfig& index : project.config.indexes) {
       Result<std::unique_ptr<pkg::PackageSource>> view = source_->pinned(index.name);
       if (!view) continue;  // cannot happen: every configured index has a location

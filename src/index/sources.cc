@@ -140,9 +140,7 @@ Result<ProjectPage> parse_project_page(const FetchResponse& response, const std:
 }  // namespace
 
 struct IndexSource::State {
-  // Per flat folder: normalised project name -> file names (filled on first use).
-  std::vector<std::optional<std::map<std::string, std::vector<std::string>>>> folders;
-  std::vector<std::optional<Error>> folder_errors;
+  std::vector<std::unique_ptr<FlatFolder>> folders;  // per location; made on first use
   Cache<std::vector<Distribution>> listings;  // project -> the answering location's files
   Cache<std::string> metadata;                // file url -> METADATA
   Cache<pkg::VariantsMetadata> variants;      // name==version -> merged variants
@@ -214,7 +212,6 @@ IndexSource::IndexSource(std::vector<SourceLocation> locations, const FileSystem
       limits_(limits),
       state_(std::make_unique<State>()) {
   state_->folders.resize(locations_.size());
-  state_->folder_errors.resize(locations_.size());
 }
 
 IndexSource::~IndexSource() = default;
@@ -429,36 +426,18 @@ Result<std::vector<Distribution>> IndexSource::list_flat_folder(std::size_t inde
                       str_cat("find-links location ", in_backticks(location.location),
                               " must be a local folder or a file:// URL"));
   }
-  if (state_->folder_errors[index]) return *state_->folder_errors[index];
-  if (!state_->folders[index]) {
-    Result<std::vector<DirectoryEntry>> entries = file_system_.list_directory(*folder);
-    if (!entries) {
-      Error error = std::move(entries).error().with_context(
-          str_cat("reading find-links folder ", in_backticks(*folder)));
-      // A missing folder is a configuration error, not "project absent".
-      if (error.code == ErrorCode::kNotFound) error.code = ErrorCode::kIo;
-      state_->folder_errors[index] = error;
-      return error;
-    }
-    std::map<std::string, std::vector<std::string>> by_project;
-    for (const DirectoryEntry& entry : *entries) {
-      if (entry.type != FileType::kRegular && entry.type != FileType::kSymlink) continue;
-      pkg::ClassifiedFile classified = pkg::classify_filename(entry.name);
-      const pkg::PackageName* project = nullptr;
-      if (classified.wheel) project = &classified.wheel->name;
-      else if (classified.sdist) project = &classified.sdist->name;
-      else if (classified.variants_json) project = &classified.variants_json->name;
-      if (project != nullptr) by_project[project->str()].push_back(entry.name);
-    }
-    state_->folders[index] = std::move(by_project);
+  std::unique_ptr<FlatFolder>& listing = state_->folders[index];
+  if (!listing) {
+    listing = std::make_unique<FlatFolder>(file_system_, *folder, digest_writer_,
+                                           digest_directory_, stats_.folders);
   }
-  auto found = state_->folders[index]->find(name.str());
-  if (found == state_->folders[index]->end()) {
+  WV_ASSIGN_OR_RETURN(std::vector<std::string> names, listing->files_of(name));
+  if (names.empty()) {
     return make_error(ErrorCode::kNotFound, str_cat("no files of ", in_backticks(name.str()),
                                                     " in ", in_backticks(*folder)));
   }
   std::vector<IndexFile> files;
-  for (const std::string& filename : found->second) {
+  for (const std::string& filename : names) {
     IndexFile file;
     file.filename = filename;
     // Keep the location's spelling: a file:// folder gives file:// URLs, a path gives paths.

@@ -19,6 +19,7 @@
 #include "base/fetcher.h"
 #include "base/file_system.h"
 #include "base/derived_cache.h"
+#include "index/flat_folder.h"
 #include "index/limits.h"
 #include "index/wheel_zip.h"
 #include "index/simple_page.h"
@@ -52,6 +53,7 @@ struct SourceStats {
   int range_requests = 0;         ///< HTTP requests spent on range reads
   std::uint64_t bytes_fetched = 0;
   int variants_files = 0;         ///< `*-variants.json` files read
+  FlatFolderStats folders;        ///< find-links folders listed, digests reused and kept
 };
 
 class IndexSource final : public pkg::PackageSource {
@@ -100,6 +102,13 @@ class IndexSource final : public pkg::PackageSource {
   /// Where dist-info files read from remote wheels by range requests are kept across runs,
   /// keyed by the wheel's sha256 (null: not kept). Must outlive the source.
   void set_derived_cache(DerivedCache* cache) { derived_ = cache; }
+
+  /// Where the digests of find-links folders are kept across runs (index/flat_folder.h), and
+  /// the file system that writes them; both must outlive the source. Unset: not kept.
+  void set_folder_digests(FileSystem& writer, std::string directory) {
+    digest_writer_ = &writer;
+    digest_directory_ = std::move(directory);
+  }
 
   const SourceStats& stats() const { return stats_; }
 
@@ -151,6 +160,8 @@ class IndexSource final : public pkg::PackageSource {
   const FileSystem& file_system_;
   Fetcher* fetcher_;
   DerivedCache* derived_ = nullptr;
+  FileSystem* digest_writer_ = nullptr;
+  std::string digest_directory_;
   bool best_match_ = false;
   bool refresh_all_ = false;
   std::set<std::string> refresh_packages_;

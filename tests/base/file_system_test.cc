@@ -3,6 +3,10 @@
 #include <cstdlib>
 #include <ctime>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "base/file_system.h"
 #include "support/temp_dir.h"
 
@@ -45,4 +49,36 @@ TEST_CASE("file system: path helpers", "[base][file_system]") {
   CHECK(wv::path_parent("a/b/c") == "a/b");
   CHECK(wv::path_parent("c") == ".");
   CHECK(wv::path_filename("a/b/c.whl") == "c.whl");
+}
+
+TEST_CASE("file system: stat gives the identity and the mtime in nanoseconds", "[base][file_system]") {
+  wv::test::TempDir dir;
+  wv::RealFileSystem fs;
+  REQUIRE(fs.create_directories(dir.file("folder")));
+  REQUIRE(fs.write_file_atomic(dir.file("folder/x"), "abc"));
+  auto folder = fs.stat(dir.file("folder"));
+  auto file = fs.stat(dir.file("folder/x"));
+  REQUIRE(folder);
+  REQUIRE(file);
+  CHECK(folder->inode != file->inode);
+  CHECK(folder->device == file->device);
+  CHECK(folder->modified_ns / 1000000000 == folder->modified_unix_seconds);
+  // Through a symlink: stat() describes the link, stat_followed() the folder it names.
+  REQUIRE(::symlink(dir.file("folder").c_str(), dir.file("link").c_str()) == 0);
+  CHECK(fs.stat(dir.file("link"))->type == wv::FileType::kSymlink);
+  auto followed = fs.stat_followed(dir.file("link"));
+  REQUIRE(followed);
+  CHECK(followed->type == wv::FileType::kDirectory);
+  CHECK(followed->inode == folder->inode);
+  CHECK(followed->modified_ns == folder->modified_ns);
+  CHECK(fs.stat_followed(dir.file("folder/x"))->size == 3);
+  // Adding an entry moves the folder's mtime (what a find-links digest relies on).
+  REQUIRE(::utimensat(AT_FDCWD, dir.file("folder").c_str(), nullptr, 0) == 0);
+  const std::int64_t before = fs.stat(dir.file("folder"))->modified_ns;
+  struct timespec times[2] = {{1000, 0}, {1000, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, dir.file("folder").c_str(), times, 0) == 0);
+  CHECK(fs.stat(dir.file("folder"))->modified_ns == 1000LL * 1000000000);
+  REQUIRE(fs.write_file_atomic(dir.file("folder/y"), "d"));
+  CHECK(fs.stat(dir.file("folder"))->modified_ns >= before);
+  CHECK(fs.stat_followed(dir.file("missing")).error().code == wv::ErrorCode::kNotFound);
 }
