@@ -58,6 +58,9 @@ int run_help(const GlobalOptions&, Arguments&) {
       "  --project DIR     the folder of pyproject.toml (default: .)\n"
       "  --offline         use only local folders and the cache\n"
       "  --cache-dir DIR   the download cache (default: $XDG_CACHE_HOME/wvlock)\n"
+      "  --keyring-provider subprocess|disabled\n"
+      "                    ask the `keyring` command for index passwords (also\n"
+      "                    WVLOCK_KEYRING_PROVIDER, or `keyring-provider` in [tool.wvlock])\n"
       "  -v, -vv / -q      more / less output on stderr\n"
       "  --color WHEN      auto, always or never (NO_COLOR is honoured)\n"
       "  --limit NAME=N    raise or lower a resource limit (also WVLOCK_LIMIT_NAME=N):\n");
@@ -104,6 +107,15 @@ int main(int argc, char** argv) {
     };
     std::string color;
     std::string limit_setting;
+    if (value_of("--keyring-provider", options.keyring_provider)) {
+      if (options.keyring_provider != "subprocess" && options.keyring_provider != "disabled") {
+        std::fprintf(stderr,
+                     "error: `--keyring-provider` takes subprocess or disabled, not `%s`\n",
+                     options.keyring_provider.c_str());
+        return kExitUsage;
+      }
+      continue;
+    }
     if (value_of("--limit", limit_setting)) {
       limit_settings.push_back(limit_setting);
       continue;

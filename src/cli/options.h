@@ -22,6 +22,8 @@ struct GlobalOptions {
   std::string cache_dir;  ///< "" = $XDG_CACHE_HOME/wvlock or ~/.cache/wvlock
   int verbosity = 1;      ///< 0 quiet, 1 normal, 2 verbose, 3 debug
   bool color = false;
+  /// `--keyring-provider`: "subprocess", "disabled", or "" when not given.
+  std::string keyring_provider;
 };
 
 /// The arguments of one subcommand, consumed front to back.

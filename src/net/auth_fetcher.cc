@@ -261,9 +261,9 @@ Result<FetchResponse> AuthFetcher::finish(const Plan& plan, Result<FetchResponse
         options_.netrc_file.empty() ? "" : " (curl adds those of the netrc file, if it has any)"));
   }
   std::vector<std::string> places;
-  const std::string host = plan.parts ? plan.parts->host : std::string("host");
-  places.push_back(str_cat("user info in the ", index ? "index " : "", "URL (`https://USER:PASSWORD@",
-                           host, "/...`)"));
+  // Said without `scheme://user:password@`, which every printed message has masked.
+  places.push_back(str_cat("user info in the ", index ? "index " : "",
+                           "URL (`USER:PASSWORD@` before the host)"));
   if (index) {
     places.push_back(str_cat(index->username_variable, " and ", index->password_variable));
   }

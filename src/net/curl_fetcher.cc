@@ -431,10 +431,9 @@ struct CurlFetcher::Impl {
                                                     : str_cat("the bundle ", in_backticks(options.ca_bundle));
     if (!options.ca_path.empty()) trusted += str_cat(" and the folder ", in_backticks(options.ca_path));
     return str_cat("hint: wvlock trusts ", trusted,
-                   " (from SSL_CERT_FILE, else CURL_CA_BUNDLE, and SSL_CERT_DIR); behind a "
-                   "TLS-inspecting proxy or for a private index, set SSL_CERT_FILE to your "
-                   "organisation's CA bundle (PEM) or SSL_CERT_DIR to a folder of hashed "
-                   "certificates");
+                   "; behind a TLS-inspecting proxy or for a private index, set SSL_CERT_FILE "
+                   "to your organisation's CA bundle (PEM; CURL_CA_BUNDLE is read when it is "
+                   "unset) or SSL_CERT_DIR to a folder of hashed certificates");
   }
 
   /// Judges a finished attempt: the final result, or nullopt when another attempt is due.
