@@ -18,7 +18,7 @@ namespace {
 
 constexpr std::string_view kWvlockKeys[] = {
     "package",    "python",     "index-url",  "extra-index-url",  "index",  "index-strategy", "sources",
-    "find-links", "prerelease", "enable-providers", "target"};
+    "find-links", "prerelease", "enable-providers", "keyring-provider", "target"};
 constexpr std::string_view kIndexKeys[] = {"name", "url", "explicit", "default"};
 // The kinds of source a `[tool.wvlock.sources]` entry may name, exactly one per entry, and the
 // ones wvlock implements; check_source_kind() is the one place that tells them apart.
@@ -1050,6 +1050,17 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
                                   quoted_list(kPrereleaseModes)));
     }
     config.prerelease = mode;
+  }
+  if (const toml::node* keyring = wvlock->get("keyring-provider")) {
+    WV_ASSIGN_OR_RETURN(std::string provider,
+                        reader.string(*keyring, "tool.wvlock.keyring-provider"));
+    if (std::find(std::begin(kKeyringProviders), std::end(kKeyringProviders), provider) ==
+        std::end(kKeyringProviders)) {
+      return reader.error(keyring->source(),
+                          str_cat("invalid `keyring-provider` ", in_backticks(provider),
+                                  ": expected one of ", quoted_list(kKeyringProviders)));
+    }
+    config.keyring_provider = provider;
   }
   if (const toml::node* providers = wvlock->get("enable-providers")) {
     WV_ASSIGN_OR_RETURN(config.enabled_providers,

@@ -115,6 +115,9 @@ struct ProjectConfig {
   std::map<std::string, std::vector<SourceEntry>> sources;
   std::vector<std::string> find_links;
   std::optional<std::string> prerelease;  ///< as written; the lock layer interprets it
+  /// `keyring-provider`: "subprocess" asks the `keyring` command for index passwords
+  /// (docs/network.md); "disabled" or "" (not given) does not.
+  std::string keyring_provider;
   /// Optional variant providers enabled for every target (`enable-providers = ["debug"]`).
   std::vector<std::string> enabled_providers;
   /// The declared targets, in file order.
@@ -132,6 +135,9 @@ struct ProjectConfig {
 /// The values `prerelease` accepts (uv's names).
 inline constexpr std::string_view kPrereleaseModes[] = {
     "disallow", "allow", "if-necessary", "explicit", "if-necessary-or-explicit"};
+
+/// The values `keyring-provider` accepts (uv's names; uv's unimplemented `auto` is not one).
+inline constexpr std::string_view kKeyringProviders[] = {"disabled", "subprocess"};
 
 /// The values `index-strategy` accepts.
 inline constexpr std::string_view kIndexStrategies[] = {"first-index", "unsafe-best-match"};

@@ -7,43 +7,50 @@
 #include "base/log.h"
 #include "base/str.h"
 #include "cli/commands.h"
+#include "cli/network.h"
 #include "cli/project.h"
 #include "install/environment.h"
 #include "install/select.h"
 #include "install/sync.h"
 #include "install/wheel_store.h"
 #include "net/caching_fetcher.h"
-#include "net/curl_fetcher.h"
 #include "pkg/name.h"
 #include "targets/detect/detect.h"
 #include "targets/detect/environment.h"
+#include "targets/project_file.h"
 
 namespace wv::cli {
 namespace {
+
+// The project file for credentials only (index names, keyring-provider): a sync with
+// `--frozen` does not need it otherwise, so one that cannot be read means no named indexes.
+std::optional<targets::ProjectConfig> credentials_config(const GlobalOptions& options,
+                                                         FileSystem& file_system) {
+  Result<targets::ProjectConfig> config =
+      targets::read_project_file(file_system, path_join(options.project_dir, "pyproject.toml"));
+  if (!config) return std::nullopt;
+  return std::move(*config);
+}
 
 // Wheels with a remote url: downloaded through the cache, verified against the lock.
 class NetworkWheelStore final : public install::WheelStore {
  public:
   NetworkWheelStore(const GlobalOptions& options, FileSystem& file_system)
-      : curl_(network_options()) {
-    net::CacheOptions cache;
-    cache.directory = cache_directory(options);
-    cache.offline = options.offline;
-    caching_ = std::make_unique<net::CachingFetcher>(curl_, file_system, cache);
-  }
+      : config_(credentials_config(options, file_system)),
+        network_(options, config_ ? &*config_ : nullptr, file_system) {}
   Result<std::string> get(const lock::LockedFile& file) override {
-    return caching_->fetch_verified(file.url, file.sha256, file.size);
+    return network_.fetcher().fetch_verified(file.url, file.sha256, file.size);
   }
   std::vector<Result<std::string>> get_all(
       const std::vector<const lock::LockedFile*>& files) override {
     std::vector<net::VerifiedDownload> downloads;
     for (const lock::LockedFile* file : files) downloads.push_back({file->url, file->sha256, file->size});
-    return caching_->fetch_verified_all(downloads);
+    return network_.fetcher().fetch_verified_all(downloads);
   }
 
  private:
-  net::CurlFetcher curl_;
-  std::unique_ptr<net::CachingFetcher> caching_;
+  std::optional<targets::ProjectConfig> config_;
+  NetworkStack network_;
 };
 
 struct SelectionInputs {

@@ -61,6 +61,9 @@ int run_help(const GlobalOptions&, Arguments&) {
       "  --cache-dir DIR   the download cache (default: $XDG_CACHE_HOME/wvlock)\n"
       "  --refresh         revalidate every cached index page, even one still fresh\n"
       "  --refresh-package NAME  the same for one project (repeatable)\n"
+      "  --keyring-provider subprocess|disabled\n"
+      "                    ask the `keyring` command for index passwords (also\n"
+      "                    WVLOCK_KEYRING_PROVIDER, or `keyring-provider` in [tool.wvlock])\n"
       "  -v, -vv / -q      more / less output on stderr\n"
       "  --color WHEN      auto, always or never (NO_COLOR is honoured)\n"
       "  --limit NAME=N    raise or lower a resource limit (also WVLOCK_LIMIT_NAME=N):\n");
@@ -108,6 +111,15 @@ int main(int argc, char** argv) {
     std::string color;
     std::string limit_setting;
     std::string refreshed;
+    if (value_of("--keyring-provider", options.keyring_provider)) {
+      if (options.keyring_provider != "subprocess" && options.keyring_provider != "disabled") {
+        std::fprintf(stderr,
+                     "error: `--keyring-provider` takes subprocess or disabled, not `%s`\n",
+                     options.keyring_provider.c_str());
+        return kExitUsage;
+      }
+      continue;
+    }
     if (value_of("--limit", limit_setting)) {
       limit_settings.push_back(limit_setting);
       continue;

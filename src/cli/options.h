@@ -26,6 +26,8 @@ struct GlobalOptions {
   /// normalised): only those projects' (index/sources.h IndexSource::set_refresh()).
   bool refresh = false;
   std::vector<std::string> refresh_packages;
+  /// `--keyring-provider`: "subprocess", "disabled", or "" when not given.
+  std::string keyring_provider;
 };
 
 /// The arguments of one subcommand, consumed front to back.

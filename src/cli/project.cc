@@ -13,8 +13,8 @@
 #include "install/wheel_store.h"
 #include "targets/detect/detect.h"
 #include "targets/detect/environment.h"
+#include "cli/network.h"
 #include "net/caching_fetcher.h"
-#include "net/curl_fetcher.h"
 #include "pkg/name.h"
 #include "pkg/source_tree.h"
 
@@ -41,18 +41,15 @@ class WiredSource final : public ProjectSource {
     }
     Fetcher* fetcher = nullptr;
     if (needs_network) {
-      curl_ = std::make_unique<net::CurlFetcher>(network_options());
-      net::CacheOptions cache;
-      cache.directory = cache_directory(options);
-      cache.offline = options.offline;
-      caching_ = std::make_unique<net::CachingFetcher>(*curl_, file_system, cache);
-      fetcher = caching_.get();
+      network_ = std::make_unique<NetworkStack>(options, &project.config, file_system);
+      caching_ = &network_->fetcher();
+      fetcher = caching_;
     }
     source_ = std::make_unique<index::IndexSource>(std::move(locations), file_system, fetcher);
     source_->set_best_match(project.config.index_best_match);
     source_->set_refresh(options.refresh, std::set<std::string>(options.refresh_packages.begin(),
                                                                 options.refresh_packages.end()));
-    if (caching_) source_->set_derived_cache(caching_.get());
+    if (caching_) source_->set_derived_cache(caching_);
     // Find-links folders keep their listing in the cache, network or not (docs/sources.md).
     if (!project.config.find_links.empty()) {
       source_->set_folder_digests(file_system,
@@ -186,8 +183,8 @@ class WiredSource final : public ProjectSource {
   std::unique_ptr<build::BuildingSource> building_;
   std::vector<std::pair<std::string, std::unique_ptr<build::BuildingSource>>> pinned_building_;  // asking order
   std::map<std::string, std::unique_ptr<build::DirectPackageSource>> direct_;
-  std::unique_ptr<net::CurlFetcher> curl_;
-  std::unique_ptr<net::CachingFetcher> caching_;
+  std::unique_ptr<NetworkStack> network_;
+  net::CachingFetcher* caching_ = nullptr;  ///< network_'s, when the project needs the network
   std::unique_ptr<index::IndexSource> source_;
   std::vector<std::pair<std::string, std::unique_ptr<pkg::PackageSource>>> pinned_;
 };
@@ -234,21 +231,6 @@ Result<void> add_source_tree_inputs(LoadedProject& project) {
     }
   }
   return {};
-}
-
-net::CurlFetcherOptions network_options() {
-  net::CurlFetcherOptions options;
-  const char* timeout = std::getenv("WVLOCK_HTTP_TIMEOUT");
-  if (timeout == nullptr || *timeout == '\0') return options;
-  std::optional<std::uint64_t> seconds = parse_uint64(timeout);
-  if (!seconds || *seconds == 0 || *seconds > 86400) {
-    log_warning(str_cat("ignoring `WVLOCK_HTTP_TIMEOUT=", timeout,
-                        "`: expected whole seconds between 1 and 86400"));
-    return options;
-  }
-  options.connect_timeout = std::chrono::seconds(*seconds);
-  options.stall_timeout = std::chrono::seconds(*seconds);
-  return options;
 }
 
 std::string cache_directory(const GlobalOptions& options) {

@@ -16,7 +16,6 @@
 #include "lock/project_requirements.h"
 #include "lock/resolve.h"
 #include "lock/target_context.h"
-#include "net/curl_fetcher.h"
 #include "pkg/source.h"
 #include "targets/project_file.h"
 
@@ -62,11 +61,6 @@ class ProjectSource {
 /// The download cache folder for `options` (explicit, $XDG_CACHE_HOME/wvlock or
 /// ~/.cache/wvlock).
 std::string cache_directory(const GlobalOptions& options);
-
-/// The network settings of every command: the defaults, except that `$WVLOCK_HTTP_TIMEOUT`
-/// (whole seconds, >= 1) bounds connecting and a transfer receiving nothing (default 15 s and
-/// 30 s). A value that is not a positive whole number is ignored with a warning.
-net::CurlFetcherOptions network_options();
 
 /// Reads `<project>/pylock.toml`; kNotFound when there is none.
 Result<lock::Lockfile> read_project_lockfile(const LoadedProject& project,

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <set>
 
+#include "base/credentials.h"
 #include "base/hash.h"
 #include "base/limits.h"
 #include "base/log.h"
@@ -117,12 +118,13 @@ CachingFetcher::CachingFetcher(Fetcher& upstream, FileSystem& file_system, Cache
 
 std::string CachingFetcher::entry_path(const FetchRequest& request) const {
   // The key covers the URL and the request headers (Accept picks the page format), sorted so
-  // their order does not matter. Credentials in the URL are part of the key, never of the path.
+  // their order does not matter. Credentials in the URL are left out: a key is a fast hash,
+  // not a safe place for a password, and the answer is the resource's whoever asks.
   std::vector<std::string> headers;
   for (const auto& [name, value] : request.headers) headers.push_back(to_lower(name) + ":" + value);
   std::sort(headers.begin(), headers.end());
   Fingerprint fingerprint;
-  fingerprint.add(kHttpFolder).add(request.url);
+  fingerprint.add(kHttpFolder).add(strip_credentials(request.url));
   for (const std::string& header : headers) fingerprint.add(header);
   std::string key = fingerprint.finish().to_hex();
   return path_join(path_join(path_join(options_.directory, kHttpFolder), key.substr(0, 2)), key);

@@ -53,6 +53,7 @@ struct Transfer {
   Clock::time_point not_before;
   std::string last_failure;  ///< what went wrong with the latest attempt
   std::string last_detail;   ///< curl's own words for it, as a note
+  std::string last_hint;     ///< what to do about it, as a note (or "")
   // A body streamed to the request's body_path (this attempt's file and hash).
   int sink = -1;
   std::unique_ptr<Sha256> hasher;
@@ -199,6 +200,8 @@ std::string describe(CURLcode code) {
       return "the server's TLS certificate did not verify";
     case CURLE_SSL_CONNECT_ERROR:
       return "the TLS handshake failed";
+    case CURLE_SSL_CACERT_BADFILE:
+      return "the trusted CA certificates cannot be read";
     case CURLE_UNSUPPORTED_PROTOCOL:
       return "the URL scheme is not supported";
     case CURLE_URL_MALFORMAT:
@@ -357,6 +360,7 @@ struct CurlFetcher::Impl {
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
     if (!options.ca_bundle.empty())
       curl_easy_setopt(easy, CURLOPT_CAINFO, options.ca_bundle.c_str());
+    if (!options.ca_path.empty()) curl_easy_setopt(easy, CURLOPT_CAPATH, options.ca_path.c_str());
     if (options.use_netrc) {
       curl_easy_setopt(easy, CURLOPT_NETRC, long(CURL_NETRC_OPTIONAL));
       if (!options.netrc_path.empty()) {
@@ -417,7 +421,19 @@ struct CurlFetcher::Impl {
     Error error = make_error(ErrorCode::kNetwork, std::move(message));
     if (!transfer.last_detail.empty())
       error.notes.push_back(str_cat("curl: ", transfer.last_detail));
+    if (!transfer.last_hint.empty()) error.notes.push_back(transfer.last_hint);
     return error;
+  }
+
+  /// What to do when the server's certificate does not verify against what is trusted now.
+  std::string trust_hint() const {
+    std::string trusted = options.ca_bundle.empty() ? std::string("the system's CA certificates")
+                                                    : str_cat("the bundle ", in_backticks(options.ca_bundle));
+    if (!options.ca_path.empty()) trusted += str_cat(" and the folder ", in_backticks(options.ca_path));
+    return str_cat("hint: wvlock trusts ", trusted,
+                   "; behind a TLS-inspecting proxy or for a private index, set SSL_CERT_FILE "
+                   "to your organisation's CA bundle (PEM; CURL_CA_BUNDLE is read when it is "
+                   "unset) or SSL_CERT_DIR to a folder of hashed certificates");
   }
 
   /// Judges a finished attempt: the final result, or nullopt when another attempt is due.
@@ -449,6 +465,9 @@ struct CurlFetcher::Impl {
       retryable = is_retryable(code);
       transfer.last_failure = describe(code);
       transfer.last_detail = transfer.error_buffer.data();
+      transfer.last_hint = code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE
+                               ? trust_hint()
+                               : std::string();
       if (code == CURLE_OPERATION_TIMEDOUT &&
           transfer.last_detail.find("too slow") != std::string::npos) {
         transfer.last_failure = str_cat(
@@ -459,6 +478,7 @@ struct CurlFetcher::Impl {
     } else {
       const long status = take_status();
       transfer.last_detail.clear();
+      transfer.last_hint.clear();
       std::optional<std::uint64_t> length = header_number(transfer.response, "content-length");
       bool has_body = status >= 200 && status != 204 && status != 304;
       if (status >= 500 || status == 429) {

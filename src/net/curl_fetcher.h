@@ -48,9 +48,13 @@ struct CurlFetcherOptions {
   std::string netrc_path;
   /// Proxies; nullopt reads HTTP(S)_PROXY / ALL_PROXY / NO_PROXY from the process environment.
   std::optional<ProxySettings> proxy;
-  /// A PEM bundle of trusted certificates; empty means the system store. Verification of the
-  /// peer and host name is always on: there is deliberately no option to disable it.
+  /// A PEM bundle of trusted certificates (CURLOPT_CAINFO), in place of the system bundle;
+  /// empty means the system's. Verification of the peer and host name is always on: there is
+  /// deliberately no option to disable it.
   std::string ca_bundle;
+  /// A folder of hashed certificates (`openssl rehash`; OpenSSL takes several separated by
+  /// `:`), trusted besides the bundle (CURLOPT_CAPATH); empty means the system's default.
+  std::string ca_path;
   ProgressMode progress = ProgressMode::kAuto;
   std::chrono::milliseconds progress_delay{1000};
 };

@@ -9,12 +9,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <thread>
 
 #include "base/file_system.h"
 #include "base/sha256.h"
 #include "base/str.h"
 #include "fault_server.h"
+#include "support/skip.h"
 #include "support/temp_dir.h"
 
 namespace {
@@ -556,8 +558,7 @@ TEST_CASE("curl fetcher: TLS certificates are always verified", "[net][curl][tls
       "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout '",
       key, "' -out '", cert, "' >/dev/null 2>&1");
   if (std::system(command.c_str()) != 0) {
-    WARN("skipped: the `openssl` command is not available to make a test certificate");
-    return;
+    WV_SKIP("the `openssl` command is not available to make a test certificate");
   }
   wv::test::FaultServer server(root.path(), {"--tls", cert, key});
   REQUIRE(server.ok());
@@ -571,6 +572,12 @@ TEST_CASE("curl fetcher: TLS certificates are always verified", "[net][curl][tls
   CHECK(refused.error().code == wv::ErrorCode::kNetwork);
   CHECK(refused.error().message == wv::str_cat("cannot fetch `", server.url("/secure.txt"),
                                                "`: the server's TLS certificate did not verify"));
+  // The hint names the variables wvlock reads and what it trusts now.
+  const std::string text = refused.error().to_string();
+  INFO(text);
+  CHECK(text.find("wvlock trusts the system's CA certificates") != std::string::npos);
+  CHECK(text.find("set SSL_CERT_FILE to your organisation's CA bundle") != std::string::npos);
+  CHECK(text.find("SSL_CERT_DIR") != std::string::npos);
 
   // Trusting the certificate explicitly makes it work.
   options.ca_bundle = cert;
@@ -579,6 +586,33 @@ TEST_CASE("curl fetcher: TLS certificates are always verified", "[net][curl][tls
   REQUIRE(response);
   CHECK(response->status == 200);
   CHECK(response->body == "over tls");
+
+  // So does a folder of hashed certificates (CURLOPT_CAPATH, the CLI's SSL_CERT_DIR).
+  const std::string folder = root.file("certs");
+  std::filesystem::create_directory(folder);
+  std::filesystem::copy_file(cert, folder + "/server.pem");
+  REQUIRE(std::system(wv::str_cat("openssl rehash '", folder, "' >/dev/null 2>&1").c_str()) == 0);
+  options.ca_bundle = root.file("unrelated.pem");  // a bundle that trusts another server only
+  std::system(wv::str_cat("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 "
+                          "-nodes -days 2 -subj /CN=other -keyout '", root.file("other.key"),
+                          "' -out '", options.ca_bundle, "' >/dev/null 2>&1").c_str());
+  CurlFetcher other_bundle(options);
+  REQUIRE_FALSE(other_bundle.fetch(get(server.url("/secure.txt"))));
+  options.ca_path = folder;
+  CurlFetcher with_folder(options);
+  Result<FetchResponse> from_folder = with_folder.fetch(get(server.url("/secure.txt")));
+  REQUIRE(from_folder);
+  CHECK(from_folder->body == "over tls");
+
+  // A bundle that cannot be read says so, with the same hint.
+  options.ca_path.clear();
+  options.ca_bundle = root.file("absent.pem");
+  CurlFetcher unreadable(options);
+  Result<FetchResponse> bad = unreadable.fetch(get(server.url("/secure.txt")));
+  REQUIRE_FALSE(bad);
+  INFO(bad.error().to_string());
+  CHECK(bad.error().message.find("the trusted CA certificates cannot be read") != std::string::npos);
+  CHECK(bad.error().to_string().find("the bundle `" + options.ca_bundle + "`") != std::string::npos);
 }
 
 namespace {

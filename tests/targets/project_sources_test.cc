@@ -134,6 +134,15 @@ TEST_CASE("project sources: index-strategy", "[targets][project_sources]") {
                  "`pyproject.toml`:2:18: `tool.wvlock.index-strategy` must be a string"));
 }
 
+TEST_CASE("project sources: keyring-provider", "[targets][project_sources]") {
+  CHECK(parse("[tool.wvlock]\npython = \"3.12\"\n").keyring_provider.empty());
+  CHECK(parse("[tool.wvlock]\nkeyring-provider = \"subprocess\"\n").keyring_provider == "subprocess");
+  CHECK(parse("[tool.wvlock]\nkeyring-provider = \"disabled\"\n").keyring_provider == "disabled");
+  CHECK(contains(error_of("[tool.wvlock]\nkeyring-provider = \"auto\"\n"),
+                 "`pyproject.toml`:2:20: invalid `keyring-provider` `auto`: expected one of "
+                 "`disabled`, `subprocess`"));
+}
+
 TEST_CASE("project sources: every index error names the line, column and what to write",
           "[targets][project_sources]") {
   std::string message;

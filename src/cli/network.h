@@ -1,0 +1,48 @@
+// The network stack every command shares (docs/network.md): curl with the environment's TLS
+// trust, netrc, timeout and retry settings; the project's index credentials and the keyring
+// over it; the download cache on top.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/file_system.h"
+#include "cli/options.h"
+#include "net/auth_fetcher.h"
+#include "net/caching_fetcher.h"
+#include "net/curl_fetcher.h"
+#include "targets/project_file.h"
+
+namespace wv::cli {
+
+/// The curl settings of every command, from the environment: `WVLOCK_HTTP_TIMEOUT` (whole
+/// seconds, 1 to 86400: connecting and a transfer receiving nothing; default 15 s and 30 s),
+/// `WVLOCK_HTTP_RETRIES` (0 to 20 retries after the first attempt; default 3), `SSL_CERT_FILE`
+/// (else `CURL_CA_BUNDLE`) and `SSL_CERT_DIR` (trusted certificates), `NETRC` (the netrc file,
+/// default `~/.netrc`). A value that does not fit is ignored with a warning.
+net::CurlFetcherOptions network_options();
+
+/// Whether the keyring is asked: `--keyring-provider`, else `WVLOCK_KEYRING_PROVIDER`, else the
+/// project's `keyring-provider`, else off. `subprocess` runs the `keyring` command on PATH.
+bool keyring_enabled(const GlobalOptions& options, const targets::ProjectConfig* config);
+
+/// The keyring as `keyring get SERVICE USERNAME` (pip's and uv's `subprocess` provider): its
+/// first line of output is the password; a failing or missing command has none.
+net::KeyringLookup subprocess_keyring();
+
+/// curl, credentials, cache: `fetcher()` is what the index source and the wheel stores use.
+class NetworkStack {
+ public:
+  /// `config` gives the named indexes and `keyring-provider` (nullptr: none, as for a sync
+  /// without a readable project file).
+  NetworkStack(const GlobalOptions& options, const targets::ProjectConfig* config,
+               FileSystem& file_system);
+  net::CachingFetcher& fetcher() { return *caching_; }
+
+ private:
+  std::unique_ptr<net::CurlFetcher> curl_;
+  std::unique_ptr<net::AuthFetcher> auth_;
+  std::unique_ptr<net::CachingFetcher> caching_;
+};
+
+}  // namespace wv::cli
