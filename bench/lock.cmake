@@ -5,7 +5,7 @@
 # It reuses the CLI's project wiring (src/cli/project.cc) and times the built wvlock binary.
 if(TARGET wvlock AND TARGET wv_lock)
   add_executable(lock_bench ${CMAKE_CURRENT_SOURCE_DIR}/lock_bench.cc
-                 ${PROJECT_SOURCE_DIR}/src/cli/project.cc)
+                 ${PROJECT_SOURCE_DIR}/src/cli/project.cc ${PROJECT_SOURCE_DIR}/src/cli/network.cc)
   target_link_libraries(lock_bench PRIVATE wv_build wv_lock wv_index wv_net wv_targets wv_pkg wv_base
                         wv_options)
   target_include_directories(lock_bench PRIVATE ${PROJECT_SOURCE_DIR}/src)

@@ -53,18 +53,23 @@ class Catalog {
   /// project the source does not know has an empty listing. An error when `pinned` names no
   /// registered index.
   Result<const ProjectListing*> listing(const pkg::PackageName& name, std::string_view pinned = "");
-  /// Asks the sources to fetch, in parallel, the listings of these (name, pinned index) pairs
-  /// not read yet; listing() then answers from what arrived. Changes no answer.
-  void prefetch_listings(const std::vector<std::pair<pkg::PackageName, std::string>>& wanted);
-  /// The same for the variant metadata of these versions (variants()).
-  void prefetch_variants(const std::vector<std::pair<const ProjectListing*, pkg::Version>>& wanted);
+  /// Prefetch hints (pkg::PackageSource): the listings of these (name, pinned index) pairs,
+  /// the variant metadata of these versions, the METADATA of these wheels, fetched in parallel
+  /// where a source can. They change no answer and keep no failure; each says, per item,
+  /// whether listing(), variants() or metadata() now answers without the network.
+  std::vector<bool> prefetch_listings(
+      const std::vector<std::pair<pkg::PackageName, std::string>>& wanted);
+  std::vector<bool> prefetch_variants(
+      const std::vector<std::pair<const ProjectListing*, pkg::Version>>& wanted);
+  std::vector<bool> prefetch_metadata(const std::vector<const pkg::Distribution*>& wheels);
   /// The registered pinned indexes that list a version of `name`, in registration order (for
   /// the hint when the default chain has none: the package sits on an explicit index).
   std::vector<std::string> pinned_indexes_listing(const pkg::PackageName& name);
   /// The parsed METADATA of a wheel (cached by URL).
   Result<const pkg::CoreMetadata*> metadata(const pkg::Distribution& wheel);
-  /// Fetches the METADATA of several wheels in one batch (parallel where the source can).
-  void prefetch_metadata(const std::vector<const pkg::Distribution*>& wheels);
+  /// Reads the METADATA of several wheels in one batch (parallel where the source can), as
+  /// metadata() would one by one: failures are kept as their answers.
+  void read_metadata(const std::vector<const pkg::Distribution*>& wheels);
   /// The sha256 of a listed file (the listing's, else computed by the source).
   Result<std::string> file_sha256(const pkg::Distribution& file) {
     return source_of(file).file_sha256(file);
@@ -76,8 +81,8 @@ class Catalog {
 
  private:
   pkg::PackageSource& source_of(const pkg::Distribution& file);
-  void store_metadata(const std::vector<pkg::Distribution>& missing,
-                      std::vector<Result<std::string>> texts);
+  void store_metadata(const pkg::Distribution& wheel, Result<std::string> text);
+  static std::string variants_key(const ProjectListing& listing, const pkg::Version& version);
 
   pkg::PackageSource& source_;
   std::map<std::string, pkg::PackageSource*, std::less<>> pinned_;

@@ -111,62 +111,75 @@ std::string PythonProvider::pinned_for(const std::string& name) const {
   return "";
 }
 
-void PythonProvider::prefetch_packages(const std::vector<std::string>& names) {
+std::vector<std::pair<pkg::PackageName, std::string>> PythonProvider::with_pins(
+    const std::vector<std::string>& names) const {
   std::vector<std::pair<pkg::PackageName, std::string>> wanted;
   for (const std::string& text : names) {
     Result<pkg::PackageName> name = pkg::parse_package_name(text);
     if (name) wanted.emplace_back(*name, pinned_for(name->str()));
   }
-  if (wanted.size() > 1) catalog_.prefetch_listings(wanted);
+  return wanted;
+}
+
+void PythonProvider::prefetch_packages(const std::vector<std::string>& names) {
+  if (names.size() > 1) (void)catalog_.prefetch_listings(with_pins(names));
 }
 
 void PythonProvider::prefetch_listings_of(const std::vector<const pkg::Requirement*>& requirements) {
-  std::vector<std::pair<pkg::PackageName, std::string>> wanted;
-  for (const pkg::Requirement* requirement : requirements) {
-    Result<pkg::PackageName> name = pkg::parse_package_name(requirement->name);
-    if (name) wanted.emplace_back(*name, pinned_for(name->str()));
-  }
-  if (wanted.size() > 1) catalog_.prefetch_listings(wanted);
+  std::vector<std::string> names;
+  for (const pkg::Requirement* requirement : requirements) names.push_back(requirement->name);
+  prefetch_packages(names);
 }
 
 void PythonProvider::prefetch_candidates(const std::vector<DependencyEdge>& edges) {
-  // A lookahead, level by level, along the versions the solver would take first: the METADATA
-  // of each level's candidate wheels as one batch, then the listings their requirements name
-  // as another, so a dependency graph costs about two round trips per level of depth instead
-  // of two per package. Each (package, version, extras) is explored once per target.
+  // A lookahead, level by level, along the versions the solver would take first: the variants
+  // files and then the METADATA of each level's candidate wheels as one batch each, then the
+  // listings their requirements name as another, so a dependency graph costs a few round trips
+  // per level of depth instead of a few per package. It works on names alone: it creates no
+  // solver package (their ids order the solver's ties) and decides nothing; it reads only what
+  // the hints say is there, so no failure of its own is remembered. Each (package, version,
+  // extras) is expanded once per target.
   struct Step {
-    Package node;
+    std::string name;
+    const ProjectListing* listing = nullptr;
     Set set;
     std::vector<std::string> extras;  // the extras asked for: their requirements come along
   };
   std::vector<Step> level;
-  std::vector<std::pair<const pkg::Requirement*, std::vector<std::string>>> next;
+  std::vector<const pkg::Requirement*> next;
   auto follow = [&](const std::vector<pkg::Requirement>& requirements,
                     std::span<const std::string> active) {
     for (const pkg::Requirement& requirement : requirements) {
       Result<bool> yes = applies(requirement, active, nullptr);
-      if (!requirement.url && yes && *yes) next.emplace_back(&requirement, requirement.extras);
+      if (!requirement.url && yes && *yes) next.push_back(&requirement);
     }
   };
   auto take_next = [&]() {
-    std::vector<const pkg::Requirement*> named;
-    for (const auto& [requirement, extras] : next) named.push_back(requirement);
-    prefetch_listings_of(named);
-    for (auto& [requirement, extras] : next) {
-      Result<Package> node = package_node(requirement->name);
-      if (!node) continue;
-      Result<const ProjectListing*> listing = listing_for(*node);
-      if (listing) {
-        level.push_back({*node, set_for(**listing, requirement->specifier), std::move(extras)});
-      }
+    std::vector<std::string> names;
+    for (const pkg::Requirement* requirement : next) names.push_back(requirement->name);
+    std::vector<std::pair<pkg::PackageName, std::string>> wanted = with_pins(names);
+    std::vector<bool> ready = catalog_.prefetch_listings(wanted);
+    std::size_t k = 0;
+    for (const pkg::Requirement* requirement : next) {
+      if (!pkg::parse_package_name(requirement->name)) continue;  // with_pins() skipped it
+      const auto& [name, pinned] = wanted[k];
+      if (!ready[k++]) continue;
+      Result<const ProjectListing*> listing = catalog_.listing(name, pinned);
+      if (!listing) continue;
+      std::vector<std::string> extras;
+      for (const std::string& extra : requirement->extras) extras.push_back(pkg::normalize_name(extra));
+      std::sort(extras.begin(), extras.end());
+      level.push_back({name.str(), *listing, set_for(**listing, requirement->specifier), extras});
     }
     next.clear();
   };
   for (const DependencyEdge& edge : edges) {
-    const Node& n = nodes_[edge.node];
-    if (n.kind == NodeKind::kPackage) level.push_back({edge.node, edge.set, {}});
-    if (n.kind == NodeKind::kPackageExtra) {
-      level.push_back({intern(NodeKind::kPackage, n.name, ""), edge.set, {n.extra}});
+    const Node n = nodes_[edge.node];
+    const ProjectListing* listing = listings_[edge.node];
+    if ((n.kind == NodeKind::kPackage || n.kind == NodeKind::kPackageExtra) && listing) {
+      std::vector<std::string> extras;
+      if (n.kind == NodeKind::kPackageExtra) extras.push_back(n.extra);
+      level.push_back({n.name, listing, edge.set, extras});
     }
     // The project's extras and groups the root needs are decided later, from the same index.
     if (n.kind == NodeKind::kProjectExtra && project_.optional_dependencies.count(n.name)) {
@@ -181,42 +194,47 @@ void PythonProvider::prefetch_candidates(const std::vector<DependencyEdge>& edge
   for (int depth = 0; depth < kDepth && !level.empty(); ++depth) {
     std::vector<std::pair<const Step*, int>> chosen;
     std::vector<std::pair<const ProjectListing*, pkg::Version>> variant_versions;
+    std::vector<std::size_t> variant_of;  // per chosen: its index in variant_versions, or npos
     for (const Step& step : level) {
-      Result<const ProjectListing*> listing = listing_for(step.node);
-      if (!listing) continue;
-      std::optional<int> version = candidate(nodes_[step.node].name, **listing, step.set);
-      if (!version || !explored_.insert({step.node, *version, join(step.extras, ",")}).second) {
+      std::optional<int> version = candidate(step.name, *step.listing, step.set);
+      if (!version || !explored_.insert({step.name, *version, join(step.extras, ",")}).second) {
         continue;
       }
       chosen.emplace_back(&step, *version);
-      const VersionFiles& files = (*listing)->versions[std::size_t(*version)];
-      if (files.has_variant_wheels) variant_versions.emplace_back(*listing, files.version);
+      const VersionFiles& files = step.listing->versions[std::size_t(*version)];
+      variant_of.push_back(files.has_variant_wheels ? variant_versions.size() : std::string::npos);
+      if (files.has_variant_wheels) variant_versions.emplace_back(step.listing, files.version);
     }
-    // Variant wheels are ranked with their variants files: those of the level as one batch.
-    catalog_.prefetch_variants(variant_versions);
+    std::vector<bool> variants_ready = catalog_.prefetch_variants(variant_versions);
     std::vector<std::pair<const pkg::Distribution*, const Step*>> wheels;
-    for (const auto& [step, version] : chosen) {
-      Result<const WheelChoice*> choice = wheel_choice(step->node, version);
-      if (!choice) continue;
-      const pkg::Distribution* file = (*choice)->chosen_file();
-      if (file != nullptr && file->kind == pkg::DistributionKind::kWheel) {
-        wheels.emplace_back(file, step);
+    for (std::size_t c = 0; c < chosen.size(); ++c) {
+      const auto& [step, version] = chosen[c];
+      const VersionFiles& files = step->listing->versions[std::size_t(version)];
+      const Result<pkg::VariantsMetadata>* variants = nullptr;
+      if (variant_of[c] != std::string::npos) {
+        if (!variants_ready[variant_of[c]]) continue;
+        variants = &catalog_.variants(*step->listing, files.version);
+      }
+      // The same judgement wheel_choice() makes, kept nowhere: only its file is wanted.
+      WheelChoice choice = choose_wheels(target_, step->name, files.version.to_string(),
+                                         files.wheels, variants);
+      const RankedWheel* best = choice.best();
+      if (best != nullptr && best->file->kind == pkg::DistributionKind::kWheel) {
+        wheels.emplace_back(best->file, step);
       }
     }
     if (wheels.empty()) break;
     std::vector<const pkg::Distribution*> files;
     for (const auto& [file, step] : wheels) files.push_back(file);
-    catalog_.prefetch_metadata(files);
-    for (const auto& [file, step] : wheels) {
+    std::vector<bool> metadata_ready = catalog_.prefetch_metadata(files);
+    for (std::size_t w = 0; w < wheels.size(); ++w) {
+      if (!metadata_ready[w]) continue;
+      const auto& [file, step] = wheels[w];
       Result<const pkg::CoreMetadata*> metadata = catalog_.metadata(*file);
       if (!metadata) continue;
-      std::vector<std::string> extras;
-      for (const std::string& extra : step->extras) extras.push_back(pkg::normalize_name(extra));
       for (const pkg::RequiresDist& entry : (*metadata)->requires_dist) {
-        Result<bool> yes = applies(entry.requirement, extras, nullptr);
-        if (!entry.requirement.url && yes && *yes) {
-          next.emplace_back(&entry.requirement, entry.requirement.extras);
-        }
+        Result<bool> yes = applies(entry.requirement, step->extras, nullptr);
+        if (!entry.requirement.url && yes && *yes) next.push_back(&entry.requirement);
       }
     }
     level.clear();

@@ -99,9 +99,9 @@ class PythonProvider {
                                                       const RankedWheel& wheel);
   /// Reads the listings of these packages (normalised names) as one batch (a prefetch).
   void prefetch_packages(const std::vector<std::string>& names);
-  /// Reads the METADATA of these wheels as one batch (a prefetch: changes no answer).
-  void prefetch_metadata(const std::vector<const pkg::Distribution*>& wheels) {
-    catalog_.prefetch_metadata(wheels);
+  /// Reads the METADATA of these wheels as one batch, as wheel_requirements() would one by one.
+  void read_metadata(const std::vector<const pkg::Distribution*>& wheels) {
+    catalog_.read_metadata(wheels);
   }
   /// How pre-releases of package `name` (normalised) are chosen under the project's mode.
   PrereleaseSelection prerelease_selection(const std::string& name) const;
@@ -118,6 +118,9 @@ class PythonProvider {
   /// level by level from `edges`, the METADATA of the wheel each dependency would most likely
   /// be decided with and the listings that names, so round trips overlap instead of queueing.
   void prefetch_listings_of(const std::vector<const pkg::Requirement*>& requirements);
+  /// `names` (those that parse) with the index each is pinned to.
+  std::vector<std::pair<pkg::PackageName, std::string>> with_pins(
+      const std::vector<std::string>& names) const;
   void prefetch_candidates(const std::vector<DependencyEdge>& edges);
   /// The index set of `listing` that `specifier` admits (yanked versions only when pinned).
   Set set_for(const ProjectListing& listing, const pkg::SpecifierSet& specifier) const;
@@ -140,8 +143,8 @@ class PythonProvider {
   std::map<std::string, std::vector<pkg::Version>> allowed_yanked_;
   std::set<std::string> direct_;                  // packages the project names directly
   std::map<std::pair<Package, int>, VersionDecision> decisions_;
-  /// (package, version, extras) prefetch expanded.
-  std::set<std::tuple<Package, int, std::string>> explored_;
+  /// (package name, version, extras) prefetch expanded.
+  std::set<std::tuple<std::string, int, std::string>> explored_;
 };
 
 }  // namespace wv::lock

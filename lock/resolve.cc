@@ -181,7 +181,7 @@ Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& sol
       for (const RankedWheel& wheel : *wheels) kept.push_back(wheel.file);
     }
   }
-  provider.prefetch_metadata(kept);
+  provider.read_metadata(kept);
   for (const auto& [package, version] : solution.packages) {
     const Node& node = provider.node(package);
     const VersionDecision* decision = provider.decision(package, version);

@@ -180,4 +180,18 @@ std::vector<Result<std::string>> BuildingSource::wheel_metadata_batch(
   return results;
 }
 
+std::vector<bool> BuildingSource::prefetch_metadata(const std::vector<pkg::Distribution>& files) {
+  std::vector<pkg::Distribution> wheels;
+  for (const pkg::Distribution& file : files) {
+    if (file.kind == pkg::DistributionKind::kWheel) wheels.push_back(file);
+  }
+  std::vector<bool> fetched = inner_.prefetch_metadata(wheels);
+  std::vector<bool> ready;
+  std::size_t next = 0;
+  for (const pkg::Distribution& file : files) {
+    ready.push_back(file.kind == pkg::DistributionKind::kWheel && fetched[next++]);
+  }
+  return ready;
+}
+
 }  // namespace wv::build

@@ -64,13 +64,15 @@ class BuildingSource final : public pkg::PackageSource {
   Result<std::vector<pkg::Distribution>> distributions(const pkg::PackageName& name) override {
     return inner_.distributions(name);
   }
-  void prefetch_listings(const std::vector<pkg::PackageName>& names) override {
-    inner_.prefetch_listings(names);
+  std::vector<bool> prefetch_listings(const std::vector<pkg::PackageName>& names) override {
+    return inner_.prefetch_listings(names);
   }
-  void prefetch_variants(
+  std::vector<bool> prefetch_variants(
       const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions) override {
-    inner_.prefetch_variants(versions);
+    return inner_.prefetch_variants(versions);
   }
+  /// Wheels only: an sdist's metadata comes from the Builder, never ahead of time.
+  std::vector<bool> prefetch_metadata(const std::vector<pkg::Distribution>& files) override;
   Result<std::string> wheel_metadata(const pkg::Distribution& file) override;
   std::vector<Result<std::string>> wheel_metadata_batch(
       const std::vector<pkg::Distribution>& files) override;

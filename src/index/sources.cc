@@ -217,91 +217,194 @@ IndexSource::IndexSource(std::vector<SourceLocation> locations, const FileSystem
 IndexSource::~IndexSource() = default;
 
 Result<std::vector<Distribution>> IndexSource::distributions(const pkg::PackageName& name) {
+  return list_scope("", default_chain(), best_match_, name);
+}
+
+std::vector<bool> IndexSource::prefetch_listings(const std::vector<pkg::PackageName>& names) {
+  return prefetch_scope("", default_chain(), best_match_, names);
+}
+
+std::vector<std::size_t> IndexSource::default_chain() const {
   std::vector<std::size_t> chain;
   for (std::size_t i = 0; i < locations_.size(); ++i) {
     if (!locations_[i].explicit_only) chain.push_back(i);
   }
-  return list_scope("", chain, best_match_, name);
+  return chain;
 }
 
-void IndexSource::prefetch_listings(const std::vector<pkg::PackageName>& names) {
-  std::vector<std::size_t> chain;
-  for (std::size_t i = 0; i < locations_.size(); ++i) {
-    if (!locations_[i].explicit_only) chain.push_back(i);
-  }
-  prefetch_scope("", chain, best_match_, names);
-}
-
-void IndexSource::prefetch_scope(const std::string& scope_key,
-                                 const std::vector<std::size_t>& scope, bool merge,
-                                 const std::vector<pkg::PackageName>& names) {
-  if (fetcher_ == nullptr) return;
+std::vector<bool> IndexSource::prefetch_scope(const std::string& scope_key,
+                                              const std::vector<std::size_t>& scope, bool merge,
+                                              const std::vector<pkg::PackageName>& names) {
+  std::vector<bool> ready(names.size(), false);
   std::vector<FetchRequest> requests;
-  std::set<std::string> asked;
-  for (const pkg::PackageName& name : names) {
-    if (state_->listings.contains(scope_key + '\n' + name.str())) continue;
-    // The pages list_scope() will ask for: past the find-links folders that do not list the
-    // project, up to the first remote index (every remote one when versions merge).
+  std::vector<std::vector<std::size_t>> waiting;  // per request: the names it answers
+  for (std::size_t n = 0; n < names.size(); ++n) {
+    const pkg::PackageName& name = names[n];
+    if (state_->listings.contains(scope_key + '\n' + name.str())) {
+      ready[n] = true;
+      continue;
+    }
+    // The walk list_scope() makes: a local location answers at once (it lists the project, or
+    // fails for good), a remote one needs its page; without merging, the walk stops at the
+    // first location that has the project. A name is ready when every page its walk needs
+    // arrived with a 200 (anything else leaves the rest of the walk to the call itself).
+    bool decided = true;
     for (std::size_t i : scope) {
       const SourceLocation& location = locations_[i];
-      if (location.kind == LocationKind::kFlatFolder) {
-        if (!merge && list_flat_folder(i, name)) break;
+      if (location.kind == LocationKind::kFlatFolder || !is_http_url(location.location)) {
+        Result<std::vector<Distribution>> listed = list_location(i, name);
+        if (!listed && listed.error().code != ErrorCode::kNotFound) break;
+        if (listed && !merge) break;
         continue;
       }
-      if (!is_http_url(location.location)) continue;
+      if (fetcher_ == nullptr) break;  // the call fails the same way, without the network
       FetchRequest request = page_request(i, name);
-      if (!state_->prefetched.contains(request.url) && asked.insert(request.url).second) {
-        requests.push_back(std::move(request));
+      if (auto stored = state_->prefetched.find(prefetch_key(request));
+          stored != state_->prefetched.end()) {
+        decided = stored->second.status == 200 && !merge;
+        break;
       }
-      if (!merge) break;
+      decided = false;
+      std::size_t at = 0;
+      while (at < requests.size() && requests[at].url != request.url) ++at;
+      if (at == requests.size()) {
+        requests.push_back(std::move(request));
+        waiting.emplace_back();
+      }
+      waiting[at].push_back(n);
+      break;  // what comes after this page depends on its answer
     }
+    ready[n] = decided;
   }
-  if (requests.empty()) return;
+  if (requests.empty()) return ready;
   log_debug(str_cat("prefetching ", requests.size(), " project pages"));
   std::vector<Result<FetchResponse>> responses = fetcher_->fetch_all(requests);
   for (std::size_t k = 0; k < responses.size(); ++k) {
-    // Only answers: a failed transfer is left to the page's own fetch, which retries and
-    // explains it.
-    if (responses[k]) state_->prefetched.emplace(requests[k].url, std::move(*responses[k]));
+    // Only answers are kept: a failed transfer is left to the page's own fetch, which retries
+    // and explains it.
+    if (!responses[k]) continue;
+    const bool final_answer = responses[k]->status == 200;
+    state_->prefetched.emplace(prefetch_key(requests[k]), std::move(*responses[k]));
+    for (std::size_t n : waiting[k]) ready[n] = final_answer && !merge;
   }
+  return ready;
 }
 
-void IndexSource::prefetch_variants(
+std::vector<bool> IndexSource::prefetch_variants(
     const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions) {
-  prefetch_variants_in("", versions);
+  return prefetch_variants_in("", versions);
 }
 
-void IndexSource::prefetch_variants_in(
+std::vector<bool> IndexSource::prefetch_variants_in(
     const std::string& scope_key,
     const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions) {
-  if (fetcher_ == nullptr) return;
+  std::vector<bool> ready(versions.size(), false);
   std::vector<FetchRequest> requests;
-  for (const auto& [name, version] : versions) {
-    if (state_->variants.contains(scope_key + '\n' + version_key(name, version))) continue;
+  std::vector<std::size_t> owner;  // per request: the version it belongs to
+  std::vector<int> missing(versions.size(), 0);
+  for (std::size_t v = 0; v < versions.size(); ++v) {
+    const auto& [name, version] = versions[v];
+    if (state_->variants.contains(scope_key + '\n' + version_key(name, version))) {
+      ready[v] = true;
+      continue;
+    }
     auto listed = state_->listings.find(scope_key + '\n' + name.str());
     if (listed == state_->listings.end() || !listed->second) continue;
+    ready[v] = true;
     for (const Distribution& file : *listed->second) {
       if (file.kind != DistributionKind::kVariantsJson || !(file.version == version) ||
-          !is_http_url(file.url) || state_->prefetched.contains(file.url)) {
+          !is_http_url(file.url)) {
         continue;
       }
-      FetchRequest request;
-      request.url = file.url;
-      request.max_body_bytes = limits_.max_variants_json_bytes;
-      request.expected_sha256 = file.sha256();
-      request.revalidate = refreshes(name) && request.expected_sha256.empty();
+      FetchRequest request = small_file_request(file.url, limits_.max_variants_json_bytes,
+                                                file.sha256(), refreshes(name));
+      if (state_->prefetched.contains(prefetch_key(request))) continue;
+      if (fetcher_ == nullptr) {
+        ready[v] = false;
+        continue;
+      }
       requests.push_back(std::move(request));
+      owner.push_back(v);
+      ++missing[v];
     }
   }
-  if (requests.empty()) return;
+  if (requests.empty()) return ready;
   std::vector<Result<FetchResponse>> responses = fetcher_->fetch_all(requests);
   for (std::size_t k = 0; k < responses.size(); ++k) {
-    if (responses[k]) state_->prefetched.emplace(requests[k].url, std::move(*responses[k]));
+    if (responses[k] && responses[k]->status == 200) {
+      state_->prefetched.emplace(prefetch_key(requests[k]), std::move(*responses[k]));
+      --missing[owner[k]];
+    }
   }
+  for (std::size_t v = 0; v < versions.size(); ++v) ready[v] = ready[v] && missing[v] == 0;
+  return ready;
+}
+
+std::vector<bool> IndexSource::prefetch_metadata(const std::vector<Distribution>& wheels) {
+  // The PEP 658 files of remote wheels not yet read go out as one parallel batch; a wheel read
+  // locally is ready as it is; one read by range requests (no `.metadata`) is left to
+  // wheel_metadata(), one by one.
+  std::vector<bool> ready(wheels.size(), false);
+  std::vector<FetchRequest> requests;
+  std::vector<std::size_t> owners;
+  for (std::size_t i = 0; i < wheels.size(); ++i) {
+    const Distribution& wheel = wheels[i];
+    if (state_->metadata.contains(wheel.url) || local_path(wheel.url)) {
+      ready[i] = true;
+      continue;
+    }
+    if (fetcher_ == nullptr || !is_http_url(wheel.url) ||
+        wheel.core_metadata != pkg::CoreMetadataAvailability::kAvailable) {
+      continue;
+    }
+    bool duplicate = false;
+    for (std::size_t owner : owners) duplicate = duplicate || wheels[owner].url == wheel.url;
+    if (duplicate) continue;
+    requests.push_back(small_file_request(wheel.url + ".metadata", limits_.max_metadata_bytes,
+                                          listed_sha256(wheel.core_metadata_hashes),
+                                          refreshes(wheel.name)));
+    owners.push_back(i);
+  }
+  if (requests.empty()) return ready;
+  std::vector<Result<FetchResponse>> responses = fetcher_->fetch_all(requests);
+  for (std::size_t k = 0; k < responses.size(); ++k) {
+    Result<FetchResponse>& response = responses[k];
+    const Distribution& wheel = wheels[owners[k]];
+    // Anything but a good answer is left to the single path, which retries and explains.
+    if (!response || response->status != 200) continue;
+    stats_.bytes_fetched += response->body.size();
+    if (response->body.size() > limits_.max_metadata_bytes) continue;
+    if (!check_sha256(response->body, wheel.core_metadata_hashes, "")) continue;
+    ++stats_.metadata_pep658;
+    state_->metadata.emplace(wheel.url, Result<std::string>(std::move(response->body)));
+  }
+  for (std::size_t i = 0; i < wheels.size(); ++i) {
+    ready[i] = ready[i] || state_->metadata.contains(wheels[i].url);
+  }
+  return ready;
+}
+
+std::string IndexSource::prefetch_key(const FetchRequest& request) {
+  // Everything that shapes the answer: a prefetched answer serves only the same request.
+  std::string key = str_cat(request.url, "\n", request.max_body_bytes, "\n",
+                            request.expected_sha256, "\n", request.revalidate ? "1" : "0");
+  for (const auto& [name, value] : request.headers) key += str_cat("\n", name, ": ", value);
+  return key;
+}
+
+FetchRequest IndexSource::small_file_request(const std::string& url, std::uint64_t limit,
+                                             std::string_view pinned_sha256,
+                                             bool revalidate) const {
+  FetchRequest request;
+  request.url = url;
+  request.max_body_bytes = limit;
+  request.expected_sha256 = std::string(pinned_sha256);
+  request.revalidate = revalidate && pinned_sha256.empty();
+  return request;
 }
 
 Result<FetchResponse> IndexSource::fetch_once(const FetchRequest& request) {
-  auto ahead = state_->prefetched.find(request.url);
+  auto ahead = state_->prefetched.find(prefetch_key(request));
   if (ahead == state_->prefetched.end()) return fetcher_->fetch(request);
   FetchResponse response = std::move(ahead->second);
   state_->prefetched.erase(ahead);
@@ -367,12 +470,15 @@ class IndexSource::PinnedView final : public pkg::PackageSource {
   Result<std::vector<Distribution>> distributions(const pkg::PackageName& name) override {
     return parent_.list_scope(key_, scope_, false, name);
   }
-  void prefetch_listings(const std::vector<pkg::PackageName>& names) override {
-    parent_.prefetch_scope(key_, scope_, false, names);
+  std::vector<bool> prefetch_listings(const std::vector<pkg::PackageName>& names) override {
+    return parent_.prefetch_scope(key_, scope_, false, names);
   }
-  void prefetch_variants(
+  std::vector<bool> prefetch_variants(
       const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions) override {
-    parent_.prefetch_variants_in(key_, versions);
+    return parent_.prefetch_variants_in(key_, versions);
+  }
+  std::vector<bool> prefetch_metadata(const std::vector<Distribution>& wheels) override {
+    return parent_.prefetch_metadata(wheels);
   }
   Result<std::string> wheel_metadata(const Distribution& wheel) override {
     return parent_.wheel_metadata(wheel);
@@ -547,11 +653,7 @@ Result<std::string> IndexSource::read_small_file(const std::string& url_or_path,
       return make_error(ErrorCode::kUnsupported,
                         str_cat(in_backticks(url_or_path), " is remote but network access is off"));
     }
-    FetchRequest request;
-    request.url = url_or_path;
-    request.max_body_bytes = limit;
-    request.expected_sha256 = std::string(pinned_sha256);
-    request.revalidate = revalidate && pinned_sha256.empty();
+    FetchRequest request = small_file_request(url_or_path, limit, pinned_sha256, revalidate);
     WV_ASSIGN_OR_RETURN(FetchResponse response, fetch_once(request));
     stats_.bytes_fetched += response.body.size();
     if (response.status == 404 || response.status == 410) {
@@ -672,40 +774,9 @@ Result<std::string> IndexSource::wheel_metadata(const Distribution& wheel) {
 
 std::vector<Result<std::string>> IndexSource::wheel_metadata_batch(
     const std::vector<Distribution>& wheels) {
-  // The PEP 658 files of remote wheels not yet cached go out as one parallel batch; the rest
-  // (local reads, range reads, fallbacks) then run one by one through wheel_metadata().
-  if (fetcher_ != nullptr) {
-    std::vector<FetchRequest> requests;
-    std::vector<std::size_t> owners;
-    for (std::size_t i = 0; i < wheels.size(); ++i) {
-      const Distribution& wheel = wheels[i];
-      if (!is_http_url(wheel.url) || state_->metadata.contains(wheel.url)) continue;
-      if (wheel.core_metadata != pkg::CoreMetadataAvailability::kAvailable) continue;
-      bool duplicate = false;
-      for (std::size_t owner : owners) duplicate = duplicate || wheels[owner].url == wheel.url;
-      if (duplicate) continue;
-      FetchRequest request;
-      request.url = wheel.url + ".metadata";
-      request.max_body_bytes = limits_.max_metadata_bytes;
-      request.expected_sha256 = listed_sha256(wheel.core_metadata_hashes);
-      request.revalidate = refreshes(wheel.name) && request.expected_sha256.empty();
-      requests.push_back(std::move(request));
-      owners.push_back(i);
-    }
-    if (!requests.empty()) {
-      std::vector<Result<FetchResponse>> responses = fetcher_->fetch_all(requests);
-      for (std::size_t k = 0; k < responses.size() && k < owners.size(); ++k) {
-        Result<FetchResponse>& response = responses[k];
-        const Distribution& wheel = wheels[owners[k]];
-        if (!response || response->status != 200) continue;  // the single path retries/explains
-        stats_.bytes_fetched += response->body.size();
-        if (response->body.size() > limits_.max_metadata_bytes) continue;
-        if (!check_sha256(response->body, wheel.core_metadata_hashes, "")) continue;
-        ++stats_.metadata_pep658;
-        state_->metadata.emplace(wheel.url, Result<std::string>(std::move(response->body)));
-      }
-    }
-  }
+  // The remote `.metadata` files as one parallel batch; the rest (local reads, range reads,
+  // what the batch did not get) one by one through wheel_metadata().
+  (void)prefetch_metadata(wheels);
   std::vector<Result<std::string>> results;
   results.reserve(wheels.size());
   for (const Distribution& wheel : wheels) results.push_back(wheel_metadata(wheel));

@@ -65,12 +65,14 @@ class IndexSource final : public pkg::PackageSource {
   ~IndexSource() override;
 
   Result<std::vector<pkg::Distribution>> distributions(const pkg::PackageName& name) override;
-  /// Fetches, as one parallel batch, the page of each project that the first remote index of
-  /// the default chain would be asked for (after the find-links folders that do not list it).
-  void prefetch_listings(const std::vector<pkg::PackageName>& names) override;
+  /// Fetches, as one parallel batch, the page of each project that the default chain's walk
+  /// reaches first (past the local locations that do not list it).
+  std::vector<bool> prefetch_listings(const std::vector<pkg::PackageName>& names) override;
   /// Fetches the `*-variants.json` files of these versions of listed projects as one batch.
-  void prefetch_variants(
+  std::vector<bool> prefetch_variants(
       const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions) override;
+  /// Fetches the PEP 658 `.metadata` files of these remote wheels as one batch.
+  std::vector<bool> prefetch_metadata(const std::vector<pkg::Distribution>& wheels) override;
   Result<std::string> wheel_metadata(const pkg::Distribution& wheel) override;
   std::vector<Result<std::string>> wheel_metadata_batch(
       const std::vector<pkg::Distribution>& wheels) override;
@@ -125,13 +127,22 @@ class IndexSource final : public pkg::PackageSource {
                                             const std::vector<pkg::Distribution>& files,
                                             const pkg::PackageName& name,
                                             const pkg::Version& version);
+  /// The locations distributions() asks, in order (every one but the explicit ones).
+  std::vector<std::size_t> default_chain() const;
   /// prefetch_listings() over the locations of one scope.
-  void prefetch_scope(const std::string& scope_key, const std::vector<std::size_t>& scope,
-                      bool merge, const std::vector<pkg::PackageName>& names);
+  std::vector<bool> prefetch_scope(const std::string& scope_key,
+                                   const std::vector<std::size_t>& scope, bool merge,
+                                   const std::vector<pkg::PackageName>& names);
   /// prefetch_variants() over the listings of one scope.
-  void prefetch_variants_in(const std::string& scope_key,
-                            const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions);
-  /// A prefetched answer for `request.url` (used once), else the fetcher's.
+  std::vector<bool> prefetch_variants_in(
+      const std::string& scope_key,
+      const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions);
+  /// The key of a prefetched answer: everything in `request` that shapes the answer.
+  static std::string prefetch_key(const FetchRequest& request);
+  /// The request for a small remote file (a `.metadata` or variants file).
+  FetchRequest small_file_request(const std::string& url, std::uint64_t limit,
+                                  std::string_view pinned_sha256, bool revalidate) const;
+  /// The prefetched answer to `request` (used once), else the fetcher's.
   Result<FetchResponse> fetch_once(const FetchRequest& request);
   /// The request for the project page of `name` at simple index `index` (an http(s) location).
   FetchRequest page_request(std::size_t index, const pkg::PackageName& name) const;

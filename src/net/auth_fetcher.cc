@@ -119,6 +119,11 @@ AuthFetcher::AuthFetcher(Fetcher& upstream, AuthOptions options)
         index.password = percent_decode(password).value_or(password);
       }
       index.source = "the index URL";
+      if (!index.password) {
+        // A user name in the URL, its password from the environment (uv pairs them too).
+        index.password = read(index.password_variable);
+        if (index.password) index.source = str_cat("the index URL and ", index.password_variable);
+      }
     } else {
       index.username = read(index.username_variable);
       index.password = read(index.password_variable);
@@ -232,7 +237,9 @@ Result<FetchResponse> AuthFetcher::finish(const Plan& plan, Result<FetchResponse
     return answer;
   }
   // curl may report the URL it was given, user info and all: the caller sees its own.
-  if (plan.injected) answer->effective_url = strip_credentials(answer->effective_url);
+  // Bare always: a URL the caller resolves links against, or a cache stores, carries no user
+  // info (what the URL itself carried is added again by plan() from the index on each use).
+  answer->effective_url = strip_credentials(answer->effective_url);
   if (answer->status != 401 && answer->status != 403) return answer;
 
   const bool refused = answer->status == 401;

@@ -86,12 +86,14 @@ Result<CacheMetadata> parse_cache_metadata(std::string_view text) {
       has_sha = true;
     } else if (key == "stored-at" || key == "fresh-until") {
       // Optional: a sidecar without them is stale (revalidated on its next use).
-      std::optional<std::uint64_t> seconds = parse_uint64(value);
+      const bool negative = !value.empty() && value.front() == '-';
+      std::optional<std::uint64_t> seconds = parse_uint64(negative ? value.substr(1) : value);
       if (!seconds || *seconds > std::uint64_t(INT64_MAX)) {
         return make_parse_error("cache metadata line", line, 0,
                                 str_cat("Unix seconds after `", key, " `"));
       }
-      (key == "stored-at" ? metadata.stored_at : metadata.fresh_until) = std::int64_t(*seconds);
+      std::int64_t signed_seconds = negative ? -std::int64_t(*seconds) : std::int64_t(*seconds);
+      (key == "stored-at" ? metadata.stored_at : metadata.fresh_until) = signed_seconds;
     } else if (key == "header") {
       std::size_t colon = value.find(':');
       if (colon == std::string_view::npos || colon == 0) {

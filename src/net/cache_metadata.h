@@ -17,8 +17,8 @@ namespace wv::net {
 inline constexpr std::string_view kCacheMetadataMagic = "wvlock-cache-metadata 1";
 
 struct CacheMetadata {
-  std::string url;            ///< as requested, password redacted
-  std::string effective_url;  ///< after redirects, password redacted
+  std::string url;            ///< as requested, without user info
+  std::string effective_url;  ///< after redirects, without user info
   int status = 200;
   std::uint64_t body_size = 0;
   std::string body_sha256;  ///< 64 lower-case hex digits

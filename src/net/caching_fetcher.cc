@@ -22,7 +22,8 @@ namespace wv::net {
 namespace {
 
 // Folder names carry a layout version: a new layout starts a new folder and old ones are ignored.
-constexpr std::string_view kHttpFolder = "http-v1";
+// v2: sidecars carry `stored-at` and `fresh-until`, which a v1 reader would reject.
+constexpr std::string_view kHttpFolder = "http-v2";
 constexpr std::string_view kFilesFolder = "files-v1/sha256";
 constexpr std::string_view kDerivedFolder = "derived-v1";
 // A download's temporary file not written to for this long belongs to a process that died
@@ -157,6 +158,13 @@ std::optional<CachingFetcher::Cached> CachingFetcher::load(const FetchRequest& r
   return Cached{std::move(*metadata), std::move(*body)};
 }
 
+bool CachingFetcher::sidecar_names(const std::string& path, std::string_view body_sha256) {
+  Result<std::string> text = file_system_.read_file(path);
+  if (!text) return false;
+  Result<CacheMetadata> on_disk = parse_cache_metadata(*text);
+  return on_disk && on_disk->body_sha256 == body_sha256;
+}
+
 std::int64_t CachingFetcher::now() const {
   return options_.now ? options_.now() : std::int64_t(std::time(nullptr));
 }
@@ -166,8 +174,9 @@ void CachingFetcher::store(const FetchRequest& request, const FetchResponse& res
   CacheMetadata metadata;
   metadata.stored_at = now();
   metadata.fresh_until = fresh_until(response.headers, metadata.stored_at);
-  metadata.url = redact_url(request.url);
-  metadata.effective_url = redact_url(response.effective_url);
+  // Bare URLs: a user name can be a token (`https://TOKEN@host/`), so none is stored.
+  metadata.url = strip_credentials(request.url);
+  metadata.effective_url = strip_credentials(response.effective_url);
   metadata.status = response.status;
   metadata.body_size = response.body.size();
   metadata.body_sha256 = sha256_hex(response.body);
@@ -330,18 +339,29 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
       // A 304 may carry new validators and a new lifetime; keep them, and count the copy's
       // freshness from now (RFC 9111 §4.3.4).
       std::map<std::string, std::string> lifetime_headers = entry.metadata.headers;
+      bool changed = false;
       for (const auto& [name, value] : response.headers) {
-        if (name == "etag" || name == "last-modified" || name == "cache-control" ||
-            name == "expires") {
+        if ((name == "etag" || name == "last-modified" || name == "cache-control" ||
+             name == "expires") &&
+            entry.metadata.headers[name] != value) {
           entry.metadata.headers[name] = value;
+          changed = true;
         }
         lifetime_headers[name] = value;
       }
-      entry.metadata.stored_at = now();
-      entry.metadata.fresh_until = fresh_until(lifetime_headers, entry.metadata.stored_at);
-      Result<void> written = file_system_.write_file_atomic(
-          entry_path(request) + ".meta", serialize_cache_metadata(entry.metadata), false);
-      if (!written) warn_unwritable(written.error());
+      const std::int64_t received = now();
+      const std::int64_t until = fresh_until(lifetime_headers, received);
+      // Rewritten only when it says something new (validators, or a lifetime to renew), and
+      // only over the sidecar this copy came with: another process may have stored a newer
+      // body meanwhile, and pairing its body with this sidecar would drop both.
+      changed = changed || until > received;
+      if (changed && sidecar_names(entry_path(request) + ".meta", entry.metadata.body_sha256)) {
+        entry.metadata.stored_at = received;
+        entry.metadata.fresh_until = until;
+        Result<void> written = file_system_.write_file_atomic(
+            entry_path(request) + ".meta", serialize_cache_metadata(entry.metadata), false);
+        if (!written) warn_unwritable(written.error());
+      }
       results[i] = FetchResponse{entry.metadata.status, entry.metadata.headers,
                                  std::move(entry.body), entry.metadata.effective_url};
       continue;

@@ -86,6 +86,8 @@ class CachingFetcher final : public Fetcher, public DerivedCache {
   struct Cached;
   std::optional<Cached> load(const FetchRequest& request);
   std::int64_t now() const;
+  /// Whether the sidecar at `path` still belongs to the body with this sha256.
+  bool sidecar_names(const std::string& path, std::string_view body_sha256);
   void store(const FetchRequest& request, const FetchResponse& response);
   /// Logs the first failed cache write of this run; later ones only at debug level (a full
   /// disk would otherwise print one warning per page).

@@ -55,8 +55,13 @@ std::int64_t fresh_until(const std::map<std::string, std::string>& headers,
   const std::string* control = header(headers, "cache-control");
   if (control != nullptr) {
     if (directive(*control, "no-cache") || directive(*control, "no-store")) return received_at;
-    if (directive(*control, "immutable")) return kFreshForever;
-    if (std::optional<std::string> max_age = directive(*control, "max-age")) {
+    std::optional<std::string> max_age = directive(*control, "max-age");
+    // RFC 8246: `immutable` holds while the response is fresh; without a stated lifetime it
+    // is fresh for ever (as uv reads it), with one the lifetime stands.
+    if (directive(*control, "immutable") && !max_age && !header(headers, "expires")) {
+      return kFreshForever;
+    }
+    if (max_age) {
       std::optional<std::uint64_t> seconds = parse_uint64(*max_age);
       if (!seconds) return received_at;  // RFC 9111 §4.2.1: an invalid max-age is stale
       std::int64_t lifetime = std::int64_t(std::min<std::uint64_t>(*seconds, 1ull << 40));

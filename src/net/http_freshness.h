@@ -15,8 +15,8 @@ namespace wv::net {
 /// as Unix seconds; nullopt when it does not parse.
 std::optional<std::int64_t> parse_http_date(std::string_view text);
 
-/// Never stale: `Cache-Control: immutable` (uv treats it so, and indexes send it for files
-/// whose URL changes with their content).
+/// Never stale: `Cache-Control: immutable` without `max-age` or `Expires` (uv treats it so;
+/// indexes send it for files whose URL changes with their content).
 inline constexpr std::int64_t kFreshForever = INT64_MAX;
 
 /// The Unix second until which a response received at `received_at` (lower-case header names)

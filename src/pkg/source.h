@@ -96,15 +96,21 @@ class PackageSource {
   /// one project's files never mix across indexes. kNotFound when no index knows it.
   virtual Result<std::vector<Distribution>> distributions(const PackageName& name) = 0;
 
-  /// A hint that distributions() will soon be asked for each of `names`: a remote source may
-  /// fetch their pages now, in parallel. It never changes what a later call answers (a failed
-  /// prefetch is tried again, one by one, by the call itself), so a resolution does not depend
-  /// on the order in which answers arrive.
-  virtual void prefetch_listings(const std::vector<PackageName>& names) { (void)names; }
-
-  /// The same hint for variants_metadata() of each (name, version) whose listing was read.
-  virtual void prefetch_variants(const std::vector<std::pair<PackageName, Version>>& versions) {
-    (void)versions;
+  /// Hints that distributions(), variants_metadata() or wheel_metadata() will soon be asked
+  /// for these items: a remote source may fetch them now, in parallel. A hint never changes
+  /// what a later call answers and keeps no failure: a transfer that fails is tried again, one
+  /// by one, by the call itself, so a resolution does not depend on the order or the luck of
+  /// arrivals. Each returns, per item, whether the call will now answer without the network
+  /// (the default: false, nothing fetched).
+  virtual std::vector<bool> prefetch_listings(const std::vector<PackageName>& names) {
+    return std::vector<bool>(names.size(), false);
+  }
+  virtual std::vector<bool> prefetch_variants(
+      const std::vector<std::pair<PackageName, Version>>& versions) {
+    return std::vector<bool>(versions.size(), false);
+  }
+  virtual std::vector<bool> prefetch_metadata(const std::vector<Distribution>& wheels) {
+    return std::vector<bool>(wheels.size(), false);
   }
 
   /// The core METADATA text of a wheel (`*.dist-info/METADATA`), the cheapest way first: the

@@ -70,7 +70,7 @@ int damage_cache_entries(const std::string& cache, const std::string& suffix,
                          const std::function<void(std::string&)>& damage) {
   int changed = 0;
   std::error_code ec;
-  for (fs::recursive_directory_iterator it(cache + "/http-v1", ec), end; !ec && it != end;
+  for (fs::recursive_directory_iterator it(cache + "/http-v2", ec), end; !ec && it != end;
        it.increment(ec)) {
     const std::string path = it->path().string();
     if (path.size() < 5 || path.compare(path.size() - 5, 5, ".meta") != 0) continue;
@@ -167,7 +167,7 @@ TEST_CASE("fault: a damaged range read of a wheel's METADATA does not pass for a
     // The whole wheels read to check the damaged range reads were one-off reads: the page
     // cache keeps no wheel (each sidecar names its URL on a `url ` line).
     std::error_code ec;
-    for (fs::recursive_directory_iterator it(bench.tmp.path() + "/cache-range/http-v1", ec), end;
+    for (fs::recursive_directory_iterator it(bench.tmp.path() + "/cache-range/http-v2", ec), end;
          !ec && it != end; it.increment(ec)) {
       if (it->path().extension() != ".meta") continue;
       const std::string sidecar = slurp(it->path().string());  // split() views into it

@@ -76,6 +76,20 @@ class MemorySource final : public pkg::PackageSource {
   }
 
   int metadata_reads = 0;
+  /// Whether the prefetch hints answer "ready" (a source that fetches ahead) or, as the
+  /// interface's default, "nothing fetched"; `prefetch_hints` counts the items asked about.
+  bool answer_prefetch = false;
+  int prefetch_hints = 0;
+  std::vector<bool> prefetch_listings(const std::vector<pkg::PackageName>& names) override {
+    return hint(names.size());
+  }
+  std::vector<bool> prefetch_variants(
+      const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions) override {
+    return hint(versions.size());
+  }
+  std::vector<bool> prefetch_metadata(const std::vector<pkg::Distribution>& wheels) override {
+    return hint(wheels.size());
+  }
 
   Result<std::vector<pkg::Distribution>> distributions(const pkg::PackageName& name) override {
     auto it = files_.find(name.str());
@@ -110,6 +124,10 @@ class MemorySource final : public pkg::PackageSource {
   }
 
  private:
+  std::vector<bool> hint(std::size_t count) {
+    prefetch_hints += int(count);
+    return std::vector<bool>(count, answer_prefetch);
+  }
   std::map<std::string, std::vector<pkg::Distribution>> files_;
   std::map<std::string, std::string> metadata_;
   std::map<std::string, pkg::VariantsMetadata> variants_;

@@ -21,6 +21,7 @@ Faults are chosen per request by query parameters (N counts hits of the same pat
   tamper=1      one byte of the body is flipped (a wrong hash), headers unchanged
   norange=1     Range is ignored (200 with the whole body)
   noetag=1      no ETag (Last-Modified only)
+  cache_control=V  sends `Cache-Control: V` (on 200 and 304 answers)
   auth=U:P      requires `Authorization: Basic base64(U:P)`, else 401
   redirect=URL  answers 302 with `Location: URL`
 A request in absolute form (`GET http://host/path`) is served as a forward proxy would, and counted.
@@ -323,6 +324,8 @@ class Handler(socketserver.StreamRequestHandler):
                    ("Accept-Ranges", "bytes")]
         if query.get("noetag") != "1":
             headers.append(("ETag", etag))
+        if "cache_control" in query:
+            headers.append(("Cache-Control", query["cache_control"]))
 
         if_none_match = self.headers.get("if-none-match")
         if_modified_since = self.headers.get("if-modified-since")

@@ -1,0 +1,97 @@
+// The lock over a loopback simple index that answers with `Cache-Control: max-age` (the
+// public index's header): the same lock as over the local index, read with parallel requests;
+// a second lock within max-age asks nothing; --refresh and --refresh-package revalidate.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <regex>
+#include <string>
+
+#include "cli/cli_support.h"
+#include "support/server_process.h"
+
+namespace {
+
+using wv::test::ProjectCopy;
+using wv::test::Run;
+
+// One counter of range_server.py's `/__stats` (JSON), read with the test Python; -1 if unread.
+long server_counter(const ProjectCopy& project, int port, const std::string& field,
+                    bool reset = false) {
+  std::string code = "import json,urllib.request as u;b='http://127.0.0.1:" +
+                     std::to_string(port) + "';print(json.load(u.urlopen(b+'/__stats'))['" +
+                     field + "'])" + (reset ? ";u.urlopen(b+'/__reset').read()" : "");
+  Run run = wv::test::shell(project.dir, "'" WV_TEST_PYTHON "' -c \"" + code + "\"");
+  return run.status == 0 ? std::atol(run.out.c_str()) : -1;
+}
+
+// The lockfile without its input-hash (which covers the index location) and with `from`
+// written as `to`.
+std::string comparable(std::string text, const std::string& from, const std::string& to) {
+  text = std::regex_replace(text, std::regex("\ninput-hash = [^\n]*"), "");
+  for (std::size_t at = 0; !from.empty() && (at = text.find(from, at)) != std::string::npos;
+       at += to.size()) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+std::string with_index(const std::string& url) {
+  std::string text = wv::test::slurp(WV_FIXTURES_DIR "/example/pyproject.toml");
+  return std::regex_replace(text, std::regex("\nindex-url = \"[^\"]*\""),
+                            "\nindex-url = \"" + url + "\"");
+}
+
+}  // namespace
+
+TEST_CASE("http lock: max-age pages are not asked again, --refresh revalidates, and the lock "
+          "is the local index's",
+          "[cli][http][freshness]") {
+  const char* build = std::getenv("WV_BUILD_DIR");
+  REQUIRE(build);
+  wv::test::ServerProcess server({WV_SOURCE_DIR "/tests/index/range_server.py", "--root",
+                                  std::string(build) + "/fixtures/ecosystem", "--max-age",
+                                  "600"});
+  REQUIRE(server.ok());
+  const std::string url = "http://127.0.0.1:" + std::to_string(server.port()) + "/simple";
+  ProjectCopy local("example", with_index("../generated/simple"));
+  Run reference = local.wvlock("", "-q lock");
+  INFO(reference.err);
+  REQUIRE(reference.status == 0);
+
+  ProjectCopy remote("example", with_index(url));
+  const std::string cache = "--cache-dir '" + remote.tmp.path() + "/cache' ";
+  Run cold = remote.wvlock("", cache + "lock");
+  INFO(cold.err);
+  REQUIRE(cold.status == 0);
+  const std::string lock = remote.lockfile();
+  // Files of a remote index are `url`s, of a local one `path`s; all else is the same.
+  CHECK(comparable(comparable(lock, "url = \"" + url, "path = \"../generated/simple"), url,
+                   "../generated/simple") == comparable(local.lockfile(), "", ""));
+  // Pages and metadata went out in parallel batches, not one at a time.
+  CHECK(server_counter(remote, server.port(), "peak") > 1);
+  long pages_and_files = server_counter(remote, server.port(), "requests", true);
+  CHECK(pages_and_files > 50);
+
+  Run warm = remote.wvlock("", cache + "lock");
+  REQUIRE(warm.status == 0);
+  CHECK(remote.lockfile() == lock);
+  CHECK(server_counter(remote, server.port(), "requests", true) == 0);
+
+  // --refresh-package asks again for that project's page alone (its files are pinned by
+  // hash), --refresh for every page; the server answers 304 and the lock stays the same.
+  Run one = remote.wvlock("", cache + "--refresh-package NumPy lock");
+  REQUIRE(one.status == 0);
+  CHECK(server_counter(remote, server.port(), "not_modified") == 1);
+  CHECK(server_counter(remote, server.port(), "requests", true) == 1);
+  Run all = remote.wvlock("", cache + "--refresh lock");
+  REQUIRE(all.status == 0);
+  long revalidated = server_counter(remote, server.port(), "not_modified");
+  CHECK(revalidated > 10);
+  CHECK(server_counter(remote, server.port(), "requests", true) == revalidated);
+  CHECK(remote.lockfile() == lock);
+
+  Run bad = remote.wvlock("", "--refresh-package 'no good' lock");
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("`--refresh-package` takes a package name") != std::string::npos);
+}
