@@ -74,6 +74,12 @@ net::CurlFetcherOptions network_options() {
   if (auto retries = bounded_number("WVLOCK_HTTP_RETRIES", 0, 20, "a number of retries")) {
     options.max_attempts = int(*retries) + 1;
   }
+  // uv's UV_CONCURRENT_DOWNLOADS: how many transfers of one batch (a prefetch, a download
+  // batch) run at once.
+  if (auto concurrent = bounded_number("WVLOCK_CONCURRENT_DOWNLOADS", 1, 256,
+                                       "a number of transfers")) {
+    options.max_parallel = std::size_t(*concurrent);
+  }
   // uv's names (and OpenSSL's): SSL_CERT_FILE for a bundle, SSL_CERT_DIR for a folder.
   for (const char* name : {"SSL_CERT_FILE", "CURL_CA_BUNDLE"}) {
     std::optional<std::string> bundle = environment_value(name);

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "base/percent.h"
 #include "base/str.h"
 
 namespace wv::index {
@@ -143,22 +144,7 @@ std::string percent_decode(std::string_view text) {
 }
 
 std::string percent_encode_path(std::string_view path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(path.size());
-  for (char c : path) {
-    unsigned char byte = static_cast<unsigned char>(c);
-    bool keep = is_ascii_alnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~' ||
-                c == '+' || c == '=' || c == '@' || c == ':' || c == ',' || c == '!';
-    if (keep) {
-      out.push_back(c);
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[byte >> 4]);
-      out.push_back(kHex[byte & 15]);
-    }
-  }
-  return out;
+  return percent_encode(path, "/+=@:,!");
 }
 
 std::optional<std::string> file_url_to_path(std::string_view url) {

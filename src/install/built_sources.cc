@@ -1,10 +1,10 @@
 #include "install/built_sources.h"
 
-#include <cctype>
 #include <filesystem>
 
 #include "base/file_system.h"
 #include "base/hash.h"
+#include "base/percent.h"
 #include "base/str.h"
 #include "pkg/source_tree.h"
 
@@ -23,20 +23,7 @@ std::string json_string(std::string_view text) {
 }
 
 // `file://` and the absolute path, percent-encoded where a URL needs it (PEP 610 wants a URL).
-std::string file_url(const std::string& path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out = "file://";
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += char(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
+std::string file_url(const std::string& path) { return "file://" + percent_encode(path, "/"); }
 
 bool editable_here(const lock::LockedPackage& package, const SyncOptions& options) {
   return options.editable && package.directory && package.directory->editable;

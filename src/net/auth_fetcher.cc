@@ -4,6 +4,7 @@
 
 #include "base/credentials.h"
 #include "base/log.h"
+#include "base/percent.h"
 #include "base/str.h"
 #include "net/url.h"
 
@@ -14,20 +15,7 @@ namespace {
 bool is_http(const UrlParts& parts) { return parts.scheme == "http" || parts.scheme == "https"; }
 
 // User info is percent-encoded in a URL; curl decodes it before sending Basic auth.
-std::string encode_user_info(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (is_ascii_alnum(char(c)) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += char(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
+std::string encode_user_info(std::string_view text) { return percent_encode(text); }
 
 // `url` with `user_info` ("user" or "user:password", encoded) in place of its own.
 std::string with_user_info(std::string_view url, std::string_view user_info) {

@@ -95,3 +95,25 @@ TEST_CASE("http lock: max-age pages are not asked again, --refresh revalidates, 
   CHECK(bad.status == 2);
   CHECK(bad.err.find("`--refresh-package` takes a package name") != std::string::npos);
 }
+
+TEST_CASE("http lock: WVLOCK_CONCURRENT_DOWNLOADS bounds the transfers in flight",
+          "[cli][http]") {
+  const char* build = std::getenv("WV_BUILD_DIR");
+  REQUIRE(build);
+  wv::test::ServerProcess server({WV_SOURCE_DIR "/tests/index/range_server.py", "--root",
+                                  std::string(build) + "/fixtures/ecosystem", "--delay-ms", "5"});
+  REQUIRE(server.ok());
+  ProjectCopy remote("example",
+                     with_index("http://127.0.0.1:" + std::to_string(server.port()) + "/simple"));
+  Run one = remote.wvlock("WVLOCK_CONCURRENT_DOWNLOADS=1",
+                          "--cache-dir '" + remote.tmp.path() + "/one' lock");
+  INFO(one.err);
+  REQUIRE(one.status == 0);
+  CHECK(server_counter(remote, server.port(), "peak", true) == 1);
+  Run bad = remote.wvlock("WVLOCK_CONCURRENT_DOWNLOADS=0",
+                          "--cache-dir '" + remote.tmp.path() + "/bad' lock");
+  REQUIRE(bad.status == 0);
+  CHECK(bad.err.find("ignoring `WVLOCK_CONCURRENT_DOWNLOADS=0`: expected a number of transfers "
+                     "between 1 and 256") != std::string::npos);
+  CHECK(server_counter(remote, server.port(), "peak", true) > 1);
+}
