@@ -4,6 +4,7 @@
 // stand-in, the 401 hint, WVLOCK_HTTP_RETRIES; and the password in no lockfile, cache or message.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -252,4 +253,37 @@ TEST_CASE("network auth: WVLOCK_HTTP_RETRIES sets how often a failed transfer is
   Run bad = run(project, "WVLOCK_HTTP_RETRIES=21", "cache", "--offline lock");
   INFO(bad.err);
   CHECK(contains(bad.err, "ignoring `WVLOCK_HTTP_RETRIES=21`: expected a number of retries between 0 and 20"));
+}
+
+TEST_CASE("network auth: over nginx, a page within max-age is not asked again, --refresh asks "
+          "with validators and gets 304",
+          "[cli][network][freshness]") {
+  const std::string nginx = wv::test::find_nginx();
+  if (nginx.empty()) WV_SKIP("nginx is not installed (scripts/setup.sh installs nginx-light)");
+  PrivateIndex index(nginx, 600);
+  INFO(index.error());
+  REQUIRE(index.error().empty());
+  ProjectCopy project("app", index.pyproject());
+  const std::string trust = "SSL_CERT_FILE='" + index.file("ca.pem") + "' " + credentials();
+  auto requests = [&] {
+    std::string log = index.access_log();
+    return std::count(log.begin(), log.end(), '\n');
+  };
+  Run cold = run(project, trust, "cache", "lock");
+  INFO(cold.err);
+  REQUIRE(cold.status == 0);
+  const std::string lock = project.lockfile();
+  const auto after_cold = requests();
+  CHECK(after_cold >= 1);
+
+  Run warm = run(project, trust, "cache", "lock");
+  REQUIRE(warm.status == 0);
+  CHECK(requests() == after_cold);  // the page is fresh, its metadata pinned by hash
+  CHECK(project.lockfile() == lock);
+
+  Run refresh = run(project, trust, "cache", "--refresh lock");
+  REQUIRE(refresh.status == 0);
+  CHECK(requests() == after_cold + 1);
+  CHECK(contains(index.access_log().substr(index.access_log().rfind("GET ")), "\" 304 "));
+  CHECK(project.lockfile() == lock);
 }

@@ -48,7 +48,8 @@ class PrivateIndex {
  public:
   /// Makes the CA, the certificate, the index and the password file, and starts nginx;
   /// `error()` says what failed ("" when it runs).
-  explicit PrivateIndex(const std::string& nginx) {
+  /// `max_age` > 0: project pages carry `Cache-Control: max-age=N`, as the public index's do.
+  explicit PrivateIndex(const std::string& nginx, int max_age = 0) {
     const std::string d = dir_.path();
     if (!shell_ok(str_cat(
             "cd '", d, "' && mkdir -p tmp www/simple/demo www/files certs && "
@@ -81,7 +82,11 @@ class PrivateIndex {
         "  server {\n    listen 127.0.0.1:", port_, " ssl;\n",
         "    ssl_certificate ", d, "/server.pem;\n    ssl_certificate_key ", d, "/server.key;\n",
         "    root ", d, "/www;\n    auth_basic \"wvlock test index\";\n",
-        "    auth_basic_user_file ", d, "/htpasswd;\n  }\n}\n");
+        "    auth_basic_user_file ", d, "/htpasswd;\n",
+        max_age > 0 ? str_cat("    location /simple/ { add_header Cache-Control \"max-age=",
+                              max_age, "\"; }\n")
+                    : std::string(),
+        "  }\n}\n");
     start(nginx);
   }
 
@@ -96,6 +101,8 @@ class PrivateIndex {
   /// `https://127.0.0.1:PORT/simple/`
   std::string url() const { return str_cat("https://127.0.0.1:", port_, "/simple/"); }
   std::string file(const std::string& leaf) const { return dir_.file(leaf); }
+  /// nginx's access log: one line per request, with its status.
+  std::string access_log() const { return slurp(dir_.file("access.log")); }
   /// A pyproject.toml that locks `demo` from this index, named `internal`.
   std::string pyproject(const std::string& extra_tool_lines = "") const {
     return str_cat("[project]\nname = \"app\"\nversion = \"0.1.0\"\nrequires-python = \">=3.8\"\n",
