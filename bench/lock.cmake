@@ -2,13 +2,11 @@
 # index and over loopback HTTP, cold and warm), a synthetic 1,000-project ecosystem
 # (bench/synthetic_ecosystem.py) locked for 1 and 5 targets, and pip's resolver
 # (bench/lock_reference.py) on the same index for one target, with the ratio and agreement.
-# It reuses the CLI's project wiring (src/cli/project.cc) and times the built wvlock binary.
-if(TARGET wvlock AND TARGET wv_lock)
-  add_executable(lock_bench ${CMAKE_CURRENT_SOURCE_DIR}/lock_bench.cc
-                 ${PROJECT_SOURCE_DIR}/src/cli/project.cc ${PROJECT_SOURCE_DIR}/src/cli/network.cc)
-  target_link_libraries(lock_bench PRIVATE wv_build wv_lock wv_index wv_net wv_targets wv_pkg wv_base
-                        wv_options)
-  target_include_directories(lock_bench PRIVATE ${PROJECT_SOURCE_DIR}/src)
+# It reuses the CLI's project wiring (wv_cli_project: src/cli/project.cc, network.cc) and times
+# the built wvlock binary.
+if(TARGET wvlock AND TARGET wv_cli_project)
+  add_executable(lock_bench ${CMAKE_CURRENT_SOURCE_DIR}/lock_bench.cc)
+  target_link_libraries(lock_bench PRIVATE wv_cli_project)
   target_compile_definitions(lock_bench PRIVATE
     WV_BENCH_DIR="${CMAKE_CURRENT_SOURCE_DIR}"
     WV_SOURCE_DIR="${PROJECT_SOURCE_DIR}"

@@ -36,8 +36,10 @@ inline constexpr const char* kIndexPassword = "s3cret-pw";
 
 /// The nginx binary, or "" when it is not installed (it lives in /usr/sbin, often off PATH).
 inline std::string find_nginx() {
-  std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
-  for (std::string_view folder : split(path + ":/usr/sbin:/sbin", ':')) {
+  // Named, not a temporary: split() returns views into it, and a temporary in the range
+  // expression would be gone before the loop runs.
+  const std::string path = str_cat(std::getenv("PATH") ? std::getenv("PATH") : "", ":/usr/sbin:/sbin");
+  for (std::string_view folder : split(path, ':')) {
     std::string candidate = str_cat(folder, "/nginx");
     if (!folder.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate;
   }
