@@ -123,6 +123,15 @@ void check_same_as_whole_folder(FlatFolder& listing, const std::string& folder) 
   }
 }
 
+// A folder of tricky names (make_tricky_folder), read through a counting file system.
+struct TrickyFolder {
+  TrickyFolder() { make_tricky_folder(folder); }
+  test::TempDir dir;
+  const std::string folder = dir.file("wheels");
+  CountingFileSystem file_system;
+  FlatFolderStats stats;
+};
+
 }  // namespace
 
 TEST_CASE("flat folder: buckets are the first word of the name, lower-cased", "[index][flat]") {
@@ -135,13 +144,9 @@ TEST_CASE("flat folder: buckets are the first word of the name, lower-cased", "[
   CHECK(flat_project_bucket(name("numpy")) == "numpy");
 }
 
-TEST_CASE("flat folder: the bucketed listing is the whole-folder parse, project by project",
-          "[index][flat]") {
-  test::TempDir dir;
-  const std::string folder = dir.file("wheels");
-  make_tricky_folder(folder);
-  CountingFileSystem file_system;
-  FlatFolderStats stats;
+TEST_CASE_METHOD(TrickyFolder,
+                 "flat folder: the bucketed listing is the whole-folder parse, project by project",
+                 "[index][flat]") {
   SECTION("listed, no digest kept") {
     FlatFolder listing(file_system, folder, nullptr, "", stats);
     check_same_as_whole_folder(listing, folder);
@@ -159,12 +164,10 @@ TEST_CASE("flat folder: the bucketed listing is the whole-folder parse, project 
   }
 }
 
-TEST_CASE("flat folder: a kept digest answers without listing the folder, through IndexSource",
-          "[index][flat]") {
-  test::TempDir dir;
-  const std::string folder = dir.file("wheels");
-  make_tricky_folder(folder);
-  CountingFileSystem file_system;
+TEST_CASE_METHOD(TrickyFolder,
+                 "flat folder: a kept digest answers without listing the folder, through "
+                 "IndexSource",
+                 "[index][flat]") {
   auto list = [&](const char* project) {
     IndexSource source({{LocationKind::kFlatFolder, folder}}, file_system, nullptr);
     source.set_folder_digests(file_system, dir.file("digests"));
@@ -193,12 +196,9 @@ TEST_CASE("flat folder: a kept digest answers without listing the folder, throug
   CHECK(!cold.empty());
 }
 
-TEST_CASE("flat folder: adding or removing a file makes the digest out of date", "[index][flat]") {
-  test::TempDir dir;
-  const std::string folder = dir.file("wheels");
-  make_tricky_folder(folder);
-  CountingFileSystem file_system;
-  FlatFolderStats stats;
+TEST_CASE_METHOD(TrickyFolder,
+                 "flat folder: adding or removing a file makes the digest out of date",
+                 "[index][flat]") {
   auto files_of = [&](const char* project) {
     FlatFolder listing(file_system, folder, &file_system, dir.file("digests"), stats);
     Result<std::vector<std::string>> files = listing.files_of(name(project));
@@ -224,13 +224,9 @@ TEST_CASE("flat folder: adding or removing a file makes the digest out of date",
   CHECK(file_system.listings == 4);
 }
 
-TEST_CASE("flat folder: a damaged or foreign digest is a miss, never a wrong answer",
-          "[index][flat]") {
-  test::TempDir dir;
-  const std::string folder = dir.file("wheels");
-  make_tricky_folder(folder);
-  CountingFileSystem file_system;
-  FlatFolderStats stats;
+TEST_CASE_METHOD(TrickyFolder,
+                 "flat folder: a damaged or foreign digest is a miss, never a wrong answer",
+                 "[index][flat]") {
   const std::string digests = dir.file("digests");
   {
     FlatFolder first(file_system, folder, &file_system, digests, stats);
