@@ -111,6 +111,11 @@ struct CachingFetcher::Cached {
   std::string body;
 };
 
+FetchResponse CachingFetcher::from_cache(Cached&& entry) {
+  return FetchResponse{entry.metadata.status, std::move(entry.metadata.headers),
+                       std::move(entry.body), std::move(entry.metadata.effective_url)};
+}
+
 CachingFetcher::CachingFetcher(Fetcher& upstream, FileSystem& file_system, CacheOptions options)
     : upstream_(upstream), file_system_(file_system), options_(std::move(options)) {
   // An empty folder would put the cache at the file system root.
@@ -282,18 +287,13 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
       continue;
     }
     cached[i] = load(request);
-    if (options_.offline) {
-      if (!cached[i]) {
-        results[i] = offline_miss(request.url);
-      } else {
-        results[i] = FetchResponse{cached[i]->metadata.status, cached[i]->metadata.headers,
-                                   std::move(cached[i]->body), cached[i]->metadata.effective_url};
-      }
+    // Offline, any copy answers; online, a fresh or hash-pinned one does.
+    if (cached[i] && (options_.offline || serves_unasked(cached[i]->metadata, request, now()))) {
+      results[i] = from_cache(std::move(*cached[i]));
       continue;
     }
-    if (cached[i] && serves_unasked(cached[i]->metadata, request, now())) {
-      results[i] = FetchResponse{cached[i]->metadata.status, cached[i]->metadata.headers,
-                                 std::move(cached[i]->body), cached[i]->metadata.effective_url};
+    if (options_.offline) {
+      results[i] = offline_miss(request.url);
       continue;
     }
     FetchRequest conditional = request;
@@ -362,8 +362,7 @@ std::vector<Result<FetchResponse>> CachingFetcher::fetch_all(
             entry_path(request) + ".meta", serialize_cache_metadata(entry.metadata), false);
         if (!written) warn_unwritable(written.error());
       }
-      results[i] = FetchResponse{entry.metadata.status, entry.metadata.headers,
-                                 std::move(entry.body), entry.metadata.effective_url};
+      results[i] = from_cache(std::move(entry));
       continue;
     }
     // A cut body (over the request's max_body_bytes) is not the resource: never stored.

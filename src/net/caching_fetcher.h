@@ -85,6 +85,8 @@ class CachingFetcher final : public Fetcher, public DerivedCache {
  private:
   struct Cached;
   std::optional<Cached> load(const FetchRequest& request);
+  /// A cached entry as the response it stands for.
+  static FetchResponse from_cache(Cached&& entry);
   std::int64_t now() const;
   /// Whether the sidecar at `path` still belongs to the body with this sha256.
   bool sidecar_names(const std::string& path, std::string_view body_sha256);
