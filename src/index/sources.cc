@@ -278,16 +278,24 @@ std::vector<bool> IndexSource::prefetch_scope(const std::string& scope_key,
   }
   if (requests.empty()) return ready;
   log_debug(str_cat("prefetching ", requests.size(), " project pages"));
-  std::vector<Result<FetchResponse>> responses = fetcher_->fetch_all(requests);
-  for (std::size_t k = 0; k < responses.size(); ++k) {
-    // Only answers are kept: a failed transfer is left to the page's own fetch, which retries
-    // and explains it.
-    if (!responses[k]) continue;
-    const bool final_answer = responses[k]->status == 200;
-    state_->prefetched.emplace(prefetch_key(requests[k]), std::move(*responses[k]));
-    for (std::size_t n : waiting[k]) ready[n] = final_answer && !merge;
+  std::vector<bool> arrived = fetch_ahead(requests);
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    for (std::size_t n : waiting[k]) ready[n] = arrived[k] && !merge;
   }
   return ready;
+}
+
+std::vector<bool> IndexSource::fetch_ahead(const std::vector<FetchRequest>& requests) {
+  std::vector<bool> ok(requests.size(), false);
+  std::vector<Result<FetchResponse>> responses = fetcher_->fetch_all(requests);
+  for (std::size_t k = 0; k < responses.size() && k < requests.size(); ++k) {
+    // Only answers are kept: a failed transfer is left to the request's own fetch, which
+    // retries and explains it.
+    if (!responses[k]) continue;
+    ok[k] = responses[k]->status == 200;
+    state_->prefetched.emplace(prefetch_key(requests[k]), std::move(*responses[k]));
+  }
+  return ok;
 }
 
 std::vector<bool> IndexSource::prefetch_variants(
@@ -329,12 +337,9 @@ std::vector<bool> IndexSource::prefetch_variants_in(
     }
   }
   if (requests.empty()) return ready;
-  std::vector<Result<FetchResponse>> responses = fetcher_->fetch_all(requests);
-  for (std::size_t k = 0; k < responses.size(); ++k) {
-    if (responses[k] && responses[k]->status == 200) {
-      state_->prefetched.emplace(prefetch_key(requests[k]), std::move(*responses[k]));
-      --missing[owner[k]];
-    }
+  std::vector<bool> arrived = fetch_ahead(requests);
+  for (std::size_t k = 0; k < requests.size(); ++k) {
+    if (arrived[k]) --missing[owner[k]];
   }
   for (std::size_t v = 0; v < versions.size(); ++v) ready[v] = ready[v] && missing[v] == 0;
   return ready;

@@ -137,6 +137,9 @@ class IndexSource final : public pkg::PackageSource {
   std::vector<bool> prefetch_variants_in(
       const std::string& scope_key,
       const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions);
+  /// Sends `requests` as one batch and keeps every answer for fetch_once(); per request,
+  /// whether it was a 200. Transfers that failed keep nothing.
+  std::vector<bool> fetch_ahead(const std::vector<FetchRequest>& requests);
   /// The key of a prefetched answer: everything in `request` that shapes the answer.
   static std::string prefetch_key(const FetchRequest& request);
   /// The request for a small remote file (a `.metadata` or variants file).
