@@ -111,18 +111,20 @@ std::string PythonProvider::pinned_for(const std::string& name) const {
   return "";
 }
 
-std::vector<std::pair<pkg::PackageName, std::string>> PythonProvider::with_pins(
-    const std::vector<std::string>& names) const {
-  std::vector<std::pair<pkg::PackageName, std::string>> wanted;
-  for (const std::string& text : names) {
-    Result<pkg::PackageName> name = pkg::parse_package_name(text);
-    if (name) wanted.emplace_back(*name, pinned_for(name->str()));
-  }
-  return wanted;
+std::optional<std::pair<pkg::PackageName, std::string>> PythonProvider::pinned_name(
+    std::string_view text) const {
+  Result<pkg::PackageName> name = pkg::parse_package_name(text);
+  if (!name) return std::nullopt;
+  return std::pair{*name, pinned_for(name->str())};
 }
 
 void PythonProvider::prefetch_packages(const std::vector<std::string>& names) {
-  if (names.size() > 1) (void)catalog_.prefetch_listings(with_pins(names));
+  if (names.size() < 2) return;
+  std::vector<std::pair<pkg::PackageName, std::string>> wanted;
+  for (const std::string& text : names) {
+    if (auto pinned = pinned_name(text)) wanted.push_back(std::move(*pinned));
+  }
+  (void)catalog_.prefetch_listings(wanted);
 }
 
 void PythonProvider::prefetch_listings_of(const std::vector<const pkg::Requirement*>& requirements) {
@@ -147,23 +149,30 @@ void PythonProvider::prefetch_candidates(const std::vector<DependencyEdge>& edge
   };
   std::vector<Step> level;
   std::vector<const pkg::Requirement*> next;
+  // A requirement that applies here (with `active` extras) is followed; a direct reference is
+  // checked when decided, not listed.
+  auto consider = [&](const pkg::Requirement& requirement, std::span<const std::string> active) {
+    Result<bool> yes = applies(requirement, active, nullptr);
+    if (!requirement.url && yes && *yes) next.push_back(&requirement);
+  };
   auto follow = [&](const std::vector<pkg::Requirement>& requirements,
                     std::span<const std::string> active) {
-    for (const pkg::Requirement& requirement : requirements) {
-      Result<bool> yes = applies(requirement, active, nullptr);
-      if (!requirement.url && yes && *yes) next.push_back(&requirement);
-    }
+    for (const pkg::Requirement& requirement : requirements) consider(requirement, active);
   };
   auto take_next = [&]() {
-    std::vector<std::string> names;
-    for (const pkg::Requirement* requirement : next) names.push_back(requirement->name);
-    std::vector<std::pair<pkg::PackageName, std::string>> wanted = with_pins(names);
-    std::vector<bool> ready = catalog_.prefetch_listings(wanted);
-    std::size_t k = 0;
+    std::vector<std::pair<pkg::PackageName, std::string>> wanted;
+    std::vector<const pkg::Requirement*> named;  // the requirement of each wanted entry
     for (const pkg::Requirement* requirement : next) {
-      if (!pkg::parse_package_name(requirement->name)) continue;  // with_pins() skipped it
+      if (auto pinned = pinned_name(requirement->name)) {
+        wanted.push_back(std::move(*pinned));
+        named.push_back(requirement);
+      }
+    }
+    std::vector<bool> ready = catalog_.prefetch_listings(wanted);
+    for (std::size_t k = 0; k < wanted.size(); ++k) {
+      if (!ready[k]) continue;
       const auto& [name, pinned] = wanted[k];
-      if (!ready[k++]) continue;
+      const pkg::Requirement* requirement = named[k];
       Result<const ProjectListing*> listing = catalog_.listing(name, pinned);
       if (!listing) continue;
       std::vector<std::string> extras;
@@ -233,8 +242,7 @@ void PythonProvider::prefetch_candidates(const std::vector<DependencyEdge>& edge
       Result<const pkg::CoreMetadata*> metadata = catalog_.metadata(*file);
       if (!metadata) continue;
       for (const pkg::RequiresDist& entry : (*metadata)->requires_dist) {
-        Result<bool> yes = applies(entry.requirement, step->extras, nullptr);
-        if (!entry.requirement.url && yes && *yes) next.push_back(&entry.requirement);
+        consider(entry.requirement, step->extras);
       }
     }
     level.clear();

@@ -118,9 +118,8 @@ class PythonProvider {
   /// level by level from `edges`, the METADATA of the wheel each dependency would most likely
   /// be decided with and the listings that names, so round trips overlap instead of queueing.
   void prefetch_listings_of(const std::vector<const pkg::Requirement*>& requirements);
-  /// `names` (those that parse) with the index each is pinned to.
-  std::vector<std::pair<pkg::PackageName, std::string>> with_pins(
-      const std::vector<std::string>& names) const;
+  /// The package `text` names with the index it is pinned to; nullopt when it does not parse.
+  std::optional<std::pair<pkg::PackageName, std::string>> pinned_name(std::string_view text) const;
   void prefetch_candidates(const std::vector<DependencyEdge>& edges);
   /// The index set of `listing` that `specifier` admits (yanked versions only when pinned).
   Set set_for(const ProjectListing& listing, const pkg::SpecifierSet& specifier) const;
