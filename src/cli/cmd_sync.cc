@@ -22,10 +22,13 @@
 namespace wv::cli {
 namespace {
 
-// The project file for credentials only (index names, keyring-provider): a sync with
-// `--frozen` does not need it otherwise, so one that cannot be read means no named indexes.
-std::optional<targets::ProjectConfig> credentials_config(const GlobalOptions& options,
-                                                         FileSystem& file_system) {
+// The project file for credentials only (index names, keyring-provider), when the freshness
+// check did not read it already: a sync with `--frozen` does not need it otherwise, so one that
+// cannot be read means no named indexes.
+std::optional<targets::ProjectConfig> credentials_config(
+    std::optional<targets::ProjectConfig> read, const GlobalOptions& options,
+    FileSystem& file_system) {
+  if (read) return read;
   Result<targets::ProjectConfig> config =
       targets::read_project_file(file_system, path_join(options.project_dir, "pyproject.toml"));
   if (!config) return std::nullopt;
@@ -35,8 +38,9 @@ std::optional<targets::ProjectConfig> credentials_config(const GlobalOptions& op
 // Wheels with a remote url: downloaded through the cache, verified against the lock.
 class NetworkWheelStore final : public install::WheelStore {
  public:
-  NetworkWheelStore(const GlobalOptions& options, FileSystem& file_system)
-      : config_(credentials_config(options, file_system)),
+  NetworkWheelStore(const GlobalOptions& options, std::optional<targets::ProjectConfig> config,
+                    FileSystem& file_system)
+      : config_(credentials_config(std::move(config), options, file_system)),
         network_(options, config_ ? &*config_ : nullptr, file_system) {}
   Result<std::string> get(const lock::LockedFile& file) override {
     return network_.fetcher().fetch_verified(file.url, file.sha256, file.size);
@@ -57,6 +61,7 @@ struct SelectionInputs {
   std::string lock_dir;
   lock::Lockfile lockfile;
   targets::HostProfile live;
+  std::optional<targets::ProjectConfig> config;  ///< the project file, when it was read
 };
 
 // Reads the lockfile (checking it is fresh unless --frozen) and detects the live host.
@@ -85,6 +90,7 @@ Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_s
                                 " is stale: pyproject.toml changed since it was written; run "
                                 "`wvlock lock`, or pass `--frozen` to install it as it is"));
     }
+    inputs.config = std::move(project->config);
   }
   detect::ProcessEnvironment environment;
   WV_ASSIGN_OR_RETURN(inputs.live,
@@ -197,7 +203,7 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   RealFileSystem file_system;
   auto inputs = prepare(options, file_system, frozen);
   if (!inputs) return fail(inputs.error());
-  NetworkWheelStore network(options, file_system);
+  NetworkWheelStore network(options, std::move(inputs->config), file_system);
   install::LocalWheelStore store(inputs->lock_dir, &network);
   sync_options.lock_dir = inputs->lock_dir;
   // Packages built from source need the project's indexes (build requirements) and a builder,
