@@ -33,6 +33,23 @@ std::string user_info_of(const std::optional<std::string>& username,
   return info;
 }
 
+// A URL's user info ("user" or "user:password", percent-encoded), decoded.
+struct UserInfo {
+  std::string user;
+  std::optional<std::string> password;
+};
+
+UserInfo split_user_info(const std::string& info) {
+  std::size_t colon = info.find(':');
+  std::string user = info.substr(0, colon);
+  UserInfo out{percent_decode(user).value_or(user), std::nullopt};
+  if (colon != std::string::npos) {
+    std::string password = info.substr(colon + 1);
+    out.password = percent_decode(password).value_or(password);
+  }
+  return out;
+}
+
 // The path an index's URLs start with: its own path up to and with its last '/', so
 // `/simple` and `/simple/` both cover `/simple/torch/`.
 std::string path_prefix(std::string path) {
@@ -99,13 +116,9 @@ AuthFetcher::AuthFetcher(Fetcher& upstream, AuthOptions options)
     index.username_variable = index_variable(configured.name, "USERNAME");
     index.password_variable = index_variable(configured.name, "PASSWORD");
     if (!parts->userinfo.empty()) {
-      const std::string& info = parts->userinfo;
-      std::size_t colon = info.find(':');
-      index.username = percent_decode(info.substr(0, colon)).value_or(info.substr(0, colon));
-      if (colon != std::string::npos) {
-        std::string password = info.substr(colon + 1);
-        index.password = percent_decode(password).value_or(password);
-      }
+      UserInfo info = split_user_info(parts->userinfo);
+      index.username = std::move(info.user);
+      index.password = std::move(info.password);
       index.source = "the index URL";
       if (!index.password) {
         // A user name in the URL, its password from the environment (uv pairs them too).
@@ -154,11 +167,9 @@ AuthFetcher::Plan AuthFetcher::plan(const FetchRequest& request) {
   if (plan.index == nullptr) plan.index = host_match;
 
   if (!parts->userinfo.empty()) {  // the URL's own credentials win
-    const std::string& info = parts->userinfo;
-    std::size_t colon = info.find(':');
-    std::string user = info.substr(0, colon);
-    plan.username = percent_decode(user).value_or(user);
-    plan.has_password = plan.password_from_url = colon != std::string::npos;
+    UserInfo info = split_user_info(parts->userinfo);
+    plan.username = std::move(info.user);
+    plan.has_password = plan.password_from_url = info.password.has_value();
     plan.source = "the URL";
     if (!plan.has_password && plan.index && plan.index->password &&
         plan.index->username == plan.username) {
