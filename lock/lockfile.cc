@@ -26,8 +26,9 @@ std::string source_file_name(const LockedFile& file) {
 }
 
 const LockedTarget* Lockfile::find_target(std::string_view name) const {
+  const std::string wanted = targets::normalize_target_name(name);
   for (const LockedTarget& target : targets) {
-    if (target.name == name) return &target;
+    if (target.name == wanted) return &target;
   }
   return nullptr;
 }

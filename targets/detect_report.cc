@@ -3,6 +3,7 @@
 
 #include <functional>
 
+#include "base/json_writer.h"
 #include "base/str.h"
 #include "targets/providers.h"
 #include "targets/target.h"
@@ -93,30 +94,38 @@ std::vector<Row> rows(const HostProfile& host) {
 
 }  // namespace
 
-std::string json_quote(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    const unsigned char byte = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (byte < 0x20) {
-          const char* hex = "0123456789abcdef";
-          out += "\\u00";
-          out.push_back(hex[byte >> 4]);
-          out.push_back(hex[byte & 0xf]);
-        } else {
-          out.push_back(c);
-        }
-    }
+namespace {
+
+// The JSON shape of docs/json.md ("detect"): each fact's value is already JSON text.
+std::string render_json(const std::vector<Row>& facts,
+                        const std::vector<std::pair<std::string, std::vector<SupportedFeature>>>& outputs,
+                        const HostProfile& host) {
+  JsonWriter json;
+  json.begin_object().field("version", 1).key("facts").begin_object();
+  for (const Row& fact : facts) {
+    json.key(fact.name).begin_object().key("value").raw(fact.json.value_or("null"));
+    json.field("source", to_string(fact.source)).end();
   }
-  out += "\"";
-  return out;
+  json.end().key("providers").begin_object();
+  for (const auto& [name, features] : outputs) {
+    json.key(name).begin_array();
+    for (const SupportedFeature& feature : features) {
+      json.begin_object().field("feature", feature.name).key("values").strings(feature.values);
+      json.field("multi_value", feature.multi_value).end();
+    }
+    json.end();
+  }
+  json.end().key("properties").begin_object();
+  for (const auto& [ns, features] : host.properties) {
+    json.key(ns).begin_object();
+    for (const auto& [feature, values] : features) json.key(feature).strings(values);
+    json.end();
+  }
+  json.end().key("notes").strings(host.notes).end();
+  return json.text();
 }
+
+}  // namespace
 
 std::string render_detect_report(const HostProfile& host, bool json) {
   const std::vector<Row> facts = rows(host);
@@ -124,41 +133,8 @@ std::string render_detect_report(const HostProfile& host, bool json) {
   for (std::string_view name : kBuiltinProviders) {
     outputs.emplace_back(std::string(name), *run_provider(name, host));
   }
+  if (json) return render_json(facts, outputs, host);
   std::string out;
-  if (json) {
-    out += "{\n  \"facts\": {\n";
-    for (std::size_t i = 0; i < facts.size(); ++i) {
-      out += str_cat("    ", json_quote(facts[i].name), ": {\"value\": ",
-                     facts[i].json.value_or("null"), ", \"source\": ",
-                     json_quote(to_string(facts[i].source)), "}",
-                     i + 1 < facts.size() ? "," : "", "\n");
-    }
-    out += "  },\n  \"providers\": {\n";
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-      out += str_cat("    ", json_quote(outputs[i].first), ": [");
-      const auto& features = outputs[i].second;
-      for (std::size_t j = 0; j < features.size(); ++j) {
-        out += str_cat(j == 0 ? "\n" : ",\n", "      {\"feature\": ", json_quote(features[j].name),
-                       ", \"values\": ", json_list(features[j].values), ", \"multi_value\": ",
-                       features[j].multi_value ? "true" : "false", "}");
-      }
-      out += str_cat(features.empty() ? "]" : "\n    ]", i + 1 < outputs.size() ? "," : "", "\n");
-    }
-    out += "  },\n  \"properties\": {";
-    std::size_t n = 0;
-    for (const auto& [ns, features] : host.properties) {
-      out += str_cat(n++ == 0 ? "\n" : ",\n", "    ", json_quote(ns), ": {");
-      std::size_t m = 0;
-      for (const auto& [feature, values] : features) {
-        out += str_cat(m++ == 0 ? "" : ", ", json_quote(feature), ": ", json_list(values));
-      }
-      out += "}";
-    }
-    out += host.properties.empty() ? "},\n" : "\n  },\n";
-    out += str_cat("  \"notes\": ", json_list(host.notes), "\n}\n");
-    return out;
-  }
-
   out += str_cat("host: ", describe(host), "\n\nfacts:\n");
   std::size_t width = 0;
   for (const Row& r : facts) width = std::max(width, r.name.size());

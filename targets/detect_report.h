@@ -1,7 +1,6 @@
 // The report of `wvlock detect` (DESIGN.md §4): every fact of a host profile with its source,
 // then each built-in provider's ordered output (reference/variants.md §5), then the detection
-// notes — as text for people or as JSON for tools. Hand-built JSON (no JSON library in
-// targets/); output is deterministic. Cheap to include.
+// notes — as text for people or as JSON for tools (base/json_writer.h); output is deterministic. Cheap to include.
 #pragma once
 
 #include <string>
@@ -11,14 +10,10 @@
 namespace wv::targets {
 
 /// Renders `host` as text (`json` false) or as one JSON object (`json` true) ending in "\n":
-///   {"facts": {"os": {"value": "linux", "source": "uname"}, ...},
+///   {"version": 1, "facts": {"os": {"value": "linux", "source": "uname"}, ...},
 ///    "providers": {"nvidia": [{"feature": "...", "values": [...], "multi_value": true}], ...},
 ///    "properties": {...}, "notes": [...]}
 /// Absent facts have `"value": null`.
 std::string render_detect_report(const HostProfile& host, bool json);
-
-/// A JSON string literal for `text` (quotes, backslash, control characters escaped; bytes
-/// >= 0x80 are passed through, so valid UTF-8 stays valid).
-std::string json_quote(std::string_view text);
 
 }  // namespace wv::targets

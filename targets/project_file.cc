@@ -268,6 +268,7 @@ Result<Target> read_target(const Reader& reader, const toml::node& node, std::si
                                 ": expected letters, digits, `-`, `_` or `.`, starting with a "
                                 "letter or digit"));
   }
+  target.name = normalize_target_name(target.name);
   const std::string where = str_cat("target ", in_backticks(target.name));
   WV_TRY(reader.check_keys(*table, kTargetKeys, where));
 
@@ -844,6 +845,7 @@ Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& t
   }
   if (const toml::node* targets_node = table.get("targets")) {
     WV_ASSIGN_OR_RETURN(entry.targets, reader.strings(*targets_node, "targets", false));
+    for (std::string& name : entry.targets) name = normalize_target_name(name);
     if (entry.targets.empty()) {
       return reader.error(targets_node->source(),
                           str_cat("`targets = []` in ", where, " applies to no target: name at "
@@ -1076,7 +1078,9 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
       WV_ASSIGN_OR_RETURN(Target target, read_target(reader, *list->get(i), i, config.python));
       if (config.find_target(target.name) != nullptr) {
         return reader.error(list->get(i)->source(),
-                            str_cat("duplicate target name ", in_backticks(target.name)));
+                            str_cat("duplicate target name ", in_backticks(target.name),
+                                    " (target names are compared as package names are: case, "
+                                    "`-`, `_` and `.` do not tell two apart)"));
       }
       config.targets.push_back(std::move(target));
     }
@@ -1088,8 +1092,9 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
 }  // namespace
 
 const Target* ProjectConfig::find_target(std::string_view target_name) const {
+  const std::string wanted = normalize_target_name(target_name);
   for (const Target& target : targets) {
-    if (target.name == target_name) return &target;
+    if (target.name == wanted) return &target;
   }
   return nullptr;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "base/str.h"
+#include "pkg/name.h"
 
 namespace wv::targets {
 
@@ -196,6 +197,8 @@ bool is_valid_target_name(std::string_view name) {
     return is_ascii_alnum(c) || c == '-' || c == '_' || c == '.';
   });
 }
+
+std::string normalize_target_name(std::string_view name) { return pkg::normalize_name(name); }
 
 std::map<std::string, std::string> declared_facts(const Target& target) {
   const HostProfile& host = target.profile;

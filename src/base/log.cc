@@ -8,12 +8,62 @@
 namespace wv {
 namespace {
 std::atomic<int> current_level{int(Verbosity::kNormal)};
+std::atomic<bool> colored{false};
 
 void emit(std::string_view prefix, std::string_view message) {
-  const std::string shown = redact_credentials(message);  // never print a password
-  std::fprintf(stderr, "%.*s%s\n", int(prefix.size()), prefix.data(), shown.c_str());
+  // never print a password
+  const std::string shown = paint_diagnostic(redact_credentials(std::string(prefix) + std::string(message)));
+  std::fprintf(stderr, "%s\n", shown.c_str());
 }
+
+struct Prefix {
+  std::string_view text;
+  Style style;
+};
+constexpr Prefix kPrefixes[] = {{"error:", Style::kError},
+                                {"warning:", Style::kWarning},
+                                {"hint:", Style::kHint},
+                                {"note:", Style::kBold}};
 }  // namespace
+
+void set_color(bool enabled) { colored = enabled; }
+bool color_enabled() { return colored; }
+
+std::string paint(std::string_view text, Style style) {
+  if (!colored) return std::string(text);
+  const char* code = "1";
+  switch (style) {
+    case Style::kError: code = "1;31"; break;
+    case Style::kWarning: code = "1;33"; break;
+    case Style::kHint: code = "1;36"; break;
+    case Style::kBold: code = "1"; break;
+  }
+  return std::string("\x1b[") + code + "m" + std::string(text) + "\x1b[0m";
+}
+
+std::string paint_diagnostic(std::string_view text) {
+  if (!colored) return std::string(text);
+  std::string out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    std::string_view line = text.substr(start, end == std::string_view::npos ? text.npos : end - start);
+    bool painted = false;
+    for (const Prefix& prefix : kPrefixes) {
+      if (line.substr(0, prefix.text.size()) == prefix.text) {
+        out += paint(prefix.text, prefix.style);
+        out += line.substr(prefix.text.size());
+        painted = true;
+        break;
+      }
+    }
+    if (!painted) out += line;
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
 
 void set_verbosity(Verbosity level) { current_level = int(level); }
 Verbosity verbosity() { return Verbosity(current_level.load()); }

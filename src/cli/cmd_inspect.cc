@@ -11,6 +11,7 @@
 #include "lock/toml_value.h"
 #include "pkg/name.h"
 #include "pkg/wheel_filename.h"
+#include "targets/target.h"
 
 namespace wv::cli {
 namespace {
@@ -65,7 +66,7 @@ Result<std::vector<const lock::LockedTarget*>> chosen_targets(const lock::Lockfi
                                                               const std::optional<std::string>& name) {
   std::vector<const lock::LockedTarget*> targets;
   for (const lock::LockedTarget& target : lockfile.targets) {
-    if (!name || target.name == *name) targets.push_back(&target);
+    if (!name || target.name == targets::normalize_target_name(*name)) targets.push_back(&target);
   }
   if (name && targets.empty()) {
     std::vector<std::string> names;

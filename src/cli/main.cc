@@ -10,6 +10,7 @@
 #include "base/limits.h"
 #include "base/log.h"
 #include "cli/commands.h"
+#include "cli/help.h"
 #include "pkg/name.h"
 
 namespace wv::cli {
@@ -46,7 +47,30 @@ const Command kCommands[] = {
 };
 constexpr std::size_t kCommandCount = sizeof kCommands / sizeof kCommands[0];
 
-int run_help(const GlobalOptions&, Arguments&) {
+// `wvlock help CMD` prints CMD's help; `wvlock help` the overview.
+int print_command_help(const std::string& name) {
+  std::optional<std::string> help = command_help(name);
+  if (!help) {
+    std::fprintf(stderr, "error: unknown command `%s`\n\nhint: `wvlock help` lists the commands\n",
+                 name.c_str());
+    return kExitUsage;
+  }
+  std::fwrite(help->data(), 1, help->size(), stdout);
+  return kExitOk;
+}
+
+int run_help(const GlobalOptions&, Arguments& arguments) {
+  if (std::optional<std::string> name = arguments.take_positional()) {
+    if (auto done = arguments.expect_done(); !done) {
+      print_error(done.error());
+      return kExitUsage;
+    }
+    return print_command_help(*name);
+  }
+  if (auto done = arguments.expect_done(); !done) {
+    print_error(done.error());
+    return kExitUsage;
+  }
   std::printf(
       "wvlock %s: one lockfile for every machine, the right build on each\n\n"
       "usage: wvlock [global options] <command> [options]\n\ncommands:\n",
@@ -74,7 +98,8 @@ int run_help(const GlobalOptions&, Arguments&) {
                 std::string(spec.unit).c_str());
   }
   std::printf(
-      "\nexit codes: 0 ok, 1 resolution or selection failed, 2 bad input or usage, 3 network or "
+      "\n`wvlock help COMMAND` or `wvlock COMMAND --help` describes one command.\n"
+      "exit codes: 0 ok, 1 resolution or selection failed, 2 bad input or usage, 3 network or "
       "file system\n");
   return kExitOk;
 }
@@ -159,6 +184,7 @@ int main(int argc, char** argv) {
     else rest.push_back(item);
   }
   wv::set_verbosity(wv::Verbosity(options.verbosity));
+  wv::set_color(options.color);
   // Limits come from the environment first, so that --limit on the command line wins.
   wv::Result<void> limits = wv::apply_limit_environment(&std::getenv);
   for (const std::string& setting : limit_settings) {
@@ -170,6 +196,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   if (help_requested) {
+    if (command_name) return print_command_help(command_name);
     Arguments none({});
     return run_help(options, none);
   }

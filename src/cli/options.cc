@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "base/log.h"
 #include "base/str.h"
 
 namespace wv::cli {
@@ -95,7 +96,8 @@ int exit_code_for(const Error& error) {
 void print_error(const Error& error) {
   std::string text = "error: " + error.message;
   for (const std::string& note : error.notes) text += "\n" + note;
-  std::fprintf(stderr, "%s\n", redact_credentials(text).c_str());  // never print a password
+  // never print a password
+  std::fprintf(stderr, "%s\n", paint_diagnostic(redact_credentials(text)).c_str());
 }
 
 }  // namespace wv::cli

@@ -192,7 +192,7 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
                             : first_reason;
       }
       if (!force || use.wheels.empty()) return result;
-      // --no-verify: the lock-time choice, as the lock says.
+      // --no-verify-target: the lock-time choice, as the lock says.
       const lock::LockedFile* file = package->find_wheel(use.wheels.front());
       if (file == nullptr) return result;
       auto parsed = pkg::parse_wheel_filename(file->name);
@@ -293,7 +293,7 @@ Outcome run(const lock::Lockfile& lockfile, const targets::HostProfile& live,
     if (static_cast<int>(i) == outcome.selected) {
       verdict.status = TargetStatus::kSelected;
       verdict.reason = evaluation.fits ? fit_note(evaluation)
-                                       : str_cat("forced with --no-verify: ", evaluation.reason);
+                                       : str_cat("forced with --no-verify-target: ", evaluation.reason);
       if (!options.forced_target.empty() && evaluation.fits) {
         verdict.reason = str_cat("forced; ", verdict.reason);
       }

@@ -21,7 +21,7 @@ namespace wv::install {
 struct SelectOptions {
   /// `--target NAME`: use this target (still verified unless `verify` is false).
   std::string forced_target;
-  /// false = `--no-verify`: a forced target is taken even when it does not fit; a package
+  /// false = `--no-verify-target`: a forced target is taken even when it does not fit; a package
   /// with no installable kept wheel then gets its lock-time first choice.
   bool verify = true;
   std::vector<std::string> extras;

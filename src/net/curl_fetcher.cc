@@ -18,6 +18,7 @@
 
 #include "base/file_system.h"
 #include "base/limits.h"
+#include "base/log.h"
 #include "base/sha256.h"
 #include "base/str.h"
 #include "net/progress.h"
@@ -532,7 +533,9 @@ struct CurlFetcher::Impl {
       remaining = 0;
     }
 
-    const bool show_progress = options.progress == ProgressMode::kAuto && ::isatty(STDERR_FILENO);
+    // `-q` draws no bar either.
+    const bool show_progress = options.progress == ProgressMode::kAuto &&
+                               verbosity() >= Verbosity::kNormal && ::isatty(STDERR_FILENO);
     const Clock::time_point started = Clock::now();
     Clock::time_point last_drawn;
     bool drew = false;

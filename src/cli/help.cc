@@ -1,0 +1,88 @@
+#include "cli/help.h"
+
+#include "base/str.h"
+
+namespace wv::cli {
+namespace {
+
+struct HelpText {
+  const char* name;
+  const char* usage;
+  const char* description;
+  const char* options;  ///< one option per line, its description aligned after it
+};
+
+const HelpText kHelp[] = {
+    {"lock", "wvlock lock [--check] [--upgrade | --upgrade-package NAME ...]",
+     "Resolves the project's requirements for every declared target and writes pylock.toml.\n"
+     "Versions already in the lock are kept unless an upgrade is asked for.",
+     "  --check                  exit 1 when a fresh lock would differ; write nothing\n"
+     "  -U, --upgrade            allow every package to move to its newest version\n"
+     "  --upgrade-package NAME   allow NAME to move (repeatable)\n"},
+    {"sync", "wvlock sync [options]",
+     "Detects this host, picks the locked target that fits it and each package's wheel for it,\n"
+     "and makes the environment (.venv, or $VIRTUAL_ENV) match: installs what is missing,\n"
+     "removes what the lock does not name. Nothing changes when a step fails.",
+     "  --target NAME            take this target instead of the detected one\n"
+     "  --no-verify-target       with --target: install it even when it does not fit this host\n"
+     "  --extra NAME             install an extra of the project (repeatable)\n"
+     "  --group NAME             install a dependency group (repeatable)\n"
+     "  --locked                 fail when pylock.toml is stale (the default)\n"
+     "  --frozen                 install pylock.toml as it is, without checking it is fresh\n"
+     "  --dry-run                print the plan; change nothing\n"
+     "  --reinstall              reinstall every package, even one already right\n"
+     "  --no-install-project     install the dependencies but not the project itself\n"
+     "  --no-editable            install the project as a regular wheel, not editable\n"
+     "  --no-build               never build from source; fail where only a source is locked\n"
+     "  --venv DIR               the environment to sync (default .venv)\n"
+     "  --python PYTHON          the interpreter a new environment is made with\n"},
+    {"targets", "wvlock targets [--target NAME] [--extra NAME] [--group NAME] [--frozen]",
+     "Shows the declared targets, which one this host would pick, and why not the others.\n"
+     "Exits 1 when no target fits.",
+     "  --target NAME            check this target as `sync --target` would\n"
+     "  --no-verify-target       with --target: take it even when it does not fit\n"
+     "  --extra NAME             count this extra as asked for (repeatable)\n"
+     "  --group NAME             count this group as asked for (repeatable)\n"
+     "  --frozen                 read pylock.toml without checking it is fresh\n"},
+    {"detect", "wvlock detect [--json]",
+     "Prints this machine's host profile (each fact with where it came from) and each\n"
+     "variant provider's output, in the order providers rank them.",
+     "  --json                   one JSON object (docs/json.md)\n"},
+    {"check", "wvlock check",
+     "Verifies that pylock.toml is fresh (pyproject.toml has not changed since it was written)\n"
+     "and that every target's closure is complete and installable.",
+     ""},
+    {"tree", "wvlock tree [--target NAME]",
+     "Prints each target's dependency tree from the lockfile; (*) marks a package shown above.",
+     "  --target NAME            only this target\n"},
+    {"why", "wvlock why PACKAGE [--target NAME]",
+     "Shows the shortest chain of requirements that brings PACKAGE into each target.\n"
+     "Exits 1 when no target needs it.",
+     "  --target NAME            only this target\n"},
+    {"export", "wvlock export --target NAME [--format pylock|requirements] [--output FILE|-]",
+     "Writes one target's packages as a plain PEP 751 lock (pylock.NAME.toml by default) or as\n"
+     "a hashed requirements file (stdout by default).",
+     "  --target NAME            the target to export (required)\n"
+     "  --format FORMAT          pylock (default) or requirements\n"
+     "  --group NAME             include a dependency group (repeatable)\n"
+     "  --output FILE            where to write; - for stdout\n"},
+    {"help", "wvlock help [COMMAND]", "Shows the commands, or one command's help.", ""},
+    {"version", "wvlock version", "Prints wvlock's version.", ""},
+};
+
+}  // namespace
+
+std::optional<std::string> command_help(std::string_view name) {
+  for (const HelpText& help : kHelp) {
+    if (name != help.name) continue;
+    std::string text = str_cat("usage: ", help.usage, "\n\n", help.description, "\n");
+    std::string options = help.options;
+    options += "  -h, --help               show this help and do nothing else\n";
+    text += "\noptions:\n" + options;
+    text += "\nglobal options (any command): see `wvlock help`\n";
+    return text;
+  }
+  return std::nullopt;
+}
+
+}  // namespace wv::cli
