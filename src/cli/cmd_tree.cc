@@ -1,10 +1,12 @@
 // `wvlock tree` and `wvlock why PKG`: a target's graph from the lockfile, whole or as the
 // shortest chain to one package.
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
 
+#include "base/json_writer.h"
 #include "base/str.h"
 #include "cli/commands.h"
 #include "cli/lock_view.h"
@@ -12,40 +14,125 @@
 
 namespace wv::cli {
 
+namespace {
+
+// An edge as a JSON object: {"name", "version", "extra"}.
+void edge_json(JsonWriter& json, const std::string& text) {
+  Edge edge = parse_edge(text);
+  json.field("name", edge.name).field("version", edge.version);
+  json.key("extra").value(edge.extra.empty() ? std::optional<std::string>() : edge.extra);
+}
+
+// One target's tree; a package already shown is marked, not expanded again, so the output stays
+// linear in the lock's size.
+void print_tree(const lock::Lockfile& lockfile, const lock::LockedTarget& target) {
+  std::printf("%s\n", target.name.c_str());
+  std::set<std::string> shown;
+  std::function<void(const std::string&, const std::string&, int)> print =
+      [&](const std::string& text, const std::string& label, int depth) {
+        bool again = !shown.insert(text).second;
+        std::printf("%s%s%s%s\n", std::string(std::size_t(depth) * 2, ' ').c_str(), text.c_str(),
+                    label.empty() ? "" : (" (" + label + ")").c_str(), again ? " (*)" : "");
+        if (again) return;
+        for (const std::string& child : children(lockfile, target.name, parse_edge(text))) {
+          print(child, "", depth + 1);
+        }
+      };
+  for (const auto& [root, label] : labelled_roots(target)) print(root, label, 1);
+}
+
+// The same tree as JSON nodes: {"name", "version", "extra", "via", "repeated", "dependencies"}.
+void tree_json(JsonWriter& json, const lock::Lockfile& lockfile, const lock::LockedTarget& target) {
+  std::set<std::string> shown;
+  std::function<void(const std::string&, const std::string&)> node =
+      [&](const std::string& text, const std::string& label) {
+        bool again = !shown.insert(text).second;
+        json.begin_object();
+        edge_json(json, text);
+        json.key("via").value(label.empty() ? std::optional<std::string>() : label);
+        json.field("repeated", again).key("dependencies").begin_array();
+        if (!again) {
+          for (const std::string& child : children(lockfile, target.name, parse_edge(text))) {
+            node(child, "");
+          }
+        }
+        json.end().end();
+      };
+  json.begin_object().field("name", target.name).key("roots").begin_array();
+  for (const auto& [root, label] : labelled_roots(target)) node(root, label);
+  json.end().end();
+}
+
+// Why a package is in a target: the shortest chain of edges from a root, and what asked for
+// the root ("the project", "the project's extra X").
+struct Chain {
+  std::string via;
+  std::vector<std::string> edges;  ///< root first
+};
+
+std::optional<Chain> shortest_chain(const lock::Lockfile& lockfile, const lock::LockedTarget& target,
+                                    const std::string& name) {
+  // Breadth-first from the roots.
+  std::map<std::string, std::string> parent;
+  std::vector<std::string> queue;
+  for (const auto& [root, label] : labelled_roots(target)) {
+    if (parent.emplace(root, label.empty() ? "the project" : "the project's " + label).second) {
+      queue.push_back(root);
+    }
+  }
+  std::optional<std::string> hit;
+  for (std::size_t i = 0; i < queue.size() && !hit; ++i) {
+    if (parse_edge(queue[i]).name == name) {
+      hit = queue[i];
+      break;
+    }
+    for (const std::string& child : children(lockfile, target.name, parse_edge(queue[i]))) {
+      if (parent.emplace(child, queue[i]).second) queue.push_back(child);
+    }
+  }
+  if (!hit) return std::nullopt;
+  Chain chain;
+  chain.edges.push_back(*hit);
+  while (parent.at(chain.edges.back()).rfind("the project", 0) != 0) {
+    chain.edges.push_back(parent.at(chain.edges.back()));
+  }
+  chain.via = parent.at(chain.edges.back());
+  std::reverse(chain.edges.begin(), chain.edges.end());
+  return chain;
+}
+
+}  // namespace
+
 int run_tree(const GlobalOptions& options, Arguments& arguments) {
   auto target_name = arguments.extract_value("--target");
   if (!target_name) return fail_reading_lock(target_name.error());
+  bool json = arguments.extract_flag("--json");
   if (auto done = arguments.expect_done(); !done) return fail_reading_lock(done.error());
   RealFileSystem file_system;
   auto inputs = read_lock_inputs(options, file_system);
   if (!inputs) return fail_reading_lock(inputs.error());
   auto targets = chosen_targets(inputs->lockfile, *target_name);
   if (!targets) return fail_reading_lock(targets.error());
-  for (const lock::LockedTarget* target : *targets) {
-    std::printf("%s\n", target->name.c_str());
-    std::set<std::string> shown;
-    std::function<void(const std::string&, const std::string&, int)> print =
-        [&](const std::string& text, const std::string& label, int depth) {
-          bool again = !shown.insert(text).second;
-          std::printf("%s%s%s%s\n", std::string(std::size_t(depth) * 2, ' ').c_str(),
-                      text.c_str(), label.empty() ? "" : (" (" + label + ")").c_str(),
-                      again ? " (*)" : "");
-          if (again) return;
-          for (const std::string& child : children(inputs->lockfile, target->name, parse_edge(text))) {
-            print(child, "", depth + 1);
-          }
-        };
-    for (const auto& [root, label] : labelled_roots(*target)) print(root, label, 1);
+  if (!json) {
+    for (const lock::LockedTarget* target : *targets) print_tree(inputs->lockfile, *target);
+    return kExitOk;
   }
+  JsonWriter writer;
+  writer.begin_object().field("version", 1).key("targets").begin_array();
+  for (const lock::LockedTarget* target : *targets) tree_json(writer, inputs->lockfile, *target);
+  writer.end().end();
+  std::fputs(writer.text().c_str(), stdout);
   return kExitOk;
 }
 
 int run_why(const GlobalOptions& options, Arguments& arguments) {
   auto target_name = arguments.extract_value("--target");
   if (!target_name) return fail_reading_lock(target_name.error());
+  bool json = arguments.extract_flag("--json");
   auto wanted = arguments.take_positional();
   if (!wanted) {
-    return fail_reading_lock(make_error(ErrorCode::kInvalidInput, "usage: wvlock why PACKAGE [--target NAME]"));
+    return fail_reading_lock(make_error(ErrorCode::kInvalidInput,
+                                        "usage: wvlock why PACKAGE [--target NAME] [--json]"));
   }
   if (auto done = arguments.expect_done(); !done) return fail_reading_lock(done.error());
   std::string name = pkg::normalize_name(*wanted);
@@ -55,38 +142,30 @@ int run_why(const GlobalOptions& options, Arguments& arguments) {
   auto targets = chosen_targets(inputs->lockfile, *target_name);
   if (!targets) return fail_reading_lock(targets.error());
   bool found_any = false;
+  JsonWriter writer;
+  writer.begin_object().field("version", 1).field("package", name).key("targets").begin_array();
   for (const lock::LockedTarget* target : *targets) {
-    // Breadth-first from the roots: the shortest chain that reaches the package.
-    std::map<std::string, std::string> parent;
-    std::vector<std::string> queue;
-    for (const auto& [root, label] : labelled_roots(*target)) {
-      if (parent.emplace(root, label.empty() ? "the project" : "the project's " + label).second) {
-        queue.push_back(root);
-      }
+    std::optional<Chain> chain = shortest_chain(inputs->lockfile, *target, name);
+    found_any = found_any || chain.has_value();
+    writer.begin_object().field("name", target->name).field("needed", chain.has_value());
+    writer.key("via").value(chain ? std::optional<std::string>(chain->via) : std::nullopt);
+    writer.key("chain").begin_array();
+    for (const std::string& edge : chain ? chain->edges : std::vector<std::string>()) {
+      writer.begin_object();
+      edge_json(writer, edge);
+      writer.end();
     }
-    std::optional<std::string> hit;
-    for (std::size_t i = 0; i < queue.size() && !hit; ++i) {
-      if (parse_edge(queue[i]).name == name) {
-        hit = queue[i];
-        break;
-      }
-      for (const std::string& child : children(inputs->lockfile, target->name, parse_edge(queue[i]))) {
-        if (parent.emplace(child, queue[i]).second) queue.push_back(child);
-      }
-    }
-    if (!hit) {
+    writer.end().end();
+    if (json) continue;
+    if (!chain) {
       std::printf("%s: %s is not needed\n", target->name.c_str(), name.c_str());
       continue;
     }
-    found_any = true;
-    std::vector<std::string> chain{*hit};
-    while (parent.count(chain.back()) && parent.at(chain.back()).rfind("the project", 0) != 0) {
-      chain.push_back(parent.at(chain.back()));
-    }
-    std::string line = parent.at(chain.back());
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) line += " -> " + *it;
-    std::printf("%s: %s\n", target->name.c_str(), line.c_str());
+    std::printf("%s: %s -> %s\n", target->name.c_str(), chain->via.c_str(),
+                join(chain->edges, " -> ").c_str());
   }
+  writer.end().end();
+  if (json) std::fputs(writer.text().c_str(), stdout);
   return found_any ? kExitOk : kExitFailure;
 }
 

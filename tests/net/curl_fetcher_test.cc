@@ -1,5 +1,6 @@
 // CurlFetcher over real HTTP on loopback, against tests/net/fault_server.py.
 #include "net/curl_fetcher.h"
+#include "base/log.h"
 
 #include <fcntl.h>
 #include <pty.h>
@@ -683,6 +684,18 @@ TEST_CASE("curl fetcher: the progress bar is drawn only when stderr is a termina
   CHECK_THAT(drawn, Catch::Contains("\rdownloading "));
   CHECK_THAT(drawn, Catch::Contains("(1/2 files)"));
   CHECK(drawn.back() == '\r');  // the line is erased at the end
+
+  // `-q` draws nothing, even on a terminal.
+  REQUIRE(::openpty(&terminal, &device, nullptr, nullptr, nullptr) == 0);
+  wv::set_verbosity(wv::Verbosity::kQuiet);
+  {
+    StderrRedirect redirect(device);
+    for (const Result<FetchResponse>& result : fetcher.fetch_all(requests)) REQUIRE(result);
+  }
+  wv::set_verbosity(wv::Verbosity::kNormal);
+  ::close(device);
+  CHECK(drain(terminal).empty());
+  ::close(terminal);
 }
 
 TEST_CASE("curl fetcher: 200 small fetches, parallel against sequential", "[.][bench][net]") {
