@@ -26,9 +26,8 @@ std::string source_file_name(const LockedFile& file) {
 }
 
 const LockedTarget* Lockfile::find_target(std::string_view name) const {
-  const std::string wanted = targets::normalize_target_name(name);
   for (const LockedTarget& target : targets) {
-    if (target.name == wanted) return &target;
+    if (targets::same_target_name(target.name, name)) return &target;
   }
   return nullptr;
 }

@@ -268,7 +268,6 @@ Result<Target> read_target(const Reader& reader, const toml::node& node, std::si
                                 ": expected letters, digits, `-`, `_` or `.`, starting with a "
                                 "letter or digit"));
   }
-  target.name = normalize_target_name(target.name);
   const std::string where = str_cat("target ", in_backticks(target.name));
   WV_TRY(reader.check_keys(*table, kTargetKeys, where));
 
@@ -744,7 +743,11 @@ bool has(const std::vector<std::string>& names, std::string_view name) {
 // marker cannot be parsed or evaluated there.
 Result<bool> entry_applies(const ProjectConfig& config, const SourceEntry& entry,
                            const Target& target) {
-  if (!entry.targets.empty() && !has(entry.targets, target.name)) return false;
+  if (!entry.targets.empty() &&
+      std::none_of(entry.targets.begin(), entry.targets.end(),
+                   [&](const std::string& name) { return same_target_name(name, target.name); })) {
+    return false;
+  }
   if (!entry.extra.empty()) {
     const bool locked = std::any_of(target.extras.begin(), target.extras.end(),
                                     [&](const std::string& extra) {
@@ -845,7 +848,6 @@ Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& t
   }
   if (const toml::node* targets_node = table.get("targets")) {
     WV_ASSIGN_OR_RETURN(entry.targets, reader.strings(*targets_node, "targets", false));
-    for (std::string& name : entry.targets) name = normalize_target_name(name);
     if (entry.targets.empty()) {
       return reader.error(targets_node->source(),
                           str_cat("`targets = []` in ", where, " applies to no target: name at "
@@ -1079,8 +1081,9 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
       if (config.find_target(target.name) != nullptr) {
         return reader.error(list->get(i)->source(),
                             str_cat("duplicate target name ", in_backticks(target.name),
-                                    " (target names are compared as package names are: case, "
-                                    "`-`, `_` and `.` do not tell two apart)"));
+                                    " (the same as `", config.find_target(target.name)->name,
+                                    "`: target names are compared as package names are, so "
+                                    "case, `-`, `_` and `.` do not tell two apart)"));
       }
       config.targets.push_back(std::move(target));
     }
@@ -1092,9 +1095,8 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
 }  // namespace
 
 const Target* ProjectConfig::find_target(std::string_view target_name) const {
-  const std::string wanted = normalize_target_name(target_name);
   for (const Target& target : targets) {
-    if (target.name == wanted) return &target;
+    if (same_target_name(target.name, target_name)) return &target;
   }
   return nullptr;
 }

@@ -200,6 +200,10 @@ bool is_valid_target_name(std::string_view name) {
 
 std::string normalize_target_name(std::string_view name) { return pkg::normalize_name(name); }
 
+bool same_target_name(std::string_view a, std::string_view b) {
+  return a == b || normalize_target_name(a) == normalize_target_name(b);
+}
+
 std::map<std::string, std::string> declared_facts(const Target& target) {
   const HostProfile& host = target.profile;
   std::map<std::string, std::string> facts;

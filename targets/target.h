@@ -40,9 +40,11 @@ MajorMinor default_platform_version(const Platform& platform);
 /// safe in a file name: `pylock.NAME.toml`). Checked wherever a name is read.
 bool is_valid_target_name(std::string_view name);
 
-/// The form a target name is kept and compared in: a package name's normalization (lower case,
-/// each run of `-`, `_`, `.` as one `-`), so `CPU`, `cpu` and `Cpu` are one target everywhere.
+/// The form target names are compared in: a package name's normalization (lower case, each run
+/// of `-`, `_`, `.` as one `-`), so `CPU`, `cpu` and `Cpu` name one target everywhere. A target
+/// keeps the spelling it was declared with.
 std::string normalize_target_name(std::string_view name);
+bool same_target_name(std::string_view a, std::string_view b);
 
 /// A declared target.
 struct Target {

@@ -18,7 +18,6 @@
 #include "targets/detect/detect.h"
 #include "targets/detect/environment.h"
 #include "targets/project_file.h"
-#include "targets/target.h"
 
 namespace wv::cli {
 namespace {
@@ -139,7 +138,7 @@ int fail(const Error& error) {
 Result<install::SelectOptions> select_options(Arguments& arguments) {
   install::SelectOptions select;
   WV_ASSIGN_OR_RETURN(auto forced, arguments.extract_value("--target"));
-  if (forced) select.forced_target = targets::normalize_target_name(*forced);
+  if (forced) select.forced_target = *forced;
   select.verify = !arguments.extract_flag("--no-verify-target");
   while (true) {
     WV_ASSIGN_OR_RETURN(auto group, arguments.extract_value("--group"));

@@ -30,7 +30,7 @@ Result<std::vector<const lock::LockedTarget*>> chosen_targets(const lock::Lockfi
                                                               const std::optional<std::string>& name) {
   std::vector<const lock::LockedTarget*> targets;
   for (const lock::LockedTarget& target : lockfile.targets) {
-    if (!name || target.name == targets::normalize_target_name(*name)) targets.push_back(&target);
+    if (!name || targets::same_target_name(target.name, *name)) targets.push_back(&target);
   }
   if (name && targets.empty()) {
     std::vector<std::string> names;

@@ -266,14 +266,14 @@ Outcome run(const lock::Lockfile& lockfile, const targets::HostProfile& live,
   LiveContext context = make_live_context(live, options);
   Outcome outcome;
   for (const lock::LockedTarget& target : lockfile.targets) {
-    bool forced = !options.forced_target.empty() && target.name == options.forced_target;
+    bool forced = !options.forced_target.empty() && targets::same_target_name(target.name, options.forced_target);
     outcome.evaluations.push_back(
         evaluate(lockfile, target, context, options, forced && !options.verify));
   }
   for (std::size_t i = 0; i < lockfile.targets.size(); ++i) {
     const Evaluation& evaluation = outcome.evaluations[i];
     if (!options.forced_target.empty()) {
-      if (lockfile.targets[i].name == options.forced_target &&
+      if (targets::same_target_name(lockfile.targets[i].name, options.forced_target) &&
           (evaluation.fits || !options.verify)) {
         outcome.selected = static_cast<int>(i);
       }

@@ -121,7 +121,7 @@ TEST_CASE("cli targets: names are compared normalized, so `CPU` is the target `c
       << pyproject << "\n[[tool.wvlock.target]]\nname = \"CPU\"\nplatform = \"linux-x86_64\"\n";
   Run duplicate = project.wvlock("", "lock");
   CHECK(duplicate.status == 2);
-  CHECK_THAT(duplicate.err, Catch::Contains("duplicate target name `cpu`"));
+  CHECK_THAT(duplicate.err, Catch::Contains("duplicate target name `CPU` (the same as `cpu`"));
 
   std::ofstream(project.dir + "/pyproject.toml") << pyproject;
   REQUIRE(project.wvlock("", "lock").status == 0);
