@@ -10,11 +10,14 @@ namespace wv::install {
 namespace fs = std::filesystem;
 namespace {
 
-// `file://` and the absolute path, percent-encoded where a URL needs it (PEP 610 wants a URL).
+// `file://` and the absolute path, percent-encoded where a URL needs it (PEP 610 wants a URL);
+// a folder without its trailing `/`, as pip writes it.
 std::string file_url(const std::string& path) {
   std::error_code ec;
   fs::path absolute = fs::absolute(path, ec);
-  return "file://" + percent_encode((ec ? fs::path(path) : absolute).lexically_normal().generic_string(), "/");
+  std::string text = (ec ? fs::path(path) : absolute).lexically_normal().generic_string();
+  if (text.size() > 1 && text.back() == '/') text.pop_back();
+  return "file://" + percent_encode(text, "/");
 }
 
 // The file's own URL when the lock names it by one (https:// or file://), else the file:// URL

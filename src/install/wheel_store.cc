@@ -19,8 +19,8 @@ LocatedFile inspect_file(const std::string& path, std::string_view sha256,
     located.state = ec == std::errc::no_such_file_or_directory ? FileState::kMissing
                                                                : FileState::kUnreadable;
     located.problem = located.state == FileState::kMissing
-                          ? str_cat(in_backticks(what), " is missing: the lock names ",
-                                    in_backticks(path), ", which does not exist")
+                          ? str_cat(in_backticks(what), " is missing: there is no file at ",
+                                    in_backticks(path))
                           : str_cat("cannot read ", in_backticks(what), " at ", in_backticks(path),
                                     ": ", ec.message());
     return located;

@@ -208,7 +208,7 @@ TEST_CASE("dist-info: direct_url.json of every kind of source", "[install][dist-
   SECTION("a folder: dir_info, editable unless --no-editable") {
     lock::LockedPackage package;
     package.name = "mylib";
-    package.directory = lock::LockedDirectory{"mylib", true, ""};
+    package.directory = lock::LockedDirectory{"mylib/.", true, ""};
     auto json = parse(direct_url_json(package, nullptr, "", options));
     CHECK(json["url"] == "file://" + dir.path() + "/mylib");
     CHECK(json["dir_info"] == nlohmann::json{{"editable", true}});
