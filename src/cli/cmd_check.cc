@@ -129,14 +129,19 @@ TargetReport check_target(const lock::Lockfile& lockfile, const lock::TargetCont
   return report;
 }
 
+std::string counted(std::size_t count, std::string_view noun) {
+  return str_cat(count, " ", noun, count == 1 ? "" : "s");
+}
+
 std::string summary_line(const TargetReport& report) {
-  std::string line = str_cat(report.name, ": ", report.packages, " packages, ", report.ok, " of ",
-                             report.checked, " files present with matching sha256");
+  std::string line = str_cat(report.name, ": ", counted(report.packages, "package"), ", ",
+                             report.ok, " of ", counted(report.checked, "file"),
+                             " present with matching sha256");
   if (report.not_downloaded > 0) {
     line += str_cat(", ", report.not_downloaded, " not downloaded yet (sync verifies them when it "
                     "downloads them)");
   }
-  if (!report.problems.empty()) line += str_cat(", ", report.problems.size(), " problems");
+  if (!report.problems.empty()) line += ", " + counted(report.problems.size(), "problem");
   return line + "\n";
 }
 
