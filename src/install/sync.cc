@@ -607,12 +607,14 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   bool changes = !fetched.empty() || report.plan.count(PlanAction::kRemove) > 0;
   if (!changes) return report;
 
-  // 2. Stage and verify every wheel.
-  // What each dist-info records beyond the wheel's own files: its origin and whether it was asked for.
+  // 2. Stage and verify every wheel. Each dist-info also records whether the package was asked
+  // for (REQUESTED) and, when the lock names it by location, where from (direct_url.json).
   const std::set<std::string> requested = requested_packages(
       lockfile, report.selection.target, options.select.groups, options.install_project);
   std::map<std::string, const lock::LockedPackage*> entry_of;
-  for (const ChosenWheel& chosen : report.selection.wheels) entry_of[chosen.package->name] = chosen.package;
+  for (const ChosenWheel& chosen : report.selection.wheels) {
+    entry_of[chosen.package->name] = chosen.package;
+  }
   const std::string staging_name = str_cat(kStagingPrefix, "-", ::getpid());
   const std::string staging = under(root, staging_name);
   remove_quietly(staging);
@@ -650,7 +652,9 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
         } else {
           unpack.wheel_name = item->file->name;
           unpack.wheel_sha256 = item->file->sha256;
-          unpack.direct_url_json = direct_url_json(*entry_of.at(item->name), item->file, path, options);
+          if (auto entry = entry_of.find(item->name); entry != entry_of.end()) {
+            unpack.direct_url_json = direct_url_json(*entry->second, item->file, path, options);
+          }
         }
         unpack.requested = requested.count(item->name) > 0;
         unpacked[i] = unpack_wheel(path, unpack);

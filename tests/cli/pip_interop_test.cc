@@ -157,9 +157,9 @@ TEST_CASE("cli pip: pip freezes, inspects and uninstalls what wvlock synced as i
   // uninstall: exactly the files tqdm's RECORD lists go, every other file stays as it was.
   const std::map<std::string, std::string> before = project.files();
   std::set<std::string> recorded;
-  const std::string site_rel = fs::path(project.site()).lexically_relative(project.app + "/.venv").generic_string();
+  const fs::path site = fs::path(project.site()).lexically_relative(project.app + "/.venv");
   for (const std::string& row : lines_of(slurp(project.site() + "/tqdm-4.67.1.dist-info/RECORD"))) {
-    recorded.insert((fs::path(site_rel) / row.substr(0, row.find(','))).lexically_normal().generic_string());
+    recorded.insert((site / row.substr(0, row.find(','))).lexically_normal().generic_string());
   }
   CHECK(recorded.count("bin/tqdm") == 1);
   Run uninstall = project.pip("uninstall -y tqdm");
