@@ -367,12 +367,6 @@ Result<void> check_sources(const LockedPackage& package, std::string_view path) 
   return {};
 }
 
-// "name==version" or "name[extra]==version" -> name.
-std::string_view edge_name(std::string_view edge) {
-  std::size_t end = edge.find_first_of("[=");
-  return edge.substr(0, end);
-}
-
 std::string_view edge_version(std::string_view edge) {
   std::size_t at = edge.find("==");
   return at == std::string_view::npos ? std::string_view() : edge.substr(at + 2);
@@ -483,6 +477,11 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
     }
   }
   return {};
+}
+
+std::string_view edge_name(std::string_view edge) {
+  std::size_t end = edge.find_first_of("[=");
+  return edge.substr(0, end);
 }
 
 }  // namespace wv::lock

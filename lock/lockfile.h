@@ -169,6 +169,10 @@ struct Lockfile {
 /// and an archive has no `name`: this is its `LockedArchive::file.name`.
 std::string source_file_name(const LockedFile& file);
 
+/// The package name of a dependency edge or root: "name==version" or "name[extra]==version"
+/// -> "name".
+std::string_view edge_name(std::string_view edge);
+
 /// Puts packages, wheels and lists in the canonical order the writer relies on.
 void canonicalize(Lockfile& lockfile);
 

@@ -1,53 +1,229 @@
-// `wvlock check`: the lockfile is fresh and every target's closure complete and installable.
+// `wvlock check`: the lockfile is fresh, and for every target each package has a wheel the
+// target can install and each file the target would install (the wheels it keeps, the sdists and
+// archives it would build) is here with the locked size and sha256. Found and verified by the
+// code sync uses (install::LocalWheelStore, install::inspect_file); a file with a remote url is
+// looked up in the download cache only: check never uses the network.
 #include <cstdio>
 
+#include "base/json_writer.h"
 #include "base/str.h"
 #include "cli/commands.h"
 #include "cli/lock_view.h"
+#include "cli/project.h"
+#include "install/built_sources.h"
+#include "install/wheel_store.h"
+#include "net/caching_fetcher.h"
 #include "pkg/wheel_filename.h"
 
 namespace wv::cli {
+namespace {
+
+// The cache's content-addressed store is all check reads of it; nothing is ever fetched.
+class NoNetwork final : public Fetcher {
+ public:
+  Result<FetchResponse> fetch(const FetchRequest& request) override {
+    return make_error(ErrorCode::kNetwork,
+                      str_cat("`wvlock check` never downloads (", request.url, ")"));
+  }
+};
+
+// Remote files: their verified copy in the download cache, when sync downloaded them before.
+// A damaged copy counts as not downloaded: sync discards it and downloads the file again.
+class CachedFiles final : public install::WheelStore {
+ public:
+  CachedFiles(const GlobalOptions& options, FileSystem& file_system)
+      : cache_(no_network_, file_system, net::CacheOptions{cache_directory(options)}) {}
+  Result<std::string> get(const lock::LockedFile& file) override {
+    return make_error(ErrorCode::kNetwork, str_cat("`wvlock check` never downloads ", file.url));
+  }
+  install::LocatedFile locate(const lock::LockedFile& file) override {
+    const std::string path = cache_.verified_path(file.sha256);
+    install::LocatedFile located = install::inspect_file(path, file.sha256, file.size, file.name);
+    if (located.state == install::FileState::kMissing ||
+        located.state == install::FileState::kMismatch) {
+      located.state = install::FileState::kNotDownloaded;
+      located.problem = str_cat(in_backticks(file.name), " is not downloaded yet");
+    }
+    return located;
+  }
+
+ private:
+  NoNetwork no_network_;
+  net::CachingFetcher cache_;
+};
+
+struct Problem {
+  std::string package, version, file;  ///< "" when the problem is not about one
+  std::string kind;                    ///< missing, mismatch, unreadable, no-wheel, not-locked
+  std::string message;
+};
+
+struct TargetReport {
+  std::string name;
+  std::size_t packages = 0;
+  std::size_t checked = 0;         ///< files looked at
+  std::size_t ok = 0;              ///< present with the locked size and sha256
+  std::size_t not_downloaded = 0;  ///< remote files not in the download cache
+  std::vector<Problem> problems;
+  bool unreadable = false;  ///< a file system error while reading a file
+};
+
+// The files `target` would install of `package`: every wheel it keeps, or the sdist or
+// archive it would build (none for a folder or a git commit).
+std::vector<const lock::LockedFile*> files_of(const lock::LockedPackage& package,
+                                              const lock::TargetUse& use) {
+  std::vector<const lock::LockedFile*> files;
+  for (const std::string& wheel : use.wheels) {
+    if (const lock::LockedFile* file = package.find_wheel(wheel)) files.push_back(file);
+  }
+  if (use.wheels.empty()) {
+    if (const lock::LockedFile* source = install::source_file(package)) files.push_back(source);
+  }
+  return files;
+}
+
+TargetReport check_target(const lock::Lockfile& lockfile, const lock::TargetContext& context,
+                          install::WheelStore& store) {
+  TargetReport report;
+  report.name = context.name;
+  if (!lockfile.find_target(context.name)) {
+    report.problems.push_back({"", "", "", "not-locked",
+                               str_cat("target ", in_backticks(context.name),
+                                       " is not in the lockfile; run `wvlock lock`")});
+    return report;
+  }
+  for (const lock::LockedPackage* package : lockfile.closure(context.name)) {
+    ++report.packages;
+    const lock::TargetUse& use = package->targets.at(context.name);
+    // A package the lock says to build is installable wherever its source is.
+    bool installable = use.wheels.empty() && package->has_source();
+    for (const std::string& wheel : use.wheels) {
+      auto filename = pkg::parse_wheel_filename(wheel);
+      if (filename && context.tags.is_compatible(filename->tags)) installable = true;
+    }
+    if (!installable) {
+      report.problems.push_back({package->name, package->version, "", "no-wheel",
+                                 str_cat(package->name, " ", package->version,
+                                         " keeps no wheel this target can install")});
+    }
+    for (const lock::LockedFile* file : files_of(*package, use)) {
+      ++report.checked;
+      const install::LocatedFile located = store.locate(*file);
+      switch (located.state) {
+        case install::FileState::kVerified: ++report.ok; continue;
+        case install::FileState::kNotDownloaded: ++report.not_downloaded; continue;
+        case install::FileState::kMissing:
+        case install::FileState::kMismatch:
+        case install::FileState::kUnreadable:
+          break;
+      }
+      const bool unreadable = located.state == install::FileState::kUnreadable;
+      report.unreadable = report.unreadable || unreadable;
+      report.problems.push_back(
+          {package->name, package->version, file->name,
+           unreadable ? "unreadable"
+                      : located.state == install::FileState::kMissing ? "missing" : "mismatch",
+           located.problem});
+    }
+  }
+  return report;
+}
+
+std::string counted(std::size_t count, std::string_view noun) {
+  return str_cat(count, " ", noun, count == 1 ? "" : "s");
+}
+
+std::string summary_line(const TargetReport& report) {
+  std::string line = str_cat(report.name, ": ", counted(report.packages, "package"), ", ",
+                             report.ok, " of ", counted(report.checked, "file"),
+                             " present with matching sha256");
+  if (report.not_downloaded > 0) {
+    line += str_cat(", ", report.not_downloaded, " not downloaded yet (sync verifies them when it "
+                    "downloads them)");
+  }
+  if (!report.problems.empty()) line += ", " + counted(report.problems.size(), "problem");
+  return line + "\n";
+}
+
+std::string json_document(const std::string& lockfile_path, bool fresh,
+                          const std::vector<TargetReport>& reports) {
+  JsonWriter json;
+  json.begin_object().field("version", 1).field("lockfile", lockfile_path).field("fresh", fresh);
+  json.key("targets").begin_array();
+  auto text_or_null = [](const std::string& text) {
+    return text.empty() ? std::optional<std::string>() : std::optional<std::string>(text);
+  };
+  for (const TargetReport& report : reports) {
+    json.begin_object().field("name", report.name).field("packages", std::uint64_t(report.packages));
+    json.key("files").begin_object()
+        .field("checked", std::uint64_t(report.checked))
+        .field("ok", std::uint64_t(report.ok))
+        .field("not_downloaded", std::uint64_t(report.not_downloaded))
+        .end();
+    json.key("problems").begin_array();
+    for (const Problem& problem : report.problems) {
+      json.begin_object()
+          .field("package", text_or_null(problem.package))
+          .field("version", text_or_null(problem.version))
+          .field("file", text_or_null(problem.file))
+          .field("kind", problem.kind)
+          .field("problem", problem.message)
+          .end();
+    }
+    json.end().end();
+  }
+  json.end().end();
+  return json.text();
+}
+
+}  // namespace
 
 int run_check(const GlobalOptions& options, Arguments& arguments) {
+  const bool json = arguments.extract_flag("--json");
   if (auto done = arguments.expect_done(); !done) return fail_reading_lock(done.error());
   RealFileSystem file_system;
   auto inputs = read_lock_inputs(options, file_system);
   if (!inputs) return fail_reading_lock(inputs.error());
   const lock::Lockfile& lockfile = inputs->lockfile;
-  std::string expected = lock::input_hash(inputs->project.requirements, inputs->project.targets,
-                                          inputs->project.inputs);
-  if (lockfile.input_hash != expected) {
-    return fail_reading_lock(make_error(ErrorCode::kInvalidLockfile,
-                           str_cat(in_backticks(inputs->project.lockfile_path),
+  const std::string& lockfile_path = inputs->project.lockfile_path;
+  const bool fresh = lockfile.input_hash == lock::input_hash(inputs->project.requirements,
+                                                             inputs->project.targets,
+                                                             inputs->project.inputs);
+  if (!fresh) {
+    print_error(make_error(ErrorCode::kInvalidLockfile,
+                           str_cat(in_backticks(lockfile_path),
                                    " is stale: pyproject.toml changed since it was written; run "
                                    "`wvlock lock`")));
   }
-  int problems = 0;
+  CachedFiles cached(options, file_system);
+  install::LocalWheelStore store(options.project_dir, &cached);
+  std::vector<TargetReport> reports;
+  bool problems = false;
+  bool file_problems = false;
+  bool unreadable = false;
   for (const lock::TargetContext& context : inputs->project.targets) {
-    if (!lockfile.find_target(context.name)) {
-      std::fprintf(stderr, "error: target `%s` is not in the lockfile\n", context.name.c_str());
-      ++problems;
-      continue;
+    reports.push_back(check_target(lockfile, context, store));
+    const TargetReport& report = reports.back();
+    for (const Problem& problem : report.problems) {
+      std::fprintf(stderr, "error: target `%s`: %s\n", report.name.c_str(), problem.message.c_str());
+      file_problems = file_problems || problem.kind == "missing" || problem.kind == "mismatch";
     }
-    std::size_t count = 0;
-    for (const lock::LockedPackage* package : lockfile.closure(context.name)) {
-      ++count;
-      const lock::TargetUse& use = package->targets.at(context.name);
-      // A package the lock says to build is installable wherever its source is.
-      bool installable = use.wheels.empty() && package->has_source();
-      for (const std::string& wheel : use.wheels) {
-        auto filename = pkg::parse_wheel_filename(wheel);
-        if (filename && context.tags.is_compatible(filename->tags)) installable = true;
-      }
-      if (!installable) {
-        std::fprintf(stderr, "error: target `%s`: %s %s keeps no wheel this target can install\n",
-                     context.name.c_str(), package->name.c_str(), package->version.c_str());
-        ++problems;
-      }
-    }
-    std::printf("%s: %zu packages, every one hashed and installable\n", context.name.c_str(), count);
+    problems = problems || !report.problems.empty();
+    unreadable = unreadable || report.unreadable;
   }
-  return problems == 0 ? kExitOk : kExitFailure;
+  if (file_problems) {
+    std::fprintf(stderr, "hint: put the files back as they were locked, or run `wvlock lock` "
+                         "to lock the files that are there now\n");
+  }
+  std::string out;
+  if (json) {
+    out = json_document(lockfile_path, fresh, reports);
+  } else {
+    for (const TargetReport& report : reports) out += summary_line(report);
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (unreadable) return kExitIo;
+  return fresh && !problems ? kExitOk : kExitFailure;
 }
 
 }  // namespace wv::cli

@@ -48,10 +48,14 @@ const HelpText kHelp[] = {
      "Prints this machine's host profile (each fact with where it came from) and each\n"
      "variant provider's output, in the order providers rank them.",
      "  --json                   one JSON object (docs/json.md)\n"},
-    {"check", "wvlock check",
-     "Verifies that pylock.toml is fresh (pyproject.toml has not changed since it was written)\n"
-     "and that every target's closure is complete and installable.",
-     ""},
+    {"check", "wvlock check [--json]",
+     "Verifies that pylock.toml is fresh (pyproject.toml has not changed since it was written),\n"
+     "that every target's closure is complete and installable, and that each file a target\n"
+     "would install (the wheels it keeps, the sdists and archives it would build) is here with\n"
+     "the locked size and sha256. A url's file is looked for in the download cache only: check\n"
+     "never uses the network. Exits 1 when the lock is stale or a file is missing or changed,\n"
+     "3 when a file cannot be read.",
+     "  --json                   one JSON object (docs/json.md)\n"},
     {"tree", "wvlock tree [--target NAME]",
      "Prints each target's dependency tree from the lockfile; (*) marks a package shown above.",
      "  --target NAME            only this target\n"},

@@ -4,30 +4,12 @@
 
 #include "base/file_system.h"
 #include "base/hash.h"
-#include "base/percent.h"
 #include "base/str.h"
 #include "pkg/source_tree.h"
 
 namespace wv::install {
 namespace fs = std::filesystem;
 namespace {
-
-std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;  // paths and URLs hold none
-    out += c;
-  }
-  return out + "\"";
-}
-
-// `file://` and the absolute path, percent-encoded where a URL needs it (PEP 610 wants a URL).
-std::string file_url(const std::string& path) { return "file://" + percent_encode(path, "/"); }
-
-bool editable_here(const lock::LockedPackage& package, const SyncOptions& options) {
-  return options.editable && package.directory && package.directory->editable;
-}
 
 // A digest of what decides a source tree's metadata: the files setuptools, flit, hatch and the
 // rest read it from. Its code is not included: an editable install sees code edits anyway,
@@ -48,6 +30,10 @@ Result<std::string> tree_digest(const std::string& directory) {
 }
 
 }  // namespace
+
+bool installs_editable(const lock::LockedPackage& package, const SyncOptions& options) {
+  return options.editable && package.directory && package.directory->editable;
+}
 
 const lock::LockedFile* source_file(const lock::LockedPackage& package) {
   if (package.archive) return &package.archive->file;
@@ -78,7 +64,7 @@ Result<std::map<std::string, SourceIdentity>> source_identities(const Selection&
       identity.digest = package.vcs->commit_id;
     } else if (package.directory) {
       const std::string directory = source_directory(package, options);
-      identity.name = str_cat(editable_here(package, options) ? "editable:" : "directory:",
+      identity.name = str_cat(installs_editable(package, options) ? "editable:" : "directory:",
                               directory);
       WV_ASSIGN_OR_RETURN(identity.digest, tree_digest(directory));
     } else if (const lock::LockedFile* file = source_file(package)) {
@@ -114,43 +100,6 @@ Result<void> check_buildable(const std::vector<const PlanItem*>& builds, const S
                                                  "installer has no builder"));
   }
   return {};
-}
-
-std::string built_direct_url_json(const lock::LockedPackage& package, const SyncOptions& options,
-                                  const std::string& archive_path) {
-  if (package.vcs) {
-    const std::string url =
-        package.vcs->url.empty()
-            ? file_url((fs::path(options.lock_dir) / package.vcs->path).lexically_normal().string())
-            : package.vcs->url;
-    std::string out = str_cat("{\"url\": ", json_string(url),
-                              ", \"vcs_info\": {\"vcs\": \"git\", \"commit_id\": ",
-                              json_string(package.vcs->commit_id));
-    if (!package.vcs->requested_revision.empty()) {
-      out += ", \"requested_revision\": " + json_string(package.vcs->requested_revision);
-    }
-    out += "}";
-    if (!package.vcs->subdirectory.empty()) {
-      out += ", \"subdirectory\": " + json_string(package.vcs->subdirectory);
-    }
-    return out + "}\n";
-  }
-  if (package.directory) {
-    const std::string directory = source_directory(package, options);
-    return str_cat("{\"dir_info\": {", editable_here(package, options) ? "\"editable\": true" : "",
-                   "}, \"url\": ", json_string(file_url(directory)), "}\n");
-  }
-  if (package.archive) {
-    const lock::LockedFile& file = package.archive->file;
-    const std::string url = file.url.empty() ? file_url(archive_path) : file.url;
-    std::string out = str_cat("{\"archive_info\": {\"hashes\": {\"sha256\": ", json_string(file.sha256),
-                              "}}, \"url\": ", json_string(url));
-    if (!package.archive->subdirectory.empty()) {
-      out += ", \"subdirectory\": " + json_string(package.archive->subdirectory);
-    }
-    return out + "}\n";
-  }
-  return "";
 }
 
 }  // namespace wv::install

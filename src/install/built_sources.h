@@ -1,6 +1,6 @@
 // The packages sync builds from source (DESIGN.md §2.2): where each one's source is, what an
-// installed copy records of it (so a re-sync keeps it while the source holds), and the PEP 610
-// direct_url.json it gets. The building itself is SourceBuilder's (src/build).
+// installed copy records of it (so a re-sync keeps it while the source holds). Its
+// direct_url.json is install/direct_url.h's; the building itself is SourceBuilder's (src/build).
 #pragma once
 
 #include <map>
@@ -31,10 +31,8 @@ Result<std::map<std::string, SourceIdentity>> source_identities(const Selection&
 /// package that would be built), or no builder.
 Result<void> check_buildable(const std::vector<const PlanItem*>& builds, const SyncOptions& options);
 
-/// PEP 610 direct_url.json for a built package: `dir_info` (with `editable`) for a directory,
-/// `vcs_info` with the commit for git, `archive_info` for an archive; "" for an index sdist,
-/// which is installed by name and version.
-std::string built_direct_url_json(const lock::LockedPackage& package, const SyncOptions& options,
-                                  const std::string& archive_path);
+/// Whether a directory entry installs editable here: the lock says so and `--no-editable` was
+/// not given.
+bool installs_editable(const lock::LockedPackage& package, const SyncOptions& options);
 
 }  // namespace wv::install

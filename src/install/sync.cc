@@ -1,6 +1,8 @@
 // The sync: plan, fetch, stage, then a journaled commit that can be rolled back.
 #include "install/sync.h"
 #include "install/built_sources.h"
+#include "install/direct_url.h"
+#include "install/requested.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -202,16 +204,6 @@ std::vector<std::string> pycache_of(const std::string& root, const std::string& 
     }
   }
   return result;
-}
-
-std::string direct_url_json(const std::string& path, const std::string& sha256) {
-  std::string escaped;
-  for (char c : path) {
-    if (c == '"' || c == '\\') escaped += '\\';
-    escaped += c;
-  }
-  return str_cat("{\"archive_info\": {\"hash\": \"sha256=", sha256, "\", \"hashes\": {\"sha256\": \"",
-                 sha256, "\"}}, \"url\": \"file://", escaped, "\"}\n");
 }
 
 /// The lock's entries, their wheels' file names and the plan must agree on each distribution
@@ -602,7 +594,7 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     auto archive = sources.find(item);
     request.archive_path = archive == sources.end() ? std::string() : archive->second;
     request.directory = source_directory(*item->build, options);
-    request.editable = options.editable && item->build->directory && item->build->directory->editable;
+    request.editable = installs_editable(*item->build, options);
     request.python = path_join(root, "bin/python");
     Result<std::string> built = options.builder->build_wheel(request);
     if (!built) return std::move(built).error().with_note(unchanged);
@@ -615,7 +607,14 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   bool changes = !fetched.empty() || report.plan.count(PlanAction::kRemove) > 0;
   if (!changes) return report;
 
-  // 2. Stage and verify every wheel.
+  // 2. Stage and verify every wheel. Each dist-info also records whether the package was asked
+  // for (REQUESTED) and, when the lock names it by location, where from (direct_url.json).
+  const std::set<std::string> requested = requested_packages(
+      lockfile, report.selection.target, options.select.groups, options.install_project);
+  std::map<std::string, const lock::LockedPackage*> entry_of;
+  for (const ChosenWheel& chosen : report.selection.wheels) {
+    entry_of[chosen.package->name] = chosen.package;
+  }
   const std::string staging_name = str_cat(kStagingPrefix, "-", ::getpid());
   const std::string staging = under(root, staging_name);
   remove_quietly(staging);
@@ -647,13 +646,17 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
           unpack.recorded_digest = identity.digest;
           // Read-only here: these threads share `sources`.
           auto archive = sources.find(item);
-          unpack.direct_url_json = built_direct_url_json(
-              *item->build, options, archive == sources.end() ? std::string() : archive->second);
+          unpack.direct_url_json = direct_url_json(
+              *item->build, nullptr, archive == sources.end() ? std::string() : archive->second,
+              options);
         } else {
           unpack.wheel_name = item->file->name;
           unpack.wheel_sha256 = item->file->sha256;
-          if (!item->download) unpack.direct_url_json = direct_url_json(path, item->file->sha256);
+          if (auto entry = entry_of.find(item->name); entry != entry_of.end()) {
+            unpack.direct_url_json = direct_url_json(*entry->second, item->file, path, options);
+          }
         }
+        unpack.requested = requested.count(item->name) > 0;
         unpacked[i] = unpack_wheel(path, unpack);
       }
     };

@@ -9,27 +9,66 @@
 
 namespace wv::install {
 
-Result<void> verify_file(const std::string& path, std::string_view sha256,
+LocatedFile inspect_file(const std::string& path, std::string_view sha256,
                          std::optional<std::uint64_t> size, std::string_view what) {
+  LocatedFile located;
+  located.path = path;
   std::error_code ec;
-  std::uint64_t actual_size = std::filesystem::file_size(path, ec);
+  const std::uint64_t actual_size = std::filesystem::file_size(path, ec);
   if (ec) {
-    return make_error(ErrorCode::kNotFound,
-                      str_cat("cannot read ", in_backticks(what), " at ", in_backticks(path), ": ",
-                              ec.message()));
+    located.state = ec == std::errc::no_such_file_or_directory ? FileState::kMissing
+                                                               : FileState::kUnreadable;
+    located.problem = located.state == FileState::kMissing
+                          ? str_cat(in_backticks(what), " is missing: there is no file at ",
+                                    in_backticks(path))
+                          : str_cat("cannot read ", in_backticks(what), " at ", in_backticks(path),
+                                    ": ", ec.message());
+    return located;
   }
   if (size && *size != actual_size) {
-    return make_error(ErrorCode::kIntegrity,
-                      str_cat(in_backticks(what), " is ", actual_size, " bytes, the lock says ",
-                              *size, " (truncated or replaced file)"));
+    located.state = FileState::kMismatch;
+    located.problem = str_cat(in_backticks(what), " is ", actual_size, " bytes, the lock says ",
+                              *size, " (truncated or replaced file)");
+    return located;
   }
-  WV_ASSIGN_OR_RETURN(std::string digest, sha256_file_hex(path));
-  if (digest != to_lower(sha256)) {
-    return make_error(ErrorCode::kIntegrity,
-                      str_cat("hash mismatch for ", in_backticks(what), ": the lock expects sha256 ",
-                              to_lower(sha256), ", the file has ", digest));
+  Result<std::string> digest = sha256_file_hex(path);
+  if (!digest) {
+    located.state = FileState::kUnreadable;
+    located.problem = str_cat("cannot read ", in_backticks(what), ": ", digest.error().message);
+    return located;
   }
-  return {};
+  if (*digest != to_lower(sha256)) {
+    located.state = FileState::kMismatch;
+    located.problem = str_cat("hash mismatch for ", in_backticks(what), ": the lock expects sha256 ",
+                              to_lower(sha256), ", the file has ", *digest);
+    return located;
+  }
+  located.state = FileState::kVerified;
+  return located;
+}
+
+namespace {
+
+Result<void> as_result(const LocatedFile& located) {
+  switch (located.state) {
+    case FileState::kVerified:
+      return {};
+    case FileState::kMismatch:
+      return make_error(ErrorCode::kIntegrity, located.problem);
+    case FileState::kNotDownloaded:
+      return make_error(ErrorCode::kNetwork, located.problem);
+    case FileState::kMissing:
+    case FileState::kUnreadable:
+      break;
+  }
+  return make_error(ErrorCode::kIo, located.problem);
+}
+
+}  // namespace
+
+Result<void> verify_file(const std::string& path, std::string_view sha256,
+                         std::optional<std::uint64_t> size, std::string_view what) {
+  return as_result(inspect_file(path, sha256, size, what));
 }
 
 std::string LocalWheelStore::local_path(const lock::LockedFile& file) const {
@@ -44,18 +83,25 @@ std::string LocalWheelStore::local_path(const lock::LockedFile& file) const {
   return "";
 }
 
-Result<std::string> LocalWheelStore::get(const lock::LockedFile& file) {
+LocatedFile LocalWheelStore::locate(const lock::LockedFile& file) {
   std::string path = local_path(file);
-  if (path.empty()) {
+  if (path.empty()) return fallback_ != nullptr ? fallback_->locate(file) : LocatedFile{};
+  std::error_code ec;
+  std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  if (!ec) path = absolute.lexically_normal().string();
+  return inspect_file(path, file.sha256, file.size, file.name);
+}
+
+Result<std::string> LocalWheelStore::get(const lock::LockedFile& file) {
+  if (local_path(file).empty()) {
     if (fallback_ != nullptr) return fallback_->get(file);
     return make_error(ErrorCode::kUnsupported,
                       str_cat(in_backticks(file.name), " must be downloaded from ",
                               in_backticks(file.url), " and no network store was given"));
   }
-  WV_TRY(verify_file(path, file.sha256, file.size, file.name));
-  std::error_code ec;
-  std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-  return ec ? path : absolute.lexically_normal().string();
+  LocatedFile located = locate(file);
+  WV_TRY(as_result(located));
+  return located.path;
 }
 
 std::vector<Result<std::string>> LocalWheelStore::get_all(

@@ -15,12 +15,40 @@
 
 namespace wv::install {
 
+/// How a file the lock names stands on this machine (`LocatedFile`).
+enum class FileState {
+  kVerified,       ///< present, with the locked size and sha256
+  kMissing,        ///< a local file the lock names does not exist
+  kMismatch,       ///< present with another size or sha256 (truncated or replaced)
+  kUnreadable,     ///< the file system would not let it be read
+  kNotDownloaded,  ///< a url whose copy is not in the download cache (checked at download)
+};
+
+/// A locked file as found here, without downloading anything.
+struct LocatedFile {
+  FileState state = FileState::kNotDownloaded;
+  std::string path;  ///< where it is (or was looked for); "" when it was not looked for
+  /// What is wrong, one sentence naming the file ("" when verified); the error sync reports.
+  std::string problem;
+};
+
+/// Checks a local file against the lock's sha256 (and size when given): the one verification
+/// behind sync's local files and `wvlock check`. `what` names the file in `problem`.
+LocatedFile inspect_file(const std::string& path, std::string_view sha256,
+                         std::optional<std::uint64_t> size, std::string_view what);
+
+/// inspect_file() as an error for an installer: kIntegrity when the content does not match
+/// (naming both digests or sizes), kIo when the file is missing or cannot be read (the lock
+/// names it, so its absence is a file system problem, not bad input).
+Result<void> verify_file(const std::string& path, std::string_view sha256,
+                         std::optional<std::uint64_t> size, std::string_view what);
+
 /// A source of verified wheel files.
 class WheelStore {
  public:
   virtual ~WheelStore() = default;
   /// The local path of `file`'s content, checked against `file.sha256` and `file.size`.
-  /// kIntegrity when the content does not match; kNetwork/kIo/kNotFound when unavailable.
+  /// kIntegrity when the content does not match; kNetwork/kIo when unavailable.
   virtual Result<std::string> get(const lock::LockedFile& file) = 0;
   /// get() for every file (sync asks once for the whole plan); a network store downloads them
   /// in parallel (CachingFetcher::fetch_verified_all). Results keep request order.
@@ -30,15 +58,17 @@ class WheelStore {
     for (const lock::LockedFile* file : files) results.push_back(get(*file));
     return results;
   }
+  /// Where `file` is on this machine and whether it matches the lock, without the network and
+  /// without changing anything (`wvlock check`). By default nothing is here: kNotDownloaded.
+  virtual LocatedFile locate(const lock::LockedFile& file) {
+    (void)file;
+    return LocatedFile{};
+  }
 };
-
-/// Checks a local file against the lock's sha256 (and size when given). The error names the
-/// file, the expected and the actual digest.
-Result<void> verify_file(const std::string& path, std::string_view sha256,
-                         std::optional<std::uint64_t> size, std::string_view what);
 
 /// Serves wheels with a `path` (relative to the lockfile's folder) or a file:// url, checking
 /// each; other urls go to `fallback` (the CLI's network store), or fail when there is none.
+/// get() and locate() find and verify a local file the same way.
 class LocalWheelStore final : public WheelStore {
  public:
   explicit LocalWheelStore(std::string lock_dir, WheelStore* fallback = nullptr)
@@ -46,6 +76,8 @@ class LocalWheelStore final : public WheelStore {
   Result<std::string> get(const lock::LockedFile& file) override;
   /// Local files checked here; the url ones go to the fallback in one batch (parallel there).
   std::vector<Result<std::string>> get_all(const std::vector<const lock::LockedFile*>& files) override;
+  /// A local file verified in place (absolute path); a url asks the fallback's locate().
+  LocatedFile locate(const lock::LockedFile& file) override;
   /// The local path `file` names, "" when it needs a download.
   std::string local_path(const lock::LockedFile& file) const;
 

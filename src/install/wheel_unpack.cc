@@ -676,7 +676,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
     }
   }
 
-  // INSTALLER, direct_url.json, WVLOCK, then RECORD listing everything.
+  // INSTALLER, REQUESTED, direct_url.json, WVLOCK, then RECORD listing everything.
   auto add_metadata = [&](std::string_view leaf, const std::string& content) -> Result<void> {
     std::string rel = join_rel(result.dist_info, leaf);
     WV_TRY(write_staged(staged_path(rel), content, false, made_dirs));
@@ -684,6 +684,7 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
     return {};
   };
   WV_TRY(add_metadata("INSTALLER", "wvlock\n"));
+  if (options.requested) WV_TRY(add_metadata("REQUESTED", ""));
   if (!options.direct_url_json.empty()) WV_TRY(add_metadata("direct_url.json", options.direct_url_json));
   if (!options.recorded_source.empty()) {
     WV_TRY(add_metadata("WVLOCK", str_cat("wheel = ", options.recorded_source, "\nsha256 = ",

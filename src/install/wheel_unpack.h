@@ -2,10 +2,10 @@
 // one wheel into a staging tree that mirrors the environment, verifying every file against
 // the wheel's RECORD, mapping `.data/` scheme folders, rewriting `#!python` shebangs,
 // generating console/gui script launchers from entry_points.txt, and writing the installed
-// RECORD, INSTALLER and direct_url.json. Refuses entries that would escape the environment
-// (absolute paths, `..`, symlinks, control characters), wheels whose .dist-info folder or
-// METADATA name another distribution or version than the file name, and bounds what a zip may
-// expand to.
+// RECORD, INSTALLER, REQUESTED and direct_url.json. Refuses entries that would escape the
+// environment (absolute paths, `..`, symlinks, control characters), wheels whose .dist-info
+// folder or METADATA name another distribution or version than the file name, and bounds what a
+// zip may expand to.
 // libzip is used only in wheel_unpack.cc.
 #pragma once
 
@@ -42,8 +42,10 @@ struct UnpackOptions {
   /// Absolute staging folder; files land at `staging/<path relative to scheme.root>`.
   std::string staging;
   UnpackLimits limits;
-  /// The content of direct_url.json (PEP 610), "" for none (index wheels).
+  /// The content of direct_url.json (PEP 610), "" for none (install/direct_url.h).
   std::string direct_url_json;
+  /// Write an empty `REQUESTED`: a direct requirement of what is installed (install/requested.h).
+  bool requested = false;
   /// The wheel's file name and sha256, recorded in `*.dist-info/WVLOCK` so a later sync knows
   /// which build (variant) is installed.
   std::string wheel_name;

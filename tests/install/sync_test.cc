@@ -184,7 +184,8 @@ TEST_CASE("sync: installs wheels natively into a fresh venv", "[install][sync]")
   CHECK(first_line == "#!" + env.venv + "/bin/python");
 
   std::ofstream(env.dir.file("check.py")) << kRecordCheck;
-  CHECK(run(py + " " + env.dir.file("check.py")) == "checked 19\n");
+  // The wheels' files, launchers and metadata, with a REQUESTED each (both are roots).
+  CHECK(run(py + " " + env.dir.file("check.py")) == "checked 21\n");
   // direct_url.json for a local wheel (PEP 610).
   std::ifstream direct(env.site() + "/alpha-1.0.dist-info/direct_url.json");
   std::string direct_text((std::istreambuf_iterator<char>(direct)), {});
@@ -405,6 +406,9 @@ TEST_CASE("sync: url wheels come from the network store in one batch", "[install
       });
   LocalWheelStore store("", &network);
   lock::Lockfile lockfile = lock_of({local, remote});
+  for (lock::LockedPackage& package : lockfile.packages) {
+    if (package.name == "beta") package.index = "https://files.example.org/simple";
+  }
   SyncOptions options;
   options.venv = env.venv;
   options.dry_run = true;
