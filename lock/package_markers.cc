@@ -73,11 +73,38 @@ Result<pkg::Marker> parse_target_marker(const std::string& text) {
   return marker;
 }
 
+// The marker of a package its platforms reach as `by_platform` says (platform marker -> way).
+Result<std::string> package_marker(const std::map<std::string, Reach>& by_platform,
+                                   const std::set<std::string>& all_platforms) {
+  // Needed the same way on every platform of the lock: the way alone.
+  bool uniform = true;
+  std::set<std::string> platforms;
+  for (const auto& [platform, way] : by_platform) {
+    uniform = uniform && way == by_platform.begin()->second;
+    platforms.insert(platform);
+  }
+  if (uniform && platforms == all_platforms) {
+    WV_ASSIGN_OR_RETURN(pkg::Marker marker, reach_marker(by_platform.begin()->second));
+    return marker.to_string();
+  }
+  pkg::Marker marker;
+  for (const auto& [platform, way] : by_platform) {
+    WV_ASSIGN_OR_RETURN(pkg::Marker where, parse_target_marker(platform));
+    WV_ASSIGN_OR_RETURN(pkg::Marker how, reach_marker(way));
+    pkg::Marker term = where.and_(how);
+    if (term.is_empty()) return std::string();  // holds everywhere (a target without a marker)
+    marker = marker.or_(term);
+  }
+  return marker.to_string();
+}
+
 }  // namespace
 
 Result<void> assign_package_markers(Lockfile& lockfile) {
   std::map<std::string, std::map<std::string, Reach>> reach;  // target -> package -> reach
-  for (const LockedTarget& target : lockfile.targets) reach[target.name] = reach_of(lockfile, target);
+  for (const LockedTarget& target : lockfile.targets) {
+    reach[target.name] = reach_of(lockfile, target);
+  }
   const std::set<std::string> all_platforms(lockfile.environments.begin(),
                                             lockfile.environments.end());
   for (LockedPackage& package : lockfile.packages) {
@@ -89,30 +116,10 @@ Result<void> assign_package_markers(Lockfile& lockfile) {
       // Locked for the target yet reached by no root: kept, as the target's table says.
       by_platform[target.marker].add(it == reached.end() ? Reach{true, {}, {}} : it->second);
     }
-    if (by_platform.empty()) {  // the project, or an entry no target uses
-      package.marker.clear();
-      continue;
+    package.marker.clear();  // the project, or an entry no target uses, has none
+    if (!by_platform.empty()) {
+      WV_ASSIGN_OR_RETURN(package.marker, package_marker(by_platform, all_platforms));
     }
-    // Needed the same way on every platform of the lock: the way alone.
-    bool uniform = true;
-    for (const auto& [platform, way] : by_platform) uniform = uniform && way == by_platform.begin()->second;
-    std::set<std::string> platforms;
-    for (const auto& [platform, way] : by_platform) platforms.insert(platform);
-    pkg::Marker marker;
-    if (uniform && platforms == all_platforms) {
-      WV_ASSIGN_OR_RETURN(marker, reach_marker(by_platform.begin()->second));
-    } else {
-      bool always = false;  // some term holds everywhere (a target without a marker)
-      for (const auto& [platform, way] : by_platform) {
-        WV_ASSIGN_OR_RETURN(pkg::Marker where, parse_target_marker(platform));
-        WV_ASSIGN_OR_RETURN(pkg::Marker how, reach_marker(way));
-        pkg::Marker term = where.and_(how);
-        always = always || term.is_empty();
-        marker = marker.or_(term);
-      }
-      if (always) marker = pkg::Marker();
-    }
-    package.marker = marker.to_string();
   }
   return {};
 }

@@ -7,9 +7,11 @@
 namespace wv::lock {
 namespace {
 
+using Roots = std::map<std::string, std::vector<std::string>>;  // extra or group -> its roots
+
 // The named ones, each checked against what the target locked; all of them when none is named.
 Result<std::vector<std::string>> chosen(std::string_view kind, const std::string& target,
-                                        const std::map<std::string, std::vector<std::string>>& locked,
+                                        const Roots& locked,
                                         const std::optional<std::vector<std::string>>& named) {
   std::vector<std::string> all;
   for (const auto& [name, roots] : locked) all.push_back(name);
@@ -28,10 +30,8 @@ Result<std::vector<std::string>> chosen(std::string_view kind, const std::string
 }
 
 // `roots` with only the selected names kept.
-std::map<std::string, std::vector<std::string>> only(
-    const std::map<std::string, std::vector<std::string>>& roots,
-    const std::vector<std::string>& names) {
-  std::map<std::string, std::vector<std::string>> kept;
+Roots only(const Roots& roots, const std::vector<std::string>& names) {
+  Roots kept;
   for (const std::string& name : names) {
     if (auto it = roots.find(name); it != roots.end()) kept.insert(*it);
   }

@@ -51,7 +51,8 @@ std::string built_source(const lock::LockedPackage& package) {
 
 std::string requirements_text(const lock::Lockfile& exported, const std::string& target,
                               std::string_view lockfile_name) {
-  std::string text = str_cat("# exported by wvlock for target ", target, " from ", lockfile_name, "\n");
+  std::string text =
+      str_cat("# exported by wvlock for target ", target, " from ", lockfile_name, "\n");
   for (const lock::LockedPackage& package : exported.packages) {
     text += requirement_line(package, package.wheels.empty());
     for (const lock::LockedFile& wheel : package.wheels) {
@@ -166,7 +167,8 @@ int run_export(const GlobalOptions& options, Arguments& arguments) {
   log_info(str_cat("wrote ", destination, ": ", exported->packages.size(), " packages for target ",
                    target.name));
   if (json) {
-    std::string summary = summary_json(lockfile, *exported, target.name, kind, destination, *selection);
+    std::string summary =
+        summary_json(lockfile, *exported, target.name, kind, destination, *selection);
     std::fwrite(summary.data(), 1, summary.size(), stdout);
   }
   return kExitOk;

@@ -204,8 +204,8 @@ TEST_CASE("pylock oracle: without variant wheels, packaging's select() on the un
   check_exports(project, *oracle, lockfile, false);
 }
 
-TEST_CASE("pylock oracle: the example's variant wheels make packaging refuse the file; without "
-          "their labels, its select() on each export is the target's closure, and on the "
+TEST_CASE("pylock oracle: the example's variant wheels make packaging refuse the file, and "
+          "without their labels its select() on each export is the target's closure, and on the "
           "universal lock the union of the targets of that platform",
           "[cli][pylock][oracle]") {
   NEED_ORACLE();
