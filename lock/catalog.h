@@ -74,6 +74,10 @@ class Catalog {
   Result<std::string> file_sha256(const pkg::Distribution& file) {
     return source_of(file).file_sha256(file);
   }
+  /// The size of a listed file (the listing's, else what the source learned since).
+  std::optional<std::uint64_t> file_size(const pkg::Distribution& file) {
+    return source_of(file).file_size(file);
+  }
   /// The merged variant metadata of a version of `listing` (cached); an error says why it is
   /// unusable.
   const Result<pkg::VariantsMetadata>& variants(const ProjectListing& listing,

@@ -5,6 +5,7 @@
 
 #include "base/credentials.h"
 #include "base/str.h"
+#include "pkg/marker.h"
 #include "pkg/name.h"
 #include "pkg/sdist_filename.h"
 #include "pkg/version.h"
@@ -60,17 +61,35 @@ std::vector<const LockedPackage*> Lockfile::closure(std::string_view target,
                                                     const std::vector<std::string>& groups) const {
   const LockedTarget* declared = find_target(target);
   if (!declared) return {};
-  std::vector<std::string> pending = declared->roots;
   // A target locks only the extras it declares (`extras = [...]`), and those are part of its
   // install: every extra root is followed; `extras` names more (none can be locked beyond them).
   (void)requested_extras;
-  for (const auto& [extra, edges] : declared->extra_roots) {
-    pending.insert(pending.end(), edges.begin(), edges.end());
+  Selection selection{{}, groups};
+  for (const auto& [extra, edges] : declared->extra_roots) selection.extras.push_back(extra);
+  return selected_closure(target, selection);
+}
+
+std::vector<const LockedPackage*> Lockfile::selected_closure(std::string_view target,
+                                                             const Selection& selection) const {
+  const LockedTarget* declared = find_target(target);
+  if (!declared) return {};
+  std::vector<std::string> pending = declared->roots;
+  for (const auto& [names, roots] : {std::pair{&selection.extras, &declared->extra_roots},
+                                     std::pair{&selection.groups, &declared->group_roots}}) {
+    for (const std::string& name : *names) {
+      auto it = roots->find(name);
+      if (it != roots->end()) pending.insert(pending.end(), it->second.begin(), it->second.end());
+    }
   }
-  for (const std::string& group : groups) {
-    auto it = declared->group_roots.find(group);
-    if (it != declared->group_roots.end()) pending.insert(pending.end(), it->second.begin(), it->second.end());
+  std::vector<const LockedPackage*> result;
+  for (const auto& [name, package] : reachable(declared->name, std::move(pending))) {
+    result.push_back(package);
   }
+  return result;
+}
+
+std::map<std::string, const LockedPackage*> Lockfile::reachable(
+    std::string_view target, std::vector<std::string> pending) const {
   std::set<std::string> seen_edges;
   std::map<std::string, const LockedPackage*> reached;
   while (!pending.empty()) {
@@ -94,9 +113,7 @@ std::vector<const LockedPackage*> Lockfile::closure(std::string_view target,
       }
     }
   }
-  std::vector<const LockedPackage*> result;
-  for (const auto& [name, package] : reached) result.push_back(package);
-  return result;
+  return reached;
 }
 
 void canonicalize(Lockfile& lockfile) {
@@ -419,6 +436,13 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
     if (package.name.empty()) return invalid(path, package.line, "a package has no `name`");
     WV_TRY(check_name("package name", package.name, package.line));
     WV_TRY(check_sources(package, path));
+    if (!package.marker.empty()) {
+      if (Result<pkg::Marker> marker = pkg::parse_marker(package.marker); !marker) {
+        return invalid(path, package.line, str_cat(label(package), ": `marker` ",
+                                                   in_backticks(package.marker.substr(0, 200)),
+                                                   ": ", marker.error().message));
+      }
+    }
 
     for (const auto& [target, use] : package.targets) {
       if (!target_names.count(target)) {

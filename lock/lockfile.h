@@ -27,6 +27,9 @@ struct LockedFile {
   std::string url;    ///< http(s):// or file:// (exactly one of url and path is set)
   std::string path;   ///< a local path, relative to the lockfile's folder when it can be
   std::optional<std::uint64_t> size;
+  /// When the index says the file was uploaded (PEP 700), as pkg::normalize_upload_time()
+  /// spells it; "" when unknown. Written as a TOML offset date-time (PEP 751).
+  std::string upload_time;
   std::string sha256;  ///< 64 lower-case hex digits; required
   int line = 0;        ///< where it was read (0 when built in memory)
 
@@ -134,6 +137,13 @@ struct LockedTarget {
   friend bool operator==(const LockedTarget&, const LockedTarget&) = default;
 };
 
+/// What one install or export asks of a target: the project extras and dependency groups whose
+/// roots it follows besides the target's own roots (normalised names).
+struct Selection {
+  std::vector<std::string> extras;
+  std::vector<std::string> groups;
+};
+
 struct Lockfile {
   std::string lock_version = std::string(kLockVersion);
   std::string created_by = std::string(kCreatedBy);
@@ -162,6 +172,15 @@ struct Lockfile {
   std::vector<const LockedPackage*> closure(std::string_view target,
                                             const std::vector<std::string>& requested_extras,
                                             const std::vector<std::string>& groups) const;
+  /// The entries reachable from `target`'s roots and from the roots of exactly the extras and
+  /// groups `selection` names (one the target did not lock adds nothing), sorted by name: what
+  /// a PEP 751 installer given those extras and groups installs from this target's packages.
+  std::vector<const LockedPackage*> selected_closure(std::string_view target,
+                                                     const Selection& selection) const;
+  /// The packages `target` reaches from `edges` ("name[extra]==version") along its dependency
+  /// edges, by name.
+  std::map<std::string, const LockedPackage*> reachable(std::string_view target,
+                                                        std::vector<std::string> edges) const;
 };
 
 /// The file name `file`'s url or path ends with (the last `/` segment; a url's query and
@@ -172,6 +191,13 @@ std::string source_file_name(const LockedFile& file);
 /// The package name of a dependency edge or root: "name==version" or "name[extra]==version"
 /// -> "name".
 std::string_view edge_name(std::string_view edge);
+
+/// Sets each package's `marker` to what a PEP 751 installer needs to select it exactly where
+/// some target does (docs/lockfile.md, "Markers"): per platform marker of the targets that use
+/// it, `and` the way those targets reach it (`"x" in extras`, `"g" in dependency_groups`, `or`ed;
+/// nothing when a root reaches it), `or`ed across platforms; no marker when every platform of
+/// the lock needs it unconditionally. An error only when a target's marker does not parse.
+Result<void> assign_package_markers(Lockfile& lockfile);
 
 /// Puts packages, wheels and lists in the canonical order the writer relies on.
 void canonicalize(Lockfile& lockfile);

@@ -2,12 +2,16 @@
 // and the line of the offending key.
 #include <toml++/toml.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "base/limits.h"
 #include "base/str.h"
 #include "base/toml_guard.h"
 #include "lock/lockfile.h"
 #include "lock/toml_value.h"
 #include "lock/variants_table.h"
+#include "pkg/upload_time.h"
 
 namespace wv::lock {
 namespace {
@@ -126,6 +130,9 @@ class Reader {
       }
       file.size = std::uint64_t(number->get());
     }
+    if (const toml::node* uploaded = table->get("upload-time")) {
+      WV_ASSIGN_OR_RETURN(file.upload_time, upload_time(*uploaded, where));
+    }
     const toml::node* hashes = table->get("hashes");
     if (!hashes || !hashes->as_table()) {
       return error(&node, str_cat(in_backticks(file.name),
@@ -134,6 +141,29 @@ class Reader {
     WV_ASSIGN_OR_RETURN(file.sha256,
                         string(*hashes->as_table(), "sha256", true, str_cat(where, ".hashes.")));
     return file;
+  }
+
+  /// PEP 751 `upload-time`: a TOML offset date-time, read back in its one UTC spelling.
+  Result<std::string> upload_time(const toml::node& node, std::string_view where) const {
+    const auto* value = node.as_date_time();
+    std::optional<std::string> text;
+    if (value && value->get().offset) {
+      const toml::date_time& when = value->get();
+      const int offset = when.offset->minutes;
+      char buffer[64];
+      std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%09u%c%02d:%02d",
+                    int(when.date.year), int(when.date.month), int(when.date.day),
+                    int(when.time.hour), int(when.time.minute), int(when.time.second),
+                    unsigned(when.time.nanosecond), offset < 0 ? '-' : '+',
+                    std::abs(offset) / 60, std::abs(offset) % 60);
+      text = pkg::normalize_upload_time(buffer);
+    }
+    if (!text) {
+      return error(&node, str_cat("`", where, ".upload-time`: expected an offset date-time "
+                                  "such as 2025-01-25T11:30:10.164985Z (PEP 751), not a string "
+                                  "or a local time"));
+    }
+    return std::move(*text);
   }
 
   Result<LockedDirectory> directory(const toml::node& node) const {

@@ -16,8 +16,9 @@ TomlValue strings(const std::vector<std::string>& items) {
 }
 
 // Inline tables keep TOML's key order sorted; PEP 751 readers do not care, and name-first
-// reads better, so sources are written by hand in a fixed order: name, url|path, size, hashes
-// for files; the identifying keys first for source trees. Empty optional keys are left out.
+// reads better, so sources are written by hand in a fixed order: name, url|path, size,
+// upload-time, hashes for files; the identifying keys first for source trees. Empty optional
+// keys are left out.
 using Fields = std::vector<std::pair<std::string_view, std::string>>;  // key, TOML value
 
 std::string inline_table(const Fields& fields) {
@@ -37,6 +38,8 @@ Fields location_fields(const LockedFile& file) {
   return {{"url", quoted(file.url)},
           {"path", quoted(file.path)},
           {"size", file.size ? std::to_string(*file.size) : ""},
+          // A TOML offset date-time, bare (PEP 751), already in its one UTC spelling.
+          {"upload-time", file.upload_time},
           {"hashes", "{ sha256 = " + toml_quote(file.sha256) + " }"}};
 }
 
@@ -144,6 +147,8 @@ std::string write_lockfile(const Lockfile& original) {
     }
   }
 
+  // A plain lock (an export) has nothing of wvlock's own to say.
+  if (lockfile.targets.empty() && lockfile.input_hash.empty()) return out;
   out += "\n[tool.wvlock]\n";
   line(out, "input-hash", lockfile.input_hash);
   for (const LockedTarget& target : lockfile.targets) {

@@ -249,6 +249,18 @@ Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& sol
   return result;
 }
 
+// A listed file as the lockfile records it: where it is, its sha256, and its size and upload
+// time where the source knows them.
+Result<LockedFile> locked_file(const pkg::Distribution& file,
+                               const std::function<LockedFile(const pkg::Distribution&)>& locate,
+                               Catalog& catalog) {
+  LockedFile locked = locate(file);
+  WV_ASSIGN_OR_RETURN(locked.sha256, catalog.file_sha256(file));
+  if (!locked.size) locked.size = catalog.file_size(file);
+  locked.upload_time = file.upload_time;
+  return locked;
+}
+
 // Where a target that builds the package gets its source, as PEP 751 records it: a
 // directory, a git commit, an archive (a path or URL sdist) or the index's sdist.
 Result<void> record_source(LockedPackage& package, const pkg::Distribution& source,
@@ -280,8 +292,7 @@ Result<void> record_source(LockedPackage& package, const pkg::Distribution& sour
     package.directory = std::move(directory);
     return {};
   }
-  LockedFile file = locate(source);
-  WV_ASSIGN_OR_RETURN(file.sha256, catalog.file_sha256(source));
+  WV_ASSIGN_OR_RETURN(LockedFile file, locked_file(source, locate, catalog));
   if (source.direct) {
     package.archive = LockedArchive{std::move(file), source.direct->subdirectory};
   } else if (!package.sdist) {
@@ -369,7 +380,6 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   // and the default) is two sets of files, never mixed.
   using PackageKey = std::tuple<std::string, std::string, std::string>;
   std::map<PackageKey, LockedPackage> packages;
-  std::map<PackageKey, std::vector<std::string>> package_markers;
   for (std::size_t t = 0; t < targets.size(); ++t) {
     const TargetContext& target = targets[t];
     TargetResult& result = results[t];
@@ -412,8 +422,7 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
       for (const RankedWheel* wheel : use.wheels) {
         use.use.wheels.push_back(wheel->file->filename);
         if (package.find_wheel(wheel->file->filename)) continue;
-        LockedFile locked = locate(*wheel->file);
-        WV_ASSIGN_OR_RETURN(locked.sha256, catalog.file_sha256(*wheel->file));
+        WV_ASSIGN_OR_RETURN(LockedFile locked, locked_file(*wheel->file, locate, catalog));
         package.wheels.push_back(std::move(locked));
       }
       if (files.has_variant_wheels && !package.variants) {
@@ -421,21 +430,11 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
         if (variants) package.variants = *variants;
       }
       package.targets[target.name] = std::move(use.use);
-      package_markers[key].push_back(target.platform_marker);
     }
   }
-  std::set<std::string> all_markers(lockfile.environments.begin(), lockfile.environments.end());
-  for (auto& [key, package] : packages) {
-    std::set<std::string> markers(package_markers[key].begin(), package_markers[key].end());
-    // Used on every platform of the lock: no marker. Otherwise where its targets are.
-    if (markers != all_markers) {
-      std::vector<std::string> parts;
-      for (const std::string& marker : markers) parts.push_back("(" + marker + ")");
-      package.marker = join(parts, " or ");
-    }
-    lockfile.packages.push_back(std::move(package));
-  }
+  for (auto& [key, package] : packages) lockfile.packages.push_back(std::move(package));
   canonicalize(lockfile);
+  WV_TRY(assign_package_markers(lockfile));
   WV_TRY(validate(lockfile, "pylock.toml"));
   outcome.lockfile = std::move(lockfile);
   return outcome;

@@ -56,6 +56,9 @@ Result<pkg::Distribution> DirectPackageSource::materialize() {
   if (source_.kind == pkg::DirectKind::kArchive) {
     WV_ASSIGN_OR_RETURN(std::string local, local_archive());
     file.hashes["sha256"] = sha256_;
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(local, ec);
+    if (!ec) file.size = size;
     if (file.filename.ends_with(".whl")) {
       file.kind = pkg::DistributionKind::kWheel;
       WV_ASSIGN_OR_RETURN(metadata_, wheel_file_metadata(local));
@@ -155,6 +158,9 @@ Result<std::string> BuildingSource::wheel_metadata(const pkg::Distribution& file
   if (local.rfind("file://", 0) == 0) local = local.substr(7);
   if (is_remote(local)) {
     WV_ASSIGN_OR_RETURN(local, fetch_(file.url, sha256));
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(local, ec);
+    if (!ec) fetched_sizes_[file.url] = size;
   }
   return builder_.sdist_metadata(local, sha256,
                                  str_cat(file.name.str(), " ", file.version.to_string(), " (",

@@ -83,6 +83,12 @@ class BuildingSource final : public pkg::PackageSource {
   Result<std::string> file_sha256(const pkg::Distribution& file) override {
     return inner_.file_sha256(file);
   }
+  /// An sdist downloaded to read its metadata has that copy's size; anything else the inner
+  /// source's answer.
+  std::optional<std::uint64_t> file_size(const pkg::Distribution& file) override {
+    auto fetched = fetched_sizes_.find(file.url);
+    return fetched != fetched_sizes_.end() ? fetched->second : inner_.file_size(file);
+  }
   Result<pkg::VariantsMetadata> wheel_variant_metadata(const pkg::Distribution& wheel) override {
     return inner_.wheel_variant_metadata(wheel);
   }
@@ -91,6 +97,7 @@ class BuildingSource final : public pkg::PackageSource {
   pkg::PackageSource& inner_;
   Builder& builder_;
   FetchFile fetch_;
+  std::map<std::string, std::uint64_t> fetched_sizes_;  ///< sdist url -> its downloaded size
 };
 
 }  // namespace wv::build

@@ -63,13 +63,22 @@ const HelpText kHelp[] = {
      "Shows the shortest chain of requirements that brings PACKAGE into each target.\n"
      "Exits 1 when no target needs it.",
      "  --target NAME            only this target\n"},
-    {"export", "wvlock export --target NAME [--format pylock|requirements] [--output FILE|-]",
+    {"export",
+     "wvlock export --target NAME [--format pylock|requirements] [--extra NAME] [--group NAME]\n"
+     "                     [--no-extras] [--no-groups] [--output FILE|-] [--json]",
      "Writes one target's packages as a plain PEP 751 lock (pylock.NAME.toml by default) or as\n"
-     "a hashed requirements file (stdout by default).",
+     "a hashed requirements file (stdout by default): every extra and dependency group the\n"
+     "target locked, unless --extra/--group name some (each kind narrowed on its own). In the\n"
+     "PEP 751 file a package needed only by an extra or group is marked so, and a standard\n"
+     "installer installs it only when asked for that extra or group.",
      "  --target NAME            the target to export (required)\n"
      "  --format FORMAT          pylock (default) or requirements\n"
-     "  --group NAME             include a dependency group (repeatable)\n"
-     "  --output FILE            where to write; - for stdout\n"},
+     "  --extra NAME             only this extra of the project (repeatable)\n"
+     "  --no-extras              no extra at all\n"
+     "  --group NAME             only this dependency group (repeatable)\n"
+     "  --no-groups              no dependency group at all\n"
+     "  --output FILE            where to write; - for stdout\n"
+     "  --json                   also print a summary of the export as JSON (docs/json.md)\n"},
     {"help", "wvlock help [COMMAND]", "Shows the commands, or one command's help.", ""},
     {"version", "wvlock version", "Prints wvlock's version.", ""},
 };

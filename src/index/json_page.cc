@@ -7,6 +7,7 @@
 #include "index/json_guard.h"
 #include "index/simple_page.h"
 #include "index/url.h"
+#include "pkg/upload_time.h"
 
 namespace wv::index {
 namespace {
@@ -58,6 +59,11 @@ bool read_file_entry(const Json& entry, std::string_view page_url, IndexFile& fi
   }
   if (auto size = entry.find("size"); size != entry.end() && size->is_number_unsigned()) {
     file.size = size->get<std::uint64_t>();
+  }
+  // Informational (PEP 700): a malformed time is left out, the file is still usable.
+  if (auto uploaded = entry.find("upload-time"); uploaded != entry.end() && uploaded->is_string()) {
+    file.upload_time = pkg::normalize_upload_time(trim(uploaded->get_ref<const std::string&>()))
+                           .value_or("");
   }
   // PEP 714: `core-metadata`, legacy `dist-info-metadata` (and uv's `data-dist-info-metadata`).
   for (const char* key : {"core-metadata", "dist-info-metadata", "data-dist-info-metadata"}) {

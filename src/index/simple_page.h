@@ -23,6 +23,7 @@ struct IndexFile {
   std::string url;       ///< resolved against the page URL, fragment removed
   std::map<std::string, std::string> hashes;  ///< algorithm -> lower-case hex
   std::optional<std::uint64_t> size;          ///< JSON `size` (PEP 700)
+  std::string upload_time;  ///< JSON `upload-time` (PEP 700), normalised; "" when absent
   std::string requires_python;                ///< entities decoded, "" when absent
   bool yanked = false;
   std::string yanked_reason;

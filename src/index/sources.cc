@@ -146,6 +146,8 @@ struct IndexSource::State {
   Cache<pkg::VariantsMetadata> variants;      // name==version -> merged variants
   Cache<pkg::VariantsMetadata> wheel_variants;  // wheel url -> in-wheel variant.json
   Cache<std::string> hashes;                  // file url -> sha256
+  // file url -> its size in bytes, learned after listing (range reads, whole downloads).
+  std::map<std::string, std::uint64_t> sizes;
   // Pages and variants files fetched ahead (prefetch_listings(), prefetch_variants()), by
   // URL; each answer is used once (fetch_once()).
   std::map<std::string, FetchResponse> prefetched;
@@ -187,6 +189,7 @@ std::vector<Distribution> to_distributions(const std::vector<IndexFile>& files,
     distribution.url = file.url;
     distribution.hashes = file.hashes;
     distribution.size = file.size;
+    distribution.upload_time = file.upload_time;
     distribution.requires_python = file.requires_python;
     distribution.yanked = file.yanked;
     distribution.yanked_reason = file.yanked_reason;
@@ -202,6 +205,12 @@ std::string dist_info_cache_key(const Distribution& wheel, std::string_view leaf
   const std::string sha256 = to_lower(wheel.sha256());
   if (sha256.empty()) return "";
   return str_cat("wheel-dist-info/", sha256, "/", wheel.name.str(), "/", leaf);
+}
+
+std::string file_size_cache_key(const Distribution& file) {
+  const std::string sha256 = to_lower(file.sha256());
+  if (sha256.empty()) return "";
+  return str_cat("file-size/", sha256);
 }
 
 IndexSource::IndexSource(std::vector<SourceLocation> locations, const FileSystem& file_system,
@@ -500,6 +509,9 @@ class IndexSource::PinnedView final : public pkg::PackageSource {
   Result<std::string> file_sha256(const Distribution& file) override {
     return parent_.file_sha256(file);
   }
+  std::optional<std::uint64_t> file_size(const Distribution& file) override {
+    return parent_.file_size(file);
+  }
   Result<pkg::VariantsMetadata> wheel_variant_metadata(const Distribution& wheel) override {
     return parent_.wheel_variant_metadata(wheel);
   }
@@ -722,6 +734,7 @@ Result<std::string> IndexSource::fetch_remote_dist_info(const Distribution& whee
   RangeReadStats range;
   Result<std::string> content =
       fetch_dist_info_file(*fetcher_, wheel.url, wheel.size, wanted, limits_, &range);
+  if (content && range.file_size) learn_size(wheel, *range.file_size);
   ++stats_.metadata_range;
   if (range.whole_file) ++stats_.metadata_whole_wheel;
   stats_.range_requests += range.requests;
@@ -738,6 +751,7 @@ Result<std::string> IndexSource::fetch_remote_dist_info(const Distribution& whee
                         refetch_rejected(*fetcher_, wheel.url, limits_.max_wheel_bytes,
                                          content.error(), kOneOffHeader));
     WV_TRY(check_sha256(whole, wheel.hashes, str_cat("wheel ", in_backticks(wheel.url))));
+    learn_size(wheel, whole.size());
     return read_dist_info_from_buffer(whole, wanted, wheel.filename, limits_);
   }
   return content;
@@ -838,8 +852,33 @@ Result<std::string> IndexSource::file_sha256(const Distribution& file) {
     if (std::optional<std::string> path = local_path(file.url)) return sha256_file_hex(*path);
     WV_ASSIGN_OR_RETURN(std::string bytes,
                         read_small_file(file.url, limits_.max_wheel_bytes, Limit::kDownloadBytes));
+    learn_size(file, bytes.size());
     return sha256_hex(bytes);
   });
+}
+
+void IndexSource::learn_size(const Distribution& file, std::uint64_t size) {
+  state_->sizes[file.url] = size;
+  // Kept with the dist-info files read by range: a later run that reuses those learns the size
+  // from here, so its lockfile is the same as this run's.
+  const std::string key = file_size_cache_key(file);
+  if (derived_ != nullptr && !key.empty()) derived_->store_derived(key, std::to_string(size));
+}
+
+std::optional<std::uint64_t> IndexSource::file_size(const Distribution& file) {
+  if (file.size) return file.size;
+  if (auto learned = state_->sizes.find(file.url); learned != state_->sizes.end()) {
+    return learned->second;
+  }
+  if (std::optional<std::string> path = local_path(file.url)) {
+    Result<FileInfo> info = file_system_.stat_followed(*path);  // a linked wheel reads as its target
+    if (info && info->type == FileType::kRegular) return info->size;
+    return std::nullopt;
+  }
+  const std::string key = file_size_cache_key(file);
+  if (derived_ == nullptr || key.empty()) return std::nullopt;
+  std::optional<std::string> kept = derived_->load_derived(key);
+  return kept ? parse_uint64(*kept) : std::nullopt;
 }
 
 Result<pkg::VariantsMetadata> IndexSource::wheel_variant_metadata(const Distribution& wheel) {

@@ -79,6 +79,10 @@ class IndexSource final : public pkg::PackageSource {
   Result<pkg::VariantsMetadata> variants_metadata(const pkg::PackageName& name,
                                                   const pkg::Version& version) override;
   Result<std::string> file_sha256(const pkg::Distribution& file) override;
+  /// The listed size, else one learned since: a local file's (stat), a remote wheel's from the
+  /// range requests that read its dist-info or from a whole download (kept in the derived cache
+  /// under the file's sha256, so later runs that reuse those reads know it too).
+  std::optional<std::uint64_t> file_size(const pkg::Distribution& file) override;
   Result<pkg::VariantsMetadata> wheel_variant_metadata(const pkg::Distribution& wheel) override;
 
   /// The listing of the default chain (distributions()): false = the first non-explicit
@@ -159,6 +163,8 @@ class IndexSource final : public pkg::PackageSource {
   Result<std::vector<pkg::Distribution>> list_simple_index(std::size_t index,
                                                            const pkg::PackageName& name);
   Result<std::string> read_metadata_uncached(const pkg::Distribution& wheel);
+  /// Records the size of a file the listing gave none for (file_size()).
+  void learn_size(const pkg::Distribution& file, std::uint64_t size);
   Result<std::string> read_dist_info(const pkg::Distribution& wheel, const std::string& leaf);
   /// A dist-info file of a remote wheel by range requests (the whole wheel when they fail).
   Result<std::string> fetch_remote_dist_info(const pkg::Distribution& wheel,
@@ -187,6 +193,10 @@ class IndexSource final : public pkg::PackageSource {
 /// The DerivedCache key of a wheel's dist-info file: the wheel's sha256, the project and the
 /// file's leaf name; "" when the listing gave no sha256 (the wheel's bytes are then unknown).
 std::string dist_info_cache_key(const pkg::Distribution& wheel, std::string_view leaf);
+
+/// The DerivedCache key of a file's size, learned by reading it: "file-size/<sha256>"; "" when
+/// the listing gave no sha256.
+std::string file_size_cache_key(const pkg::Distribution& file);
 
 /// Turns the file entries of one project page into Distributions: keeps wheels, sdists and
 /// variants files of `project` (by parsed name), drops the rest. `index` names the location.

@@ -438,6 +438,7 @@ Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& ur
   const std::string what = url_filename(url);
   auto whole_file = [&](std::string bytes) -> Result<std::string> {
     ctx.stats.whole_file = true;
+    ctx.stats.file_size = bytes.size();
     if (bytes.size() > limits.max_wheel_bytes) {
       return limit_error(Limit::kDownloadBytes, str_cat("wheel ", in_backticks(url)), bytes.size(),
                          limits.max_wheel_bytes);
@@ -486,6 +487,7 @@ Result<std::string> fetch_dist_info_file(Fetcher& fetcher, const std::string& ur
                                                      " bytes, more than a file can have"));
   }
   ctx.total = *total;
+  if (tail_range && tail_range->total) ctx.stats.file_size = *tail_range->total;
   const std::string tail = std::move(tail_response.body);
   if (tail.size() > *total) return corrupt(what, "range answer longer than the file");
   const std::uint64_t tail_start = *total - tail.size();

@@ -44,6 +44,8 @@ struct RangeReadStats {
   int requests = 0;
   std::uint64_t bytes = 0;
   bool whole_file = false;  ///< the server ignored ranges and sent everything
+  /// The wheel's size as the server told it (a Content-Range total, or the whole body).
+  std::optional<std::uint64_t> file_size;
 };
 
 /// Reads the entry from an http(s) wheel with range requests. `size` (from the index, PEP 700)

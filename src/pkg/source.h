@@ -49,6 +49,8 @@ struct Distribution {
   /// Hashes by lower-case algorithm name ("sha256" -> 64 lower-case hex digits); may be empty.
   std::map<std::string, std::string> hashes;
   std::optional<std::uint64_t> size;  ///< bytes, when the listing (PEP 700) or the disk says
+  /// PEP 700 `upload-time` as pkg::normalize_upload_time() spells it; "" when not listed.
+  std::string upload_time;
   /// The `Requires-Python` specifier text (HTML entities decoded), "" when not given. Kept as
   /// text: the consumer evaluates it with its own specifier parser.
   std::string requires_python;
@@ -135,6 +137,11 @@ class PackageSource {
   /// the source gave one, else computed from the file (read from disk, or downloaded — flat
   /// folders list no hashes). Cached.
   virtual Result<std::string> file_sha256(const Distribution& file) = 0;
+
+  /// The size in bytes of a file, for the lockfile: the listed one, else what the source has
+  /// learned since listing it (a local file's size, a remote wheel's from the range requests or
+  /// the download that read it); nullopt when nothing said it.
+  virtual std::optional<std::uint64_t> file_size(const Distribution& file) { return file.size; }
 
   /// The in-wheel variant metadata (`*.dist-info/variant.json`, reference/variants.md §3) of a
   /// variant wheel, read like wheel_metadata(); PEP 825 allows it as a fallback when the index

@@ -220,12 +220,24 @@ TEST_CASE("cli sources: a vendored wheel installs, and its tampering after the l
   CHECK(slurp(workspace.app + "/pylock.toml")
             .find("{ name = \"pip-23.0.1-py3-none-any.whl\", path = \"vendor/pip-23.0.1-py3-none-any.whl\"") !=
         std::string::npos);
-  // The vendored file changes after the lock: sync refuses it and installs nothing.
-  std::ofstream(workspace.app + "/vendor/pip-23.0.1-py3-none-any.whl", std::ios::app) << "tampered";
+  // The vendored file changes after the lock, its size kept: sync refuses it by its sha256 and
+  // installs nothing.
+  {
+    std::fstream wheel(workspace.app + "/vendor/pip-23.0.1-py3-none-any.whl",
+                       std::ios::in | std::ios::out | std::ios::binary);
+    wheel.seekp(100);
+    wheel.put('\x7f');
+  }
   Run sync = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
   CHECK(sync.status != 0);
   CHECK(sync.err.find("pip-23.0.1-py3-none-any.whl") != std::string::npos);
   CHECK(sync.err.find("sha256") != std::string::npos);
+  CHECK_FALSE(fs::exists(workspace.app + "/.venv/bin/app"));
+  // Grown as well: the size the lock records catches it first.
+  std::ofstream(workspace.app + "/vendor/pip-23.0.1-py3-none-any.whl", std::ios::app) << "tampered";
+  Run grown = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
+  CHECK(grown.status != 0);
+  CHECK(grown.err.find("bytes, the lock says") != std::string::npos);
   CHECK_FALSE(fs::exists(workspace.app + "/.venv/bin/app"));
 }
 

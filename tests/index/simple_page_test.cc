@@ -123,7 +123,8 @@ TEST_CASE("json: a PEP 691 project page", "[index][json]") {
        "hashes": {"SHA256": "ABCD", "blake2b": "ff"}, "requires-python": ">=3.8",
        "core-metadata": {"sha256": "12"}, "size": 1234, "yanked": false, "upload-time": "x"},
       {"filename": "foo-1.1.tar.gz", "url": "https://cdn/foo-1.1.tar.gz", "hashes": {},
-       "yanked": "security issue", "dist-info-metadata": true},
+       "yanked": "security issue", "dist-info-metadata": true,
+       "upload-time": "2024-02-06T01:26:44.091450+01:00"},
       {"filename": "foo-1.2.tar.gz", "url": "foo-1.2.tar.gz", "hashes": {}, "yanked": true,
        "data-dist-info-metadata": false, "size": -1},
       {"filename": 3, "url": "x"},
@@ -142,6 +143,8 @@ TEST_CASE("json: a PEP 691 project page", "[index][json]") {
   CHECK(page->files[0].hashes.at("sha256") == "abcd");
   CHECK(page->files[0].hashes.at("blake2b") == "ff");
   CHECK(page->files[0].size.value() == 1234);
+  CHECK(page->files[0].upload_time.empty());  // malformed: left out, the file still listed
+  CHECK(page->files[1].upload_time == "2024-02-06T00:26:44.09145Z");  // PEP 700, in UTC
   CHECK(page->files[0].core_metadata == CoreMetadataAvailability::kAvailable);
   CHECK(page->files[0].core_metadata_hashes.at("sha256") == "12");
   CHECK(page->files[1].yanked);
