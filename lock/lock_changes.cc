@@ -1,0 +1,77 @@
+#include "lock/lock_changes.h"
+
+#include <map>
+#include <set>
+
+#include "pkg/version.h"
+
+namespace wv::lock {
+namespace {
+
+// Versions ordered as PEP 440 orders them (text that does not parse sorts first, as text).
+struct ByVersion {
+  bool operator()(const std::string& a, const std::string& b) const {
+    auto x = pkg::parse_version(a);
+    auto y = pkg::parse_version(b);
+    if (x && y) return *x < *y || (!(*y < *x) && a < b);
+    if (x || y) return bool(y);
+    return a < b;
+  }
+};
+
+using Versions = std::map<std::string, std::set<std::string, ByVersion>>;
+
+Versions versions_of(const Lockfile* lockfile) {
+  Versions out;
+  if (!lockfile) return out;
+  for (const LockedPackage& package : lockfile->packages) {
+    if (!package.is_project) out[package.name].insert(package.version);
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* to_string(ChangeAction action) {
+  switch (action) {
+    case ChangeAction::kAdded: return "added";
+    case ChangeAction::kRemoved: return "removed";
+    case ChangeAction::kUpgraded: return "upgraded";
+    case ChangeAction::kDowngraded: return "downgraded";
+  }
+  return "added";
+}
+
+std::vector<PackageChange> compare_lockfiles(const Lockfile* before, const Lockfile& after) {
+  const Versions old_versions = versions_of(before);
+  const Versions new_versions = versions_of(&after);
+  std::set<std::string> names;
+  for (const auto& [name, versions] : old_versions) names.insert(name);
+  for (const auto& [name, versions] : new_versions) names.insert(name);
+  static const std::set<std::string, ByVersion> kNone;
+  std::vector<PackageChange> changes;
+  for (const std::string& name : names) {
+    auto old_it = old_versions.find(name);
+    auto new_it = new_versions.find(name);
+    const auto& was = old_it == old_versions.end() ? kNone : old_it->second;
+    const auto& now = new_it == new_versions.end() ? kNone : new_it->second;
+    if (was == now) continue;
+    if (was.size() == 1 && now.size() == 1) {
+      const std::string& from = *was.begin();
+      const std::string& to = *now.begin();
+      changes.push_back({name, ByVersion()(from, to) ? ChangeAction::kUpgraded
+                                                     : ChangeAction::kDowngraded,
+                         from, to});
+      continue;
+    }
+    for (const std::string& version : was) {
+      if (!now.count(version)) changes.push_back({name, ChangeAction::kRemoved, version, {}});
+    }
+    for (const std::string& version : now) {
+      if (!was.count(version)) changes.push_back({name, ChangeAction::kAdded, {}, version});
+    }
+  }
+  return changes;
+}
+
+}  // namespace wv::lock
