@@ -19,7 +19,8 @@ struct ByVersion {
   }
 };
 
-using Versions = std::map<std::string, std::set<std::string, ByVersion>>;
+using VersionSet = std::set<std::string, ByVersion>;
+using Versions = std::map<std::string, VersionSet>;
 
 Versions versions_of(const Lockfile* lockfile) {
   Versions out;
@@ -48,28 +49,28 @@ std::vector<PackageChange> compare_lockfiles(const Lockfile* before, const Lockf
   std::set<std::string> names;
   for (const auto& [name, versions] : old_versions) names.insert(name);
   for (const auto& [name, versions] : new_versions) names.insert(name);
-  static const std::set<std::string, ByVersion> kNone;
+  auto list = [](const VersionSet& versions) {
+    return std::vector<std::string>(versions.begin(), versions.end());
+  };
+  static const VersionSet kNone;
   std::vector<PackageChange> changes;
   for (const std::string& name : names) {
     auto old_it = old_versions.find(name);
     auto new_it = new_versions.find(name);
-    const auto& was = old_it == old_versions.end() ? kNone : old_it->second;
-    const auto& now = new_it == new_versions.end() ? kNone : new_it->second;
+    const VersionSet& was = old_it == old_versions.end() ? kNone : old_it->second;
+    const VersionSet& now = new_it == new_versions.end() ? kNone : new_it->second;
     if (was == now) continue;
-    if (was.size() == 1 && now.size() == 1) {
-      const std::string& from = *was.begin();
-      const std::string& to = *now.begin();
-      changes.push_back({name, ByVersion()(from, to) ? ChangeAction::kUpgraded
-                                                     : ChangeAction::kDowngraded,
-                         from, to});
-      continue;
+    ChangeAction action = ChangeAction::kAdded;
+    if (now.empty()) {
+      action = ChangeAction::kRemoved;
+    } else if (!was.empty()) {
+      const ByVersion older;
+      const std::string &was_newest = *was.rbegin(), &now_newest = *now.rbegin();
+      const bool newer = older(was_newest, now_newest) ||
+                         (!older(now_newest, was_newest) && older(*was.begin(), *now.begin()));
+      action = newer ? ChangeAction::kUpgraded : ChangeAction::kDowngraded;
     }
-    for (const std::string& version : was) {
-      if (!now.count(version)) changes.push_back({name, ChangeAction::kRemoved, version, {}});
-    }
-    for (const std::string& version : now) {
-      if (!was.count(version)) changes.push_back({name, ChangeAction::kAdded, {}, version});
-    }
+    changes.push_back({name, action, list(was), list(now)});
   }
   return changes;
 }

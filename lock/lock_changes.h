@@ -2,7 +2,6 @@
 // (uv's "Updated numpy v1.26.4 -> v2.2.6"): what `wvlock lock` prints and its --json lists.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,16 +17,18 @@ const char* to_string(ChangeAction action);
 struct PackageChange {
   std::string name;  ///< normalised
   ChangeAction action = ChangeAction::kAdded;
-  std::optional<std::string> from;  ///< the version before; none for an added package
-  std::optional<std::string> to;    ///< the version after; none for a removed package
+  /// The versions before, oldest first (several when targets lock several); empty for an
+  /// added package.
+  std::vector<std::string> from;
+  std::vector<std::string> to;  ///< the same after; empty for a removed package
 
   friend bool operator==(const PackageChange&, const PackageChange&) = default;
 };
 
-/// The changes from `before` (nullptr: no lockfile yet, so every package is added) to `after`,
-/// by name (removed versions before added ones). A name locked at one version on each side that moved is
-/// upgraded or downgraded (PEP 440 order); otherwise each version only one side has is added or
-/// removed. The project's own entry is not a change.
+/// One change per package name whose versions differ from `before` (nullptr: no lockfile yet,
+/// so every package is added) to `after`, by name. Moved versions are an upgrade when the
+/// newest version after is newer (PEP 440 order) than the newest before, or equal and the
+/// oldest after is newer; otherwise a downgrade. The project's own entry is not a change.
 std::vector<PackageChange> compare_lockfiles(const Lockfile* before, const Lockfile& after);
 
 }  // namespace wv::lock

@@ -3,3 +3,5 @@
 wv_add_tests(cli wv_lock)
 add_dependencies(cli_tests wvlock)
 target_compile_definitions(cli_tests PRIVATE WVLOCK_BINARY="$<TARGET_FILE:wvlock>")
+# The --json documents are parsed with nlohmann.
+target_link_libraries(cli_tests PRIVATE nlohmann_json::nlohmann_json)

@@ -138,7 +138,8 @@ TEST_CASE("explain: versions whose Requires-Python excludes the target are one f
           "[lock][explain]") {
   MemorySource source;
   for (int minor = 0; minor < 12; ++minor) {
-    source.add({.name = "old", .version = "1." + std::to_string(minor), .requires_python = ">=3.13"});
+    source.add({.name = "old", .version = "1." + std::to_string(minor),
+                .requires_python = ">=3.13"});
   }
   auto failure = failure_of(source, {"old"});
   CHECK(failure.explanation ==
