@@ -56,7 +56,8 @@ Provider pyrax_shaped() {
   Provider p;
   p.set_widening(Provider::Widening::kNone);
   p.add_dependencies("root", v(1), Deps{{"pyrax", SemRanges::full()}});
-  p.add_dependencies("pyrax", v(1, 9, 8), Deps{{"oslo", SemRanges::full()}, {"six", SemRanges::full()}});
+  p.add_dependencies("pyrax", v(1, 9, 8),
+                     Deps{{"oslo", SemRanges::full()}, {"six", SemRanges::full()}});
   p.add_dependencies("six", v(1, 16), {});
   for (int minor = 0; minor <= 14; ++minor) {
     p.add_dependencies("oslo", v(1, minor), Deps{{"msgpack", SemRanges::higher_than(v(9))}});
