@@ -50,6 +50,7 @@ Result<const ProjectListing*> Catalog::listing(const pkg::PackageName& name,
   listing->source = source;
   auto files = source->distributions(name);
   if (!files && files.error().code != ErrorCode::kNotFound) return files.error();
+  if (!files) listing->not_found = files.error().message;
   if (files) {
     std::map<pkg::Version, VersionFiles> by_version;
     for (pkg::Distribution& file : *files) {
@@ -182,6 +183,14 @@ std::vector<bool> Catalog::prefetch_metadata(const std::vector<const pkg::Distri
              },
              [&](std::size_t i, const pkg::Distribution&, bool answer) { ready[i] = answer; });
   return ready;
+}
+
+std::vector<std::string> Catalog::listed_names() const {
+  std::set<std::string> names;
+  for (const auto& [key, listing] : listings_) {
+    if (!listing->versions.empty()) names.insert(listing->name.str());
+  }
+  return {names.begin(), names.end()};
 }
 
 std::vector<std::string> Catalog::pinned_indexes_listing(const pkg::PackageName& name) {

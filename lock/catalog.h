@@ -37,6 +37,9 @@ struct ProjectListing {
   /// The pinned index it was listed from (`[tool.wvlock.sources]`); "" for the default chain.
   std::string pinned;
   pkg::PackageSource* source = nullptr;  ///< where its files' metadata comes from
+  /// When no source knows the project: the source's words for it ("no package source has a
+  /// project named `nmupy` (searched ...)"); "" otherwise.
+  std::string not_found;
 
   /// The index of `version`, or -1.
   int find(const pkg::Version& version) const;
@@ -65,6 +68,9 @@ class Catalog {
   /// The registered pinned indexes that list a version of `name`, in registration order (for
   /// the hint when the default chain has none: the package sits on an explicit index).
   std::vector<std::string> pinned_indexes_listing(const pkg::PackageName& name);
+  /// The names of the projects read so far that list at least one version, sorted (what a
+  /// "did you mean" may suggest without asking any index).
+  std::vector<std::string> listed_names() const;
   /// The parsed METADATA of a wheel (cached by URL).
   Result<const pkg::CoreMetadata*> metadata(const pkg::Distribution& wheel);
   /// Reads the METADATA of several wheels in one batch (parallel where the source can), as

@@ -1,6 +1,7 @@
 #include "lock/python_provider.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "base/log.h"
 #include "base/str.h"
@@ -376,14 +377,15 @@ Result<void> PythonProvider::check_direct_reference(const pkg::Requirement& requ
 Result<std::vector<DependencyEdge>> PythonProvider::edges_for(
     const std::vector<const pkg::Requirement*>& requirements) {
   std::vector<DependencyEdge> edges;
-  auto add = [&](Package node, const Set& set) {
+  auto add = [&](Package node, const Set& set, const pkg::SpecifierSet& specifier) {
     for (DependencyEdge& edge : edges) {
       if (edge.node == node) {
         edge.set = edge.set.intersection(set);
+        edge.specifier = edge.specifier.intersect(specifier);
         return;
       }
     }
-    edges.push_back({node, set});
+    edges.push_back({node, set, specifier});
   };
   prefetch_listings_of(requirements);
   for (const pkg::Requirement* requirement : requirements) {
@@ -391,12 +393,12 @@ Result<std::vector<DependencyEdge>> PythonProvider::edges_for(
     WV_ASSIGN_OR_RETURN(Package node, package_node(requirement->name));
     WV_ASSIGN_OR_RETURN(const ProjectListing* found, listing_for(node));
     Set set = set_for(*found, requirement->specifier);
-    add(node, set);
+    add(node, set, requirement->specifier);
     for (const std::string& extra : requirement->extras) {
       Package extra_node = intern(NodeKind::kPackageExtra, nodes_[node].name,
                                   pkg::normalize_name(extra));
       listings_[extra_node] = found;
-      add(extra_node, set);
+      add(extra_node, set, requirement->specifier);
     }
   }
   return edges;
@@ -429,10 +431,13 @@ pkg::VariantFacts variant_facts(const RankedWheel& wheel,
 solver::ProviderResult<solver::Dependencies<PythonProvider::Package, Set, std::string>, Error>
 PythonProvider::get_dependencies(Package package, int version) {
   using Answer = solver::Dependencies<Package, Set, std::string>;
-  auto to_answer = [](const std::vector<DependencyEdge>& edges) {
+  // The answer holds for the version alone; written as the interval [v, v+1) so that the
+  // solver's merged facts over adjacent versions stay one interval.
+  const Set alone = Set::between(version, version + 1);
+  auto to_answer = [&](const std::vector<DependencyEdge>& edges) {
     std::vector<std::pair<Package, Set>> constraints;
     for (const DependencyEdge& edge : edges) constraints.emplace_back(edge.node, edge.set);
-    return Answer::of(std::move(constraints));
+    return Answer::of(std::move(constraints), alone);
   };
   const Node n = nodes_[package];
   std::vector<const pkg::Requirement*> selected;
@@ -497,7 +502,7 @@ PythonProvider::get_dependencies(Package package, int version) {
   const WheelChoice& choice = **ranked;
   const RankedWheel* best = choice.best();
   const pkg::Distribution* chosen = choice.chosen_file();
-  if (!chosen) return Answer::unavailable(choice.unavailable_reason);
+  if (!chosen) return Answer::unavailable(choice.unavailable_reason, alone);
 
   auto python_fits = [&](std::string_view requires_python) -> std::optional<std::string> {
     if (requires_python.empty()) return std::nullopt;
@@ -508,7 +513,7 @@ PythonProvider::get_dependencies(Package package, int version) {
     return str_cat("it requires Python ", requires_python, " and target ", target_.name,
                    " has Python ", target_.python_version.to_string());
   };
-  if (auto why = python_fits(chosen->requires_python)) return Answer::unavailable(*why);
+  if (auto why = python_fits(chosen->requires_python)) return Answer::unavailable(*why, alone);
 
   auto metadata = catalog_.metadata(*chosen);
   if (!metadata) {
@@ -516,11 +521,13 @@ PythonProvider::get_dependencies(Package package, int version) {
     // version is unusable, with the reason.
     if (metadata.error().code == ErrorCode::kParse ||
         (!best && metadata.error().code == ErrorCode::kUnsupported)) {
-      return Answer::unavailable(metadata.error().message);
+      return Answer::unavailable(metadata.error().message, alone);
     }
     return solver::Failure<Error>{metadata.error()};
   }
-  if (auto why = python_fits((*metadata)->requires_python_raw)) return Answer::unavailable(*why);
+  if (auto why = python_fits((*metadata)->requires_python_raw)) {
+    return Answer::unavailable(*why, alone);
+  }
 
   const Result<pkg::VariantsMetadata>* variants =
       files.has_variant_wheels ? &catalog_.variants(listing, files.version) : nullptr;
@@ -625,29 +632,100 @@ std::string PythonProvider::package_text(Package package) const {
 
 std::string PythonProvider::set_text(Package package, const Set& set) const {
   const ProjectListing* found = listing(package);
-  if (!found) return "";
-  if (set.is_full()) return "";
+  if (!found || set.is_full()) return "";
+  // Index runs: segments that leave no listed version between them read as one range.
   int count = int(found->versions.size());
-  std::vector<std::string> parts;
+  std::vector<std::pair<int, int>> runs;
   for (const Set::Segment& segment : set.segments()) {
     auto [low, high] = segment_bounds(segment, count);
     if (high < low) continue;
-    const std::string low_text = found->versions[std::size_t(low)].version.to_string();
-    const std::string high_text = found->versions[std::size_t(high)].version.to_string();
-    if (low == high) {
-      parts.push_back("==" + low_text);
-    } else if (low == 0 && high == count - 1) {
-      parts.push_back(str_cat(">=", low_text, ",<=", high_text));
-    } else if (low == 0) {
-      parts.push_back("<=" + high_text);
-    } else if (high == count - 1) {
-      parts.push_back(">=" + low_text);
+    if (!runs.empty() && runs.back().second + 1 >= low) {
+      runs.back().second = std::max(runs.back().second, high);
     } else {
-      parts.push_back(str_cat(">=", low_text, ",<=", high_text));
+      runs.emplace_back(low, high);
     }
   }
-  if (parts.empty()) return "(no published version)";
+  auto text = [&](int index) { return found->versions[std::size_t(index)].version.to_string(); };
+  std::vector<std::string> parts;
+  for (auto [low, high] : runs) {
+    if (low == high) {
+      parts.push_back("==" + text(low));
+    } else if (low == 0 && high < count - 1) {
+      parts.push_back("<=" + text(high));
+    } else if (high == count - 1 && low > 0) {
+      parts.push_back(">=" + text(low));
+    } else {
+      parts.push_back(str_cat(">=", text(low), ",<=", text(high)));
+    }
+  }
+  if (parts.empty()) return " (no published version)";
   return join(parts, " | ");
+}
+
+namespace {
+
+// "1.0, 1.1, 1.2": a short list whole, a long one as its oldest and newest few and the count.
+std::string abbreviated(const std::vector<std::string>& versions) {
+  constexpr std::size_t kEnds = 3;
+  if (versions.size() <= 2 * kEnds + 1) return join(versions, ", ");
+  std::vector<std::string> shown(versions.begin(), versions.begin() + kEnds);
+  shown.push_back("...");
+  shown.insert(shown.end(), versions.end() - kEnds, versions.end());
+  return str_cat(join(shown, ", "), " (", versions.size(), " versions)");
+}
+
+}  // namespace
+
+std::string PythonProvider::available_text(Package package) const {
+  const ProjectListing* found = listing(package);
+  const std::string& name = nodes_[package].name;
+  if (!found) return str_cat("no index lists ", name);
+  if (found->versions.empty()) {
+    if (!found->not_found.empty()) return found->not_found;
+    return str_cat("no index lists a file of ", in_backticks(name));
+  }
+  std::vector<std::string> usable, yanked;
+  for (const VersionFiles& files : found->versions) {
+    (files.yanked ? yanked : usable).push_back(files.version.to_string());
+  }
+  auto are = [](const std::vector<std::string>& list) {
+    return list.size() == 1 ? " is" : " are";
+  };
+  if (usable.empty()) {
+    return str_cat("every version of ", name, " is yanked (", abbreviated(yanked), ")");
+  }
+  std::string text = str_cat("only ", name, " ", abbreviated(usable), are(usable), " available");
+  if (!yanked.empty()) text += str_cat(" (", abbreviated(yanked), are(yanked), " yanked)");
+  return text;
+}
+
+std::string PythonProvider::requirement_text(Package parent, const Set& set,
+                                             Package dependency) const {
+  std::set<std::string> specifiers;
+  for (auto it = decisions_.lower_bound({parent, std::numeric_limits<int>::min()});
+       it != decisions_.end() && it->first.first == parent; ++it) {
+    if (!set.contains(it->first.second)) continue;
+    for (const DependencyEdge& edge : it->second.edges) {
+      if (edge.node == dependency) specifiers.insert(edge.specifier.to_string());
+    }
+  }
+  const std::string name = package_text(dependency);
+  if (specifiers.empty()) return name;
+  std::vector<std::string> texts;
+  for (const std::string& specifier : specifiers) texts.push_back(name + specifier);
+  return join(texts, " or ");
+}
+
+bool PythonProvider::lacks_installable_file(Package package, const Set& set) const {
+  const Node& n = nodes_[package];
+  if (n.kind != NodeKind::kPackage && n.kind != NodeKind::kPackageExtra) return false;
+  auto base = ids_.find(std::make_tuple(NodeKind::kPackage, n.name, std::string()));
+  if (base == ids_.end()) return false;
+  for (auto it = decisions_.lower_bound({base->second, std::numeric_limits<int>::min()});
+       it != decisions_.end() && it->first.first == base->second; ++it) {
+    if (set.contains(it->first.second) && it->second.wheels.chosen_file() == nullptr) return true;
+  }
+  return false;
 }
 
 }  // namespace wv::lock

@@ -22,6 +22,7 @@
 #include "lock/project_requirements.h"
 #include "lock/target_context.h"
 #include "lock/wheel_choice.h"
+#include "pkg/specifier.h"
 #include "solver/provider.h"
 #include "solver/ranges.h"
 
@@ -49,6 +50,9 @@ enum class PrereleaseSelection : std::uint8_t {
 struct DependencyEdge {
   std::uint32_t node = 0;
   solver::Ranges<int> set;
+  /// The specifier the requirements wrote (intersected when several name the node), for the
+  /// report of a requirement no listed version satisfies.
+  pkg::SpecifierSet specifier;
 };
 
 /// What the provider learnt about one (package, version) it was asked about.
@@ -83,9 +87,22 @@ class PythonProvider {
   const VersionDecision* decision(Package package, int version) const;
   /// The node of package `name` (kPackage), creating it; an error when `name` is invalid.
   Result<Package> package_node(std::string_view name);
-  /// A version set rendered as the user would write it ("==2.9.0", ">=2.8.0,<2.9.0").
+  /// A version set rendered as the user would write it, over the versions that are listed:
+  /// each run of adjacent listed versions as its tightest range ("==2.9.0", ">=2.8.0,<=2.9.0",
+  /// "<=1.26.4 | >=2.3.3").
   std::string set_text(Package package, const Set& set) const;
   std::string package_text(Package package) const;
+  /// What exists of a package whose set holds no listed version: "only numpy 1.26.4, 2.2.6,
+  /// 2.3.3 are available" (a long list abbreviated), or the source's words when no index
+  /// knows the project.
+  std::string available_text(Package package) const;
+  /// The requirement, as written, that versions `set` of `parent` make on `dependency`:
+  /// "numpy>=9" (several different ones joined with " or ").
+  std::string requirement_text(Package parent, const Set& set, Package dependency) const;
+  /// Whether a version of `package` in `set` was ruled out for lack of any file this target
+  /// can install (no compatible wheel and no source), as opposed to its Requires-Python or
+  /// unreadable metadata.
+  bool lacks_installable_file(Package package, const Set& set) const;
 
   /// The wheels of version index `version` of package node `base` ranked for this target
   /// (computed once). An error when the package's listing cannot be read.

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
+#include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "base/credentials.h"
 #include "base/hash.h"
@@ -89,6 +93,52 @@ void add_explicit_index_notes(const PythonProvider& provider, const TargetContex
                            ", which this target does not ask for it; pin it with `", node.name,
                            " = { index = \"", indexes.front(), "\", targets = [\"", target.name,
                            "\"] }` in [tool.wvlock.sources]");
+  }
+}
+
+// The optimal-string-alignment distance (insertions, deletions, substitutions and swaps of
+// adjacent characters): how far a misspelt name is from a real one.
+std::size_t spelling_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// For each package the failure names that no index has, the closest name among the projects
+// already read that do exist (a misspelt requirement), found without asking any index.
+void add_spelling_notes(const PythonProvider& provider, Catalog& catalog,
+                        std::string& explanation) {
+  std::optional<std::vector<std::string>> known;
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < provider.node_count(); ++i) {
+    const Node& node = provider.node(static_cast<PythonProvider::Package>(i));
+    if (node.kind != NodeKind::kPackage || !seen.insert(node.name).second) continue;
+    const ProjectListing* listing = provider.listing(static_cast<PythonProvider::Package>(i));
+    if (!listing || listing->not_found.empty() || !names_package(explanation, node.name)) continue;
+    if (!catalog.pinned_indexes_listing(listing->name).empty()) continue;  // a note says where
+    if (!known) known = catalog.listed_names();
+    // One edit in a short name, two in a longer one: farther than that is another project.
+    std::size_t best = (node.name.size() <= 4 ? 1 : 2) + 1;
+    std::string suggestion;
+    for (const std::string& candidate : *known) {
+      const std::size_t distance = spelling_distance(node.name, candidate);
+      if (distance > 0 && distance < best) {
+        best = distance;
+        suggestion = candidate;
+      }
+    }
+    if (suggestion.empty()) continue;
+    explanation += str_cat("\nhint: did you mean ", in_backticks(suggestion), "?");
   }
 }
 
@@ -334,9 +384,51 @@ std::string input_hash(const ProjectRequirements& project,
   return "xxh3-128:" + fingerprint.finish().to_hex();
 }
 
+Result<void> check_requires_python(const ProjectRequirements& project,
+                                   const std::vector<TargetContext>& targets) {
+  if (project.requires_python.empty()) return {};
+  auto allowed = pkg::parse_specifier_set(project.requires_python);
+  if (!allowed) return std::move(allowed).error().with_context("the project's requires-python");
+  std::vector<std::pair<std::string, std::string>> excluded;  // (target, its Python)
+  for (const TargetContext& target : targets) {
+    if (allowed->contains(target.python_version, true)) continue;
+    const auto& python = target.host.python_version.value;
+    excluded.emplace_back(target.name,
+                          python ? python->to_string() : target.python_version.to_string());
+  }
+  if (excluded.empty()) return {};
+  const std::string requires_python = in_backticks(project.requires_python);
+  std::string message;
+  if (excluded.size() == 1) {
+    message = str_cat("target ", in_backticks(excluded[0].first), " has Python ",
+                      excluded[0].second, ", which the project's requires-python ",
+                      requires_python, " excludes");
+  } else {
+    std::vector<std::string> parts;
+    for (const auto& [name, python] : excluded) {
+      parts.push_back(str_cat(in_backticks(name), " (Python ", python, ")"));
+    }
+    message = str_cat("the project's requires-python ", requires_python,
+                      " excludes the Python of targets ", join(parts, ", "));
+  }
+  // The oldest CPython 3.x the specifier admits, to name in the hint.
+  std::string suggestion = "X.Y";
+  for (std::uint64_t minor = 0; minor < 100; ++minor) {
+    if (allowed->contains(pkg::Version::from_release({3, minor, 0}), true)) {
+      suggestion = str_cat("3.", minor);
+      break;
+    }
+  }
+  return make_error(ErrorCode::kInvalidInput, message)
+      .with_note(str_cat("hint: give each target a Python that requires-python allows (`python = "
+                         "\"", suggestion, "\"` in its [[tool.wvlock.target]] table, or in "
+                         "[tool.wvlock] for every target), or widen requires-python in [project]"));
+}
+
 Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
                                        const std::vector<TargetContext>& targets,
                                        Catalog& catalog, const ResolveOptions& options) {
+  WV_TRY(check_requires_python(project, targets));
   ResolveOutcome outcome;
   std::map<std::string, std::string> earlier;  // name -> version chosen by an earlier target
   // Providers outlive the loop: the kept RankedWheel pointers refer into their decisions.
@@ -348,15 +440,18 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
     WV_ASSIGN_OR_RETURN(auto preferred, preferences(provider, target, earlier, options));
     WV_ASSIGN_OR_RETURN(auto solved,
                         solve_target(provider, preferred, target.name, options.max_solver_steps));
-    if (auto* explanation = std::get_if<std::string>(&solved)) {
+    if (auto* unsolvable = std::get_if<Unsolvable>(&solved)) {
+      std::string& explanation = unsolvable->explanation;
       // A pinned index is never a fallback: say which packages this target reads from one.
       for (const auto& [name, index] : target.pinned_indexes) {
-        if (!names_package(*explanation, name)) continue;
-        *explanation += str_cat("\nnote: ", name, " comes only from index ", in_backticks(index),
-                                " for target ", target.name, " (pinned in [tool.wvlock.sources])");
+        if (!names_package(explanation, name)) continue;
+        explanation += str_cat("\nnote: ", name, " comes only from index ", in_backticks(index),
+                               " for target ", target.name, " (pinned in [tool.wvlock.sources])");
       }
-      add_explicit_index_notes(provider, target, catalog, *explanation);
-      outcome.failures.push_back({target.name, std::move(*explanation)});
+      add_explicit_index_notes(provider, target, catalog, explanation);
+      add_spelling_notes(provider, catalog, explanation);
+      outcome.failures.push_back({target.name, std::move(explanation),
+                                  std::move(unsolvable->without_installable_file)});
       results.emplace_back();
       continue;
     }

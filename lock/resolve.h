@@ -39,6 +39,9 @@ struct ResolveOptions {
 struct TargetFailure {
   std::string target;
   std::string explanation;  ///< the PubGrub derivation in Python words
+  /// Packages the failure rules out because a version offers this target no file it can
+  /// install (say, a CUDA-only build on a CPU target), though the package exists.
+  std::vector<std::string> without_installable_file;
 };
 
 struct ResolveOutcome {
@@ -51,8 +54,14 @@ std::string input_hash(const ProjectRequirements& project,
                        const std::vector<TargetContext>& targets,
                        const std::vector<std::string>& extra_inputs);
 
-/// Resolves every target. Provider failures (network, I/O) are errors; unsatisfiable targets
-/// are failures with explanations in the outcome.
+/// An error (kInvalidInput) naming the first target whose Python the project's requires-python
+/// excludes, and what to change; nothing when every target's Python is allowed.
+Result<void> check_requires_python(const ProjectRequirements& project,
+                                   const std::vector<TargetContext>& targets);
+
+/// Resolves every target. Provider failures (network, I/O) are errors, and so is a target
+/// whose Python the project's requires-python excludes; unsatisfiable targets are failures
+/// with explanations in the outcome.
 Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
                                        const std::vector<TargetContext>& targets,
                                        Catalog& catalog, const ResolveOptions& options);

@@ -16,10 +16,18 @@ namespace wv::lock {
 
 using PythonSolution = solver::Solution<PythonProvider::Package, int>;
 
+/// Why a target has no resolution.
+struct Unsolvable {
+  std::string explanation;  ///< the PubGrub derivation in Python words
+  /// Packages (normalised names) the derivation rules out because a version has no file this
+  /// target can install (no fitting wheel, no source), though the package exists.
+  std::vector<std::string> without_installable_file;
+};
+
 /// Solves from the project root; `preferred` versions are tried first. A no-solution outcome
-/// comes back as its English explanation; a provider failure as its Error, and `max_steps`
-/// (0: unbounded) reached as the solver-steps limit error naming `target_name`.
-Result<std::variant<PythonSolution, std::string>> solve_target(
+/// comes back explained; a provider failure as its Error, and `max_steps` (0: unbounded)
+/// reached as the solver-steps limit error naming `target_name`.
+Result<std::variant<PythonSolution, Unsolvable>> solve_target(
     PythonProvider& provider, const std::vector<std::pair<PythonProvider::Package, int>>& preferred,
     std::string_view target_name, std::uint64_t max_steps);
 

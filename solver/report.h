@@ -95,6 +95,25 @@ struct DerivationTree {
     recount_parents();
   }
 
+  /// Drops each "no versions" fact whose sibling is derived and forbids versions of the same
+  /// package (uv's collapse_redundant_no_versions): "foo ==1 is forbidden" and "no versions of
+  /// foo match <1 | >1" conclude "foo is forbidden" only over versions that do not exist, so
+  /// the step is skipped and its parents read the sibling's conclusion. Kept: a fact about a
+  /// package the sibling only requires (then it is the reason).
+  void collapse_redundant_no_versions() {
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      for (std::size_t* cause : {&nodes[i].cause1, &nodes[i].cause2}) {
+        if (nodes[i].is_external()) break;
+        // Follow chains: a replaced step may itself stand for another.
+        while (redundant_step(*cause)) {
+          const Node& step = nodes[*cause];
+          *cause = nodes[step.cause1].kind == NodeKind::kNoVersions ? step.cause2 : step.cause1;
+        }
+      }
+    }
+    recount_parents();
+  }
+
   /// Recomputes `parents` over the nodes reachable from `root`.
   void recount_parents() {
     for (Node& n : nodes) n.parents = 0;
@@ -114,6 +133,21 @@ struct DerivationTree {
         }
       }
     }
+  }
+
+ private:
+  // A derived step from a "no versions" fact on p and a derived fact with a positive term on p.
+  bool redundant_step(std::size_t i) const {
+    const Node& n = nodes[i];
+    if (n.is_external()) return false;
+    const Node* none = &nodes[n.cause1];
+    const Node* other = &nodes[n.cause2];
+    if (other->kind == NodeKind::kNoVersions) std::swap(none, other);
+    if (none->kind != NodeKind::kNoVersions || other->is_external()) return false;
+    for (const auto& [p, t] : other->terms) {
+      if (p == none->package && t.is_positive()) return true;
+    }
+    return false;
   }
 };
 
@@ -162,6 +196,10 @@ class DefaultReportFormatter : public ReportFormatter<P, VS, M> {
   virtual std::string package_text(const P& package) const { return stream(package); }
   virtual std::string set_text(const P& /*package*/, const VS& set) const { return stream(set); }
   virtual std::string reason_text(const M& reason) const { return stream(reason); }
+  /// A package with a set that is not every version: "foo >=1 <2" (Python writes "foo>=1,<2").
+  virtual std::string term_text(const P& package, const VS& set) const {
+    return package_text(package) + " " + set_text(package, set);
+  }
 
   std::string external(const Tree& tree, const Node& n) const override {
     switch (n.kind) {
@@ -245,12 +283,12 @@ class DefaultReportFormatter : public ReportFormatter<P, VS, M> {
   std::string subject(const Tree& tree, const P& p, const VS& set) const {
     if (p == tree.root_package) return package_text(p);
     if (set.is_full()) return "every version of " + package_text(p);
-    return package_text(p) + " " + set_text(p, set);
+    return term_text(p, set);
   }
   /// "foo" (any version) or "foo >=1 <2".
   std::string object(const P& p, const VS& set) const {
     if (set.is_full()) return package_text(p);
-    return package_text(p) + " " + set_text(p, set);
+    return term_text(p, set);
   }
 
  private:

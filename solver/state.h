@@ -103,6 +103,13 @@ class State {
 
  private:
   IncompatibilityId add_incompatibility(Incompatibility<VS>&& incompat);
+  // Adds an external fact, merged with an earlier one of the same shape when there is one
+  // (pubgrub-rs merge_incompatibility): a dependency of p on the same set of q, or p
+  // unavailable for the same reason. The earlier fact stays in the store (derivations may
+  // name it) but leaves the per-package lists: the merged one covers it.
+  IncompatibilityId add_merged(Incompatibility<VS>&& incompat);
+  // Whether `a` and `b` say the same thing of their first package's versions.
+  bool same_fact(const Incompatibility<VS>& a, const Incompatibility<VS>& b) const;
   // Returns the learned incompatibility (almost satisfied after backjumping) and sets
   // *package to its unsatisfied package; or returns the terminal incompatibility with
   // *package = kNoId.
@@ -125,6 +132,8 @@ class State {
   std::vector<IncompatibilityId> contradicted_;  // ids with a contradiction cache entry
   std::vector<PackageId> changed_;               // unit propagation work list
   std::vector<std::uint32_t> stats_generation_;  // bumped when a package's statistics change
+  // Mergeable external facts by (package, dependency or kNoId for "unavailable").
+  std::unordered_map<std::uint64_t, std::vector<IncompatibilityId>> mergeable_;
   std::size_t conflicts_ = 0;
 };
 

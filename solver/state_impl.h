@@ -70,7 +70,41 @@ IncompatibilityId State<P, VS, M>::add_unavailable(PackageId p, VS set, M reason
   incompat.cause1 = static_cast<IncompatibilityId>(reasons_.size());
   reasons_.push_back(std::move(reason));
   incompat.terms.emplace_back(p, Term<VS>::positive(std::move(set)));
-  return add_incompatibility(std::move(incompat));
+  return add_merged(std::move(incompat));
+}
+
+template <class P, VersionSet VS, class M>
+bool State<P, VS, M>::same_fact(const Incompatibility<VS>& a,
+                                const Incompatibility<VS>& b) const {
+  if (a.kind != b.kind || a.terms.size() != b.terms.size()) return false;
+  if (a.kind == CauseKind::kUnavailable) return reasons_[a.cause1] == reasons_[b.cause1];
+  if (a.dependency != b.dependency) return false;
+  return a.terms.size() == 2 ? a.terms[1].second == b.terms[1].second
+                             : a.dependency_set == b.dependency_set;
+}
+
+template <class P, VersionSet VS, class M>
+IncompatibilityId State<P, VS, M>::add_merged(Incompatibility<VS>&& incompat) {
+  const PackageId p = incompat.terms[0].first;
+  const PackageId other = incompat.kind == CauseKind::kDependency ? incompat.dependency : kNoId;
+  std::vector<IncompatibilityId>& earlier =
+      mergeable_[(std::uint64_t(p) << 32) | std::uint64_t(other)];
+  for (IncompatibilityId& past : earlier) {
+    const Incompatibility<VS>& old = store_[past];
+    if (!same_fact(old, incompat)) continue;
+    // {p ∈ S1, not q ∈ T} and {p ∈ S2, not q ∈ T} give {p ∈ S1 ∪ S2, not q ∈ T}.
+    incompat.terms[0].second = Term<VS>::positive(
+        old.terms[0].second.set().union_with(incompat.terms[0].second.set()));
+    for (const auto& term : old.terms) {
+      auto& list = by_package_[term.first];
+      list.erase(std::remove(list.begin(), list.end(), past), list.end());
+    }
+    past = add_incompatibility(std::move(incompat));
+    return past;
+  }
+  IncompatibilityId id = add_incompatibility(std::move(incompat));
+  earlier.push_back(id);
+  return id;
 }
 
 template <class P, VersionSet VS, class M>
@@ -100,15 +134,16 @@ std::pair<IncompatibilityId, IncompatibilityId> State<P, VS, M>::add_dependencie
       if (forbidden.is_empty()) continue;
       incompat.terms.emplace_back(p, Term<VS>::positive(std::move(forbidden)));
       incompat.dependency_set = std::move(set);
-    } else {
-      incompat.terms.emplace_back(p, Term<VS>::positive(applies_to));
-      if (set.is_empty()) {
-        incompat.dependency_set = std::move(set);  // "not q ∈ ∅" is always true: no term
-      } else {
-        incompat.terms.emplace_back(q, Term<VS>::negative(std::move(set)));
-      }
+      add_incompatibility(std::move(incompat));
+      continue;
     }
-    add_incompatibility(std::move(incompat));
+    incompat.terms.emplace_back(p, Term<VS>::positive(applies_to));
+    if (set.is_empty()) {
+      incompat.dependency_set = std::move(set);  // "not q ∈ ∅" is always true: no term
+    } else {
+      incompat.terms.emplace_back(q, Term<VS>::negative(std::move(set)));
+    }
+    add_merged(std::move(incompat));
   }
   return {first, static_cast<IncompatibilityId>(store_.size())};
 }

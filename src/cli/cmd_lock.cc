@@ -8,12 +8,13 @@
 #include "base/limits.h"
 #include "base/str.h"
 #include "cli/commands.h"
+#include "cli/lock_report.h"
 #include "cli/project.h"
 #include "lock/catalog.h"
+#include "lock/lock_changes.h"
 #include "lock/resolve.h"
 #include "pkg/name.h"
 #include "pkg/version.h"
-#include "pkg/wheel_filename.h"
 
 namespace wv::cli {
 namespace {
@@ -38,42 +39,11 @@ void add_project_entry(const targets::ProjectConfig& config, lock::Lockfile& loc
   lock::canonicalize(lockfile);
 }
 
-
-// "h100: torch 2.9.0 [cuda12.8], flash-attn 2.8.3 [cu12_sm90]" — the variant builds each target
-// got, and the packages it takes from a pinned index ("torch 2.9.0+cu128 (pytorch-cu128)"), so
-// a user sees the hardware choices without reading the lockfile.
-void print_variant_summary(const lock::Lockfile& lockfile,
-                           const std::vector<lock::TargetContext>& contexts) {
-  for (const lock::LockedTarget& target : lockfile.targets) {
-    const lock::TargetContext* context = nullptr;
-    for (const lock::TargetContext& candidate : contexts) {
-      if (candidate.name == target.name) context = &candidate;
-    }
-    std::vector<std::string> builds;
-    for (const lock::LockedPackage* package : lockfile.closure(target.name)) {
-      const auto& wheels = package->targets.at(target.name).wheels;
-      if (wheels.empty()) continue;
-      if (context && context->pinned_indexes.count(package->name)) {
-        builds.push_back(str_cat(package->name, " ", package->version, " (",
-                                 context->pinned_indexes.at(package->name), ")"));
-        continue;
-      }
-      auto filename = pkg::parse_wheel_filename(wheels.front());
-      if (filename && filename->variant_label && *filename->variant_label != "null") {
-        builds.push_back(str_cat(package->name, " ", package->version, " [",
-                                 *filename->variant_label, "]"));
-      }
-    }
-    std::size_t count = lockfile.closure(target.name).size();
-    log_info(str_cat("  ", target.name, ": ", count, " packages",
-                     builds.empty() ? "" : ", " + join(builds, ", ")));
-  }
-}
-
 }  // namespace
 
 int run_lock(const GlobalOptions& options, Arguments& arguments) {
   bool check = arguments.extract_flag("--check");
+  bool json = arguments.extract_flag("--json");
   bool upgrade = arguments.extract_flag("--upgrade") || arguments.extract_flag("-U");
   std::set<std::string> upgrade_packages;
   while (true) {
@@ -89,7 +59,11 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
     print_error(done.error());
     return kExitUsage;
   }
-  auto started = std::chrono::steady_clock::now();
+  const auto started = std::chrono::steady_clock::now();
+  auto elapsed_ms = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+        .count();
+  };
   RealFileSystem file_system;
   auto project = load_project(options, file_system);
   if (!project) {
@@ -146,20 +120,27 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
     print_error(outcome.error());
     return exit_code_for(outcome.error());
   }
-  if (!outcome->lockfile) {
-    for (const lock::TargetFailure& failure : outcome->failures) {
-      std::fprintf(stderr, "error: no resolution for target `%s`:\n\n%s\n\n",
-                   failure.target.c_str(), failure.explanation.c_str());
+  warn_unknown_upgrades(upgrade_packages, previous ? &*previous : nullptr, catalog.listed_names());
+  LockReport report;
+  report.lockfile = project->lockfile_path;
+  auto finish = [&](const char* status, int code) {
+    report.status = status;
+    report.elapsed_ms = elapsed_ms();
+    if (json) {
+      std::string document = lock_json(report);
+      std::fwrite(document.data(), 1, document.size(), stdout);
     }
-    std::fprintf(stderr, "hint: a target that cannot have a package (a CUDA-only build on a CPU "
-                         "target) can leave it to an extra that only the targets that fit ask "
-                         "for (`extras = [...]` in the target)\n");
-    return kExitFailure;
+    return code;
+  };
+  if (!outcome->lockfile) {
+    print_failures(outcome->failures);
+    report.failures = outcome->failures;
+    return finish("failed", kExitFailure);
   }
   add_project_entry(project->config, *outcome->lockfile);
   std::string text = lock::write_lockfile(*outcome->lockfile);
-  double elapsed_ms = std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - started).count();
+  report.targets = summarize_targets(*outcome->lockfile, project->targets);
+  report.changes = lock::compare_lockfiles(previous ? &*previous : nullptr, *outcome->lockfile);
   if (check) {
     if (text != previous_text) {
       bool inputs_changed = previous && previous->input_hash != outcome->lockfile->input_hash;
@@ -169,10 +150,10 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
                   inputs_changed ? "the project changed since it was written"
                                  : "a fresh lock would change it",
                   "; run `wvlock lock`")));
-      return kExitFailure;
+      return finish("stale", kExitFailure);
     }
     log_info(str_cat(project->lockfile_path, " is up to date"));
-    return kExitOk;
+    return finish("up-to-date", kExitOk);
   }
   if (text != previous_text) {
     if (auto written = file_system.write_file_atomic(project->lockfile_path, text); !written) {
@@ -185,11 +166,14 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
     }
   }
   log_info(str_cat(text == previous_text ? "unchanged " : "wrote ", project->lockfile_path, ": ",
-                   outcome->lockfile->packages.size(), " package versions for ",
-                   outcome->lockfile->targets.size(), " targets in ",
-                   std::to_string(int(elapsed_ms)), " ms"));
-  print_variant_summary(*outcome->lockfile, project->targets);
-  return kExitOk;
+                   counted(outcome->lockfile->packages.size(), "package version",
+                           "package versions"),
+                   " for ", counted(outcome->lockfile->targets.size(), "target", "targets"),
+                   " in ", std::to_string(int(elapsed_ms())), " ms"));
+  print_summaries(report.targets);
+  // A first lock adds everything: only a re-lock's changes are worth a line each.
+  if (previous) print_changes(report.changes);
+  return finish(text == previous_text ? "unchanged" : "written", kExitOk);
 }
 
 }  // namespace wv::cli

@@ -13,12 +13,15 @@ struct HelpText {
 };
 
 const HelpText kHelp[] = {
-    {"lock", "wvlock lock [--check] [--upgrade | --upgrade-package NAME ...]",
+    {"lock", "wvlock lock [--check] [--json] [--upgrade | --upgrade-package NAME ...]",
      "Resolves the project's requirements for every declared target and writes pylock.toml.\n"
-     "Versions already in the lock are kept unless an upgrade is asked for.",
+     "Versions already in the lock are kept unless an upgrade is asked for; what moved is\n"
+     "listed. Exits 1 when a target has no resolution, with the reason; 2 when a target's\n"
+     "Python is outside the project's requires-python.",
      "  --check                  exit 1 when a fresh lock would differ; write nothing\n"
+     "  --json                   one JSON object on stdout (docs/json.md)\n"
      "  -U, --upgrade            allow every package to move to its newest version\n"
-     "  --upgrade-package NAME   allow NAME to move (repeatable)\n"},
+     "  --upgrade-package NAME   allow NAME to move (repeatable; warns when no target needs it)\n"},
     {"sync", "wvlock sync [options]",
      "Detects this host, picks the locked target that fits it and each package's wheel for it,\n"
      "and makes the environment (.venv, or $VIRTUAL_ENV) match: installs what is missing,\n"
