@@ -27,10 +27,10 @@ struct LockedFile {
   std::string url;    ///< http(s):// or file:// (exactly one of url and path is set)
   std::string path;   ///< a local path, relative to the lockfile's folder when it can be
   std::optional<std::uint64_t> size;
+  std::string sha256;  ///< 64 lower-case hex digits; required
   /// When the index says the file was uploaded (PEP 700), as pkg::normalize_upload_time()
   /// spells it; "" when unknown. Written as a TOML offset date-time (PEP 751).
   std::string upload_time;
-  std::string sha256;  ///< 64 lower-case hex digits; required
   int line = 0;        ///< where it was read (0 when built in memory)
 
   friend bool operator==(const LockedFile&, const LockedFile&) = default;

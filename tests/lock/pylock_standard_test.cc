@@ -27,7 +27,7 @@ LockedPackage package(const std::string& name, const std::map<std::string, std::
   LockedPackage entry{.name = name, .version = "1.0", .index = "https://example.org/simple"};
   const std::string wheel = name + "-1.0-py3-none-any.whl";
   entry.wheels.push_back({.name = wheel, .url = "https://example.org/f/" + wheel, .size = 10,
-                          .upload_time = "2025-01-25T11:30:10.164985Z", .sha256 = kHash});
+                          .sha256 = kHash, .upload_time = "2025-01-25T11:30:10.164985Z"});
   for (const auto& [target, dependencies] : uses) entry.targets[target] = {{wheel}, dependencies};
   return entry;
 }
