@@ -25,6 +25,9 @@ struct ProjectRequirements {
   std::map<std::string, std::vector<pkg::Requirement>> optional_dependencies;
   /// `[dependency-groups]` (PEP 735, normalised names) with `include-group` already expanded.
   std::map<std::string, std::vector<pkg::Requirement>> dependency_groups;
+  /// The groups an install takes when none is asked for (PEP 751 `default-groups`; uv's
+  /// `default-groups`, whose default is `dev` when declared), normalised and sorted.
+  std::vector<std::string> default_groups;
   PrereleaseMode prerelease = PrereleaseMode::kIfNecessaryOrExplicit;
 };
 

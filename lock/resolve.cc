@@ -366,6 +366,15 @@ std::string input_hash(const ProjectRequirements& project,
   add_requirements("dependencies", project.dependencies);
   for (const auto& [extra, list] : project.optional_dependencies) add_requirements("extra:" + extra, list);
   for (const auto& [group, list] : project.dependency_groups) add_requirements("group:" + group, list);
+  // Only a choice other than uv's default (`dev` when declared) enters the hash, so that locks
+  // of projects that do not set `default-groups` keep their hash.
+  const std::vector<std::string> implied =
+      project.dependency_groups.count("dev") ? std::vector<std::string>{"dev"}
+                                             : std::vector<std::string>{};
+  if (project.default_groups != implied) {
+    fingerprint.add("default-groups");
+    for (const std::string& group : project.default_groups) fingerprint.add(group);
+  }
   for (const TargetContext& target : targets) {
     fingerprint.add("target").add(target.name).add(target.platform_marker);
     for (const auto& [key, value] : target.facts) fingerprint.add(key).add(value);
@@ -470,6 +479,7 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   for (const auto& [group, list] : project.dependency_groups) {
     lockfile.dependency_groups.push_back(group);
   }
+  lockfile.default_groups = project.default_groups;
   lockfile.input_hash = input_hash(project, targets, options.extra_inputs);
   // One entry per (name, version, index): the same version from two indexes (a pinned one
   // and the default) is two sets of files, never mixed.

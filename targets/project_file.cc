@@ -18,7 +18,7 @@ namespace {
 
 constexpr std::string_view kWvlockKeys[] = {
     "package",    "python",     "index-url",  "extra-index-url",  "index",  "index-strategy", "sources",
-    "find-links", "prerelease", "enable-providers", "keyring-provider", "target"};
+    "find-links", "prerelease", "enable-providers", "keyring-provider", "default-groups", "target"};
 constexpr std::string_view kIndexKeys[] = {"name", "url", "explicit", "default"};
 // The kinds of source a `[tool.wvlock.sources]` entry may name, exactly one per entry, and the
 // ones wvlock implements; check_source_kind() is the one place that tells them apart.
@@ -1024,6 +1024,42 @@ Result<void> read_sources(const Reader& reader, const toml::table& wvlock, Proje
   return {};
 }
 
+// `default-groups` (uv's): a list of declared groups, or "all". Reads after the groups.
+Result<void> read_default_groups(const Reader& reader, const toml::table& wvlock,
+                                 ProjectConfig& config) {
+  const toml::node* node = wvlock.get("default-groups");
+  if (node == nullptr) return {};
+  std::vector<std::string> declared = normalized_keys(config.dependency_groups);
+  std::sort(declared.begin(), declared.end());
+  if (const auto* text = node->as_string()) {
+    if (text->get() != "all") {
+      return reader.error(node->source(), str_cat("`tool.wvlock.default-groups` must be a list of "
+                                                  "dependency groups or \"all\", not ",
+                                                  in_backticks(text->get())));
+    }
+    config.default_groups = declared;
+    return {};
+  }
+  WV_ASSIGN_OR_RETURN(std::vector<std::string> groups,
+                      reader.strings(*node, "tool.wvlock.default-groups", false));
+  std::vector<std::string> normalized;
+  for (const std::string& group : groups) {
+    const std::string name = pkg::normalize_name(group);
+    if (!has(declared, name)) {
+      return reader.error(node->source(),
+                          str_cat("`tool.wvlock.default-groups` names group ", in_backticks(group),
+                                  ", which `[dependency-groups]` does not declare",
+                                  declared.empty() ? std::string(": it declares none")
+                                                   : str_cat(": declared groups are ",
+                                                             backticked_names(declared))));
+    }
+    if (!has(normalized, name)) normalized.push_back(name);
+  }
+  std::sort(normalized.begin(), normalized.end());
+  config.default_groups = std::move(normalized);
+  return {};
+}
+
 Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
                                ProjectConfig& config) {
   const toml::node* tool_node = root.get("tool");
@@ -1066,6 +1102,7 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
     }
     config.keyring_provider = provider;
   }
+  WV_TRY(read_default_groups(reader, *wvlock, config));
   if (const toml::node* providers = wvlock->get("enable-providers")) {
     WV_ASSIGN_OR_RETURN(config.enabled_providers,
                         reader.strings(*providers, "tool.wvlock.enable-providers", false));
@@ -1093,6 +1130,14 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
 }
 
 }  // namespace
+
+std::vector<std::string> ProjectConfig::default_group_names() const {
+  if (default_groups) return *default_groups;
+  for (const auto& [group, entries] : dependency_groups) {
+    if (pkg::normalize_name(group) == "dev") return {"dev"};
+  }
+  return {};
+}
 
 const Target* ProjectConfig::find_target(std::string_view target_name) const {
   for (const Target& target : targets) {

@@ -118,11 +118,17 @@ struct ProjectConfig {
   /// `keyring-provider`: "subprocess" asks the `keyring` command for index passwords
   /// (docs/network.md); "disabled" or "" (not given) does not.
   std::string keyring_provider;
+  /// `default-groups`: the dependency groups sync installs when none is asked for (uv's
+  /// setting; `"all"` is every declared group), normalised and sorted; nullopt when not given.
+  std::optional<std::vector<std::string>> default_groups;
   /// Optional variant providers enabled for every target (`enable-providers = ["debug"]`).
   std::vector<std::string> enabled_providers;
   /// The declared targets, in file order.
   std::vector<Target> targets;
 
+  /// The groups sync installs by default: `default-groups`, else `dev` when it is declared
+  /// (uv's rule), else none.
+  std::vector<std::string> default_group_names() const;
   /// The target named `name`, or nullptr.
   const Target* find_target(std::string_view name) const;
   /// The index named `name`, or nullptr.

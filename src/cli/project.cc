@@ -280,6 +280,7 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
   auto expanded = lock::expand_dependency_groups(groups);
   if (!expanded) return std::move(expanded).error().with_context(path);
   requirements.dependency_groups = std::move(*expanded);
+  requirements.default_groups = config.default_group_names();
   if (config.prerelease) {
     WV_ASSIGN_OR_RETURN(requirements.prerelease, lock::parse_prerelease_mode(*config.prerelease));
   }

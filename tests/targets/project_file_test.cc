@@ -310,6 +310,38 @@ TEST_CASE("project file: no tool.wvlock table is an empty configuration",
   CHECK_FALSE(parse_platform("Linux-x86_64"));
 }
 
+TEST_CASE("project file: default-groups, uv's setting", "[targets][project_file]") {
+  const std::string groups = "[dependency-groups]\ndev = [\"pytest\"]\nLint = [\"ruff\"]\n";
+  auto read = [&](const std::string& tool) {
+    return parse_project_file(groups + "[tool.wvlock]\n" + tool, "pyproject.toml");
+  };
+  Result<ProjectConfig> absent = read("");
+  REQUIRE(absent);
+  CHECK_FALSE(absent->default_groups.has_value());
+  CHECK(absent->default_group_names() == std::vector<std::string>{"dev"});
+  Result<ProjectConfig> listed = read("default-groups = [\"lint\"]\n");
+  REQUIRE(listed);
+  CHECK(listed->default_group_names() == std::vector<std::string>{"lint"});
+  Result<ProjectConfig> none = read("default-groups = []\n");
+  REQUIRE(none);
+  CHECK(none->default_group_names().empty());
+  Result<ProjectConfig> all = read("default-groups = \"all\"\n");
+  REQUIRE(all);
+  CHECK(all->default_group_names() == std::vector<std::string>{"dev", "lint"});
+  Result<ProjectConfig> unknown = read("default-groups = [\"docs\"]\n");
+  REQUIRE_FALSE(unknown);
+  CHECK(unknown.error().message ==
+        "`pyproject.toml`:5:18: `tool.wvlock.default-groups` names group `docs`, which "
+        "`[dependency-groups]` does not declare: declared groups are `dev`, `lint`");
+  Result<ProjectConfig> word = read("default-groups = \"most\"\n");
+  REQUIRE_FALSE(word);
+  CHECK(word.error().message.find("must be a list of dependency groups or \"all\"") !=
+        std::string::npos);
+  Result<ProjectConfig> no_dev = parse_project_file("[dependency-groups]\nlint = []\n", "p.toml");
+  REQUIRE(no_dev);
+  CHECK(no_dev->default_group_names().empty());
+}
+
 TEST_CASE("project file: arbitrary bytes never crash the reader", "[targets][project_file]") {
   std::mt19937 random(1234);
   const std::string base(kDesignExample);
