@@ -58,14 +58,17 @@ std::vector<const LockedPackage*> Lockfile::closure(std::string_view target) con
 
 std::vector<const LockedPackage*> Lockfile::closure(std::string_view target,
                                                     const std::vector<std::string>& requested_extras,
-                                                    const std::vector<std::string>& groups) const {
+                                                    const std::vector<std::string>& groups,
+                                                    bool with_dependencies) const {
   const LockedTarget* declared = find_target(target);
   if (!declared) return {};
   // A target locks only the extras it declares (`extras = [...]`), and those are part of its
   // install: every extra root is followed; `extras` names more (none can be locked beyond them).
   (void)requested_extras;
-  Selection selection{{}, groups};
-  for (const auto& [extra, edges] : declared->extra_roots) selection.extras.push_back(extra);
+  Selection selection{{}, groups, with_dependencies};
+  if (with_dependencies) {
+    for (const auto& [extra, edges] : declared->extra_roots) selection.extras.push_back(extra);
+  }
   return selected_closure(target, selection);
 }
 
@@ -73,7 +76,8 @@ std::vector<const LockedPackage*> Lockfile::selected_closure(std::string_view ta
                                                              const Selection& selection) const {
   const LockedTarget* declared = find_target(target);
   if (!declared) return {};
-  std::vector<std::string> pending = declared->roots;
+  std::vector<std::string> pending;
+  if (selection.dependencies) pending = declared->roots;
   for (const auto& [names, roots] : {std::pair{&selection.extras, &declared->extra_roots},
                                      std::pair{&selection.groups, &declared->group_roots}}) {
     for (const std::string& name : *names) {

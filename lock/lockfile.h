@@ -142,6 +142,8 @@ struct LockedTarget {
 struct Selection {
   std::vector<std::string> extras;
   std::vector<std::string> groups;
+  /// false: the groups' roots alone, not the target's own (uv's `--only-group`).
+  bool dependencies = true;
 };
 
 struct Lockfile {
@@ -168,10 +170,12 @@ struct Lockfile {
   /// The entries `target` needs with the given dependency groups: the packages reachable from
   /// its roots and its extras' roots (a target's declared extras are part of its install) along
   /// its dependency edges, sorted by name. `requested_extras` are accepted for symmetry with
-  /// PEP 751.
+  /// PEP 751. Without `with_dependencies` (uv's `--only-group`) only the groups' roots are
+  /// followed, not the project's own dependencies and extras.
   std::vector<const LockedPackage*> closure(std::string_view target,
                                             const std::vector<std::string>& requested_extras,
-                                            const std::vector<std::string>& groups) const;
+                                            const std::vector<std::string>& groups,
+                                            bool with_dependencies = true) const;
   /// The entries reachable from `target`'s roots and from the roots of exactly the extras and
   /// groups `selection` names (one the target did not lock adds nothing), sorted by name: what
   /// a PEP 751 installer given those extras and groups installs from this target's packages.
