@@ -96,17 +96,23 @@ std::vector<Row> rows(const HostProfile& host) {
 
 namespace {
 
+void write_facts(JsonWriter& json, const std::vector<Row>& facts) {
+  json.begin_object();
+  for (const Row& fact : facts) {
+    json.key(fact.name).begin_object().key("value").raw(fact.json.value_or("null"));
+    json.field("source", to_string(fact.source)).end();
+  }
+  json.end();
+}
+
 // The JSON shape of docs/json.md ("detect"): each fact's value is already JSON text.
 std::string render_json(const std::vector<Row>& facts,
                         const std::vector<std::pair<std::string, std::vector<SupportedFeature>>>& outputs,
                         const HostProfile& host) {
   JsonWriter json;
-  json.begin_object().field("version", 1).key("facts").begin_object();
-  for (const Row& fact : facts) {
-    json.key(fact.name).begin_object().key("value").raw(fact.json.value_or("null"));
-    json.field("source", to_string(fact.source)).end();
-  }
-  json.end().key("providers").begin_object();
+  json.begin_object().field("version", 1).key("facts");
+  write_facts(json, facts);
+  json.key("providers").begin_object();
   for (const auto& [name, features] : outputs) {
     json.key(name).begin_array();
     for (const SupportedFeature& feature : features) {
@@ -126,6 +132,8 @@ std::string render_json(const std::vector<Row>& facts,
 }
 
 }  // namespace
+
+void write_facts_json(JsonWriter& json, const HostProfile& host) { write_facts(json, rows(host)); }
 
 std::string render_detect_report(const HostProfile& host, bool json) {
   const std::vector<Row> facts = rows(host);

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "base/json_writer.h"
 #include "targets/host_profile.h"
 
 namespace wv::targets {
@@ -15,5 +16,8 @@ namespace wv::targets {
 ///    "properties": {...}, "notes": [...]}
 /// Absent facts have `"value": null`.
 std::string render_detect_report(const HostProfile& host, bool json);
+
+/// The `"facts"` object of that shape alone, for documents that report the host they used.
+void write_facts_json(JsonWriter& json, const HostProfile& host);
 
 }  // namespace wv::targets

@@ -42,6 +42,7 @@ out = {
   "python_version": "%d.%d" % (v[0], v[1]),
   "sys_platform": sys.platform,
   "headers": os.path.join("include", "site", "python%d.%d" % (v[0], v[1])),
+  "base_executable": os.path.realpath(getattr(sys, "_base_executable", "") or sys.executable),
 }
 for k in ("purelib", "platlib", "scripts", "data"):
   out[k] = os.path.relpath(p[k], sys.prefix)
@@ -115,6 +116,7 @@ Result<InterpreterFacts> read_interpreter(const std::string& venv,
   auto get = [&](const char* key) { return values.count(key) ? values[key] : std::string(); };
   InterpreterFacts facts;
   facts.full_version = get("version");
+  facts.base_executable = get("base_executable");
   WV_ASSIGN_OR_RETURN(facts.version, targets::parse_major_minor(get("python_version"),
                                                                 "the interpreter's version"));
   facts.free_threaded = get("free_threaded") == "1";

@@ -18,6 +18,9 @@ namespace wv::install {
 struct InterpreterFacts {
   targets::MajorMinor version;
   std::string full_version;  ///< 3.12.4
+  /// The interpreter a venv's python runs, symlinks resolved (`sys._base_executable`): what
+  /// tells two interpreters of one version apart.
+  std::string base_executable;
   bool free_threaded = false;
   pkg::MarkerEnvironment markers;
   InstallScheme scheme;  ///< paths relative to scheme.root

@@ -11,8 +11,9 @@
 #include "base/str.h"
 #include "pkg/tags.h"
 #include "pkg/wheel_filename.h"
-#include "targets/target.h"
+#include "targets/detect_report.h"
 #include "targets/match.h"
+#include "targets/target.h"
 #include "targets/variant_ranking.h"
 
 namespace wv::install {
@@ -118,6 +119,7 @@ struct Evaluation {
   std::vector<ChosenWheel> wheels;
   std::map<std::string, WheelRank> ranks;  ///< package name -> its chosen wheel's rank
   int changed = 0;
+  std::vector<WheelChange> changes;  ///< the packages counted in `changed`
   targets::HardwareCloseness closeness;
 };
 
@@ -134,7 +136,7 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
   }
   LiveProviders* providers = live.markers ? &live.providers_for(target.declared) : nullptr;
   for (const lock::LockedPackage* package :
-       lockfile.closure(target.name, options.extras, options.groups)) {
+       lockfile.closure(target.name, options.extras, options.groups, options.dependencies)) {
     const lock::TargetUse& use = package->targets.at(target.name);
     if (use.wheels.empty() && package->has_source()) {  // the lock says: build it here
       result.wheels.push_back(ChosenWheel{package, nullptr, "", true});
@@ -204,6 +206,8 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
     if (!lock_time) {
       result.unchanged = false;
       ++result.changed;
+      result.changes.push_back(
+          WheelChange{package->name, package->version, best_file->name, use.wheels.front()});
     }
     result.ranks[package->name] = *best;
     result.wheels.push_back(ChosenWheel{package, best_file, best_label, lock_time});
@@ -290,6 +294,7 @@ Outcome run(const lock::Lockfile& lockfile, const targets::HostProfile& live,
     TargetVerdict verdict;
     verdict.name = lockfile.targets[i].name;
     verdict.unchanged = evaluation.fits && evaluation.unchanged;
+    if (evaluation.fits) verdict.changes = evaluation.changes;
     if (static_cast<int>(i) == outcome.selected) {
       verdict.status = TargetStatus::kSelected;
       verdict.reason = evaluation.fits ? fit_note(evaluation)
@@ -309,6 +314,50 @@ Outcome run(const lock::Lockfile& lockfile, const targets::HostProfile& live,
   return outcome;
 }
 
+// Every name in `asked` must be one of `declared` (the project's extras or groups, as locked).
+Result<void> check_declared(const std::vector<std::string>& declared,
+                            const std::vector<std::string>& asked, std::string_view what,
+                            std::string_view flag) {
+  for (const std::string& name : asked) {
+    if (std::find(declared.begin(), declared.end(), name) != declared.end()) continue;
+    std::vector<std::string> quoted;
+    for (const std::string& item : declared) quoted.push_back(in_backticks(item));
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat("`", flag, " ", name, "`: the project declares no ", what, " ",
+                              in_backticks(name), "; it declares ",
+                              quoted.empty() ? std::string("none") : join(quoted, ", ")));
+  }
+  return {};
+}
+
+// An extra asked for must be one the selected target locks: a target installs its own extras,
+// and another target's cannot be added to it.
+Result<void> check_target_extras(const lock::Lockfile& lockfile, const lock::LockedTarget& chosen,
+                                 const std::vector<std::string>& installed,
+                                 const SelectOptions& options) {
+  for (const std::string& extra : options.extras) {
+    if (std::find(installed.begin(), installed.end(), extra) != installed.end()) continue;
+    std::vector<std::string> quoted;
+    for (const std::string& item : installed) quoted.push_back(in_backticks(item));
+    std::vector<std::string> others;
+    for (const lock::LockedTarget& target : lockfile.targets) {
+      if (target.extra_roots.count(extra)) others.push_back(target.name);
+    }
+    Error error = make_error(
+        ErrorCode::kInvalidInput,
+        str_cat("`--extra ", extra, "`: the selected target ", in_backticks(chosen.name),
+                options.dependencies ? " locks no extra " : " installs no extra with --only-group: ",
+                in_backticks(extra), "; its extras are ",
+                quoted.empty() ? std::string("none") : join(quoted, ", ")));
+    if (!others.empty()) {
+      error.notes.push_back(str_cat("note: extra ", in_backticks(extra), " is locked by ",
+                                    join(others, ", "), " (`--target NAME` takes one)"));
+    }
+    return error;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::vector<TargetVerdict> evaluate_targets(const lock::Lockfile& lockfile,
@@ -322,21 +371,8 @@ Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::H
   if (lockfile.targets.empty()) {
     return make_error(ErrorCode::kInvalidLockfile, "the lockfile declares no targets");
   }
-  for (const std::string& extra : options.extras) {
-    if (std::find(lockfile.extras.begin(), lockfile.extras.end(), extra) == lockfile.extras.end()) {
-      return make_error(ErrorCode::kInvalidInput,
-                        str_cat("unknown extra ", in_backticks(extra), ": the lock has ",
-                                lockfile.extras.empty() ? std::string("none")
-                                                        : join(lockfile.extras, ", ")));
-    }
-  }
-  for (const std::string& group : options.groups) {
-    if (std::find(lockfile.dependency_groups.begin(), lockfile.dependency_groups.end(), group) ==
-        lockfile.dependency_groups.end()) {
-      return make_error(ErrorCode::kInvalidInput,
-                        str_cat("unknown dependency group ", in_backticks(group)));
-    }
-  }
+  WV_TRY(check_declared(lockfile.extras, options.extras, "extra", "--extra"));
+  WV_TRY(check_declared(lockfile.dependency_groups, options.groups, "dependency group", "--group"));
   if (!options.forced_target.empty() && !lockfile.find_target(options.forced_target)) {
     std::vector<std::string> names;
     for (const auto& target : lockfile.targets) names.push_back(target.name);
@@ -358,12 +394,66 @@ Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::H
     }
     return error;
   }
+  const lock::LockedTarget& chosen = lockfile.targets[outcome.selected];
   Selection selection;
-  selection.target = lockfile.targets[outcome.selected].name;
+  selection.target = chosen.name;
+  if (options.dependencies) {
+    for (const auto& [extra, roots] : chosen.extra_roots) selection.extras.push_back(extra);
+  }
+  WV_TRY(check_target_extras(lockfile, chosen, selection.extras, options));
+  selection.groups = options.groups;
   selection.wheels = std::move(outcome.evaluations[outcome.selected].wheels);
   selection.verdicts = std::move(outcome.verdicts);
   selection.host_summary = targets::describe(live);
   return selection;
+}
+
+const TargetVerdict* Selection::selected_verdict() const {
+  for (const TargetVerdict& verdict : verdicts) {
+    if (verdict.status == TargetStatus::kSelected) return &verdict;
+  }
+  return nullptr;
+}
+
+std::string_view to_string(TargetStatus status) {
+  switch (status) {
+    case TargetStatus::kSelected: return "selected";
+    case TargetStatus::kFits: return "fits";
+    case TargetStatus::kRuledOut: return "does-not-fit";
+  }
+  return "does-not-fit";
+}
+
+std::string describe(const WheelChange& change) {
+  return str_cat(change.name, " ", change.version, ": ", change.wheel, " (lock time: ",
+                 change.lock_time_wheel, ")");
+}
+
+Result<void> apply_install_request(const lock::Lockfile& lockfile, const InstallRequest& request,
+                                   SelectOptions& options) {
+  const std::vector<std::string>& declared = lockfile.dependency_groups;
+  WV_TRY(check_declared(lockfile.extras, request.extras, "extra", "--extra"));
+  WV_TRY(check_declared(declared, request.groups, "dependency group", "--group"));
+  WV_TRY(check_declared(declared, request.only_groups, "dependency group", "--only-group"));
+  WV_TRY(check_declared(declared, request.no_groups, "dependency group", "--no-group"));
+  std::set<std::string> groups;
+  if (request.all_groups) {
+    groups.insert(declared.begin(), declared.end());
+  } else if (request.only()) {
+    groups.insert(request.only_groups.begin(), request.only_groups.end());
+  } else if (!request.no_default_groups) {
+    for (const std::string& group : lockfile.default_groups) {
+      // A lock's default group the lock does not declare cannot be installed.
+      if (std::find(declared.begin(), declared.end(), group) != declared.end()) groups.insert(group);
+    }
+  }
+  groups.insert(request.groups.begin(), request.groups.end());
+  for (const std::string& group : request.no_groups) groups.erase(group);
+  if (request.no_dev) groups.erase("dev");
+  options.groups.assign(groups.begin(), groups.end());
+  options.dependencies = !request.only();
+  options.extras = request.extras;
+  return {};
 }
 
 std::string render_targets_table(const lock::Lockfile& lockfile,
@@ -397,8 +487,56 @@ std::string render_targets_table(const lock::Lockfile& lockfile,
     out += row[3];
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += '\n';
+    if (r == 0) continue;
+    for (const WheelChange& change : verdicts[r - 1].changes) {
+      out += str_cat(std::string(widths[0] + 4, ' '), describe(change), "\n");
+    }
   }
   return out;
+}
+
+void write_verdicts_json(JsonWriter& json, const lock::Lockfile& lockfile,
+                         const std::vector<TargetVerdict>& verdicts) {
+  json.begin_array();
+  for (const TargetVerdict& verdict : verdicts) {
+    const lock::LockedTarget* target = lockfile.find_target(verdict.name);
+    json.begin_object().field("name", verdict.name);
+    json.key("platform");
+    if (target != nullptr) json.value(target->declared.platform); else json.null();
+    json.field("status", to_string(verdict.status));
+    json.key("reasons").strings({verdict.reason});
+    json.key("wheel_changes").begin_array();
+    for (const WheelChange& change : verdict.changes) {
+      json.begin_object().field("name", change.name).field("version", change.version);
+      json.field("wheel", change.wheel).field("lock_time_wheel", change.lock_time_wheel).end();
+    }
+    json.end().end();
+  }
+  json.end();
+}
+
+void write_host_json(JsonWriter& json, const targets::HostProfile& live) {
+  json.begin_object().field("summary", targets::describe(live)).key("facts");
+  targets::write_facts_json(json, live);
+  json.end();
+}
+
+std::string render_targets_json(const lock::Lockfile& lockfile,
+                                const std::vector<TargetVerdict>& verdicts,
+                                const targets::HostProfile& live) {
+  JsonWriter json;
+  json.begin_object().field("version", 1).key("host");
+  write_host_json(json, live);
+  json.key("targets");
+  write_verdicts_json(json, lockfile, verdicts);
+  json.key("selected");
+  const TargetVerdict* selected = nullptr;
+  for (const TargetVerdict& verdict : verdicts) {
+    if (verdict.status == TargetStatus::kSelected) selected = &verdict;
+  }
+  if (selected != nullptr) json.value(selected->name); else json.null();
+  json.end();
+  return json.text();
 }
 
 }  // namespace wv::install

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_writer.h"
 #include "base/result.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"
@@ -24,24 +25,67 @@ struct SelectOptions {
   /// false = `--no-verify-target`: a forced target is taken even when it does not fit; a package
   /// with no installable kept wheel then gets its lock-time first choice.
   bool verify = true;
+  /// Extras that must be locked by the selected target (`--extra`); its locked extras are
+  /// always part of its install (docs/user-guide.md, "Extras belong to targets").
   std::vector<std::string> extras;
+  /// The dependency groups installed (after InstallRequest's rules).
   std::vector<std::string> groups;
+  /// false = `--only-group`: the project's own dependencies (roots and extras) are left out.
+  bool dependencies = true;
   targets::ProviderOptions providers;
 };
 
+/// uv's flags for what `wvlock sync` installs of the selected target.
+struct InstallRequest {
+  std::vector<std::string> extras;       ///< `--extra` (normalised)
+  /// `--all-extras`: every extra the selected target locks, which its install always has.
+  bool all_extras = false;
+  std::vector<std::string> groups;       ///< `--group`
+  std::vector<std::string> only_groups;  ///< `--only-group`
+  std::vector<std::string> no_groups;    ///< `--no-group`
+  bool no_dev = false;                   ///< `--no-dev` (= `--no-group dev`, fine without one)
+  bool all_groups = false;               ///< `--all-groups`
+  bool no_default_groups = false;        ///< `--no-default-groups`
+  /// `--only-group` leaves out the project's dependencies and the project itself.
+  bool only() const { return !only_groups.empty(); }
+};
+
+/// Sets `options.groups`, `options.extras` and `options.dependencies` from `request` and the
+/// lock: the lock's `default-groups` unless `--no-default-groups` or `--only-group`, all groups
+/// with `--all-groups`, plus `--group`, less `--no-group`/`--no-dev`. An extra or group the
+/// project does not declare is an error (kInvalidInput) naming the declared ones.
+Result<void> apply_install_request(const lock::Lockfile& lockfile, const InstallRequest& request,
+                                   SelectOptions& options);
+
 /// The verdict of one declared target.
 enum class TargetStatus { kSelected, kFits, kRuledOut };
+
+/// `selected`, `fits`, `does-not-fit` (the JSON spelling).
+std::string_view to_string(TargetStatus status);
+
+/// A package whose live-best kept wheel is not the one the lock chose first for the target.
+struct WheelChange {
+  std::string name;
+  std::string version;
+  std::string wheel;            ///< the wheel this host gets
+  std::string lock_time_wheel;  ///< the lock's first choice for the target
+};
 
 struct TargetVerdict {
   std::string name;
   TargetStatus status = TargetStatus::kRuledOut;
   /// For kRuledOut: the first fact that rules it out (`GPU compute capability 8.6,
   /// flash-attn 2.8.3 needs nvidia :: sm_arch :: 90_real`); for the others: a short note
-  /// (`lock-time choices fit unchanged`, `3 wheels differ from lock time`).
+  /// (`lock-time choices fit unchanged`, `2 packages get another kept wheel than at lock time`).
   std::string reason;
   /// True when every package's live-best wheel is the one chosen at lock time.
   bool unchanged = false;
+  /// For a fitting target: each package that gets another kept wheel, by name.
+  std::vector<WheelChange> changes;
 };
+
+/// `numpy 2.3.3: numpy-…-x86_64_v3.whl (lock time: numpy-…-x86_64_v1.whl)`.
+std::string describe(const WheelChange& change);
 
 /// The wheel chosen for one package of the selected target.
 struct ChosenWheel {
@@ -58,6 +102,10 @@ struct Selection {
   std::vector<ChosenWheel> wheels;    ///< one per package of its closure, sorted by name
   std::vector<TargetVerdict> verdicts;  ///< every declared target, in declared order
   std::string host_summary;           ///< targets::describe(live)
+  std::vector<std::string> extras;    ///< the extras installed (the target's locked ones)
+  std::vector<std::string> groups;    ///< the dependency groups installed
+
+  const TargetVerdict* selected_verdict() const;
 };
 
 /// Selects a target and its wheels. An error (kUnavailable) when no target fits, or the
@@ -72,9 +120,24 @@ std::vector<TargetVerdict> evaluate_targets(const lock::Lockfile& lockfile,
                                             const SelectOptions& options = {});
 
 /// The `wvlock targets` table: one row per target (`name  platform  status  reason`), the
-/// selected one marked with `*`, preceded by a line describing the host.
+/// selected one marked with `*`, each package a fitting target gets another wheel of named
+/// below its row, preceded by a line describing the host.
 std::string render_targets_table(const lock::Lockfile& lockfile,
                                  const std::vector<TargetVerdict>& verdicts,
                                  const targets::HostProfile& live);
+
+/// The `"targets"` array of docs/json.md: per target its name, platform, status, reasons and
+/// wheel changes.
+void write_verdicts_json(JsonWriter& json, const lock::Lockfile& lockfile,
+                         const std::vector<TargetVerdict>& verdicts);
+
+/// The `"host"` object of docs/json.md: the facts selection used (`summary`, and each fact
+/// with its source as `wvlock detect --json` gives them).
+void write_host_json(JsonWriter& json, const targets::HostProfile& live);
+
+/// `wvlock targets --json` (docs/json.md).
+std::string render_targets_json(const lock::Lockfile& lockfile,
+                                const std::vector<TargetVerdict>& verdicts,
+                                const targets::HostProfile& live);
 
 }  // namespace wv::install

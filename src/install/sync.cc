@@ -373,103 +373,6 @@ struct DestinationCheck {
 
 }  // namespace
 
-int Plan::count(PlanAction action) const {
-  return static_cast<int>(std::count_if(items.begin(), items.end(),
-                                        [&](const PlanItem& item) { return item.action == action; }));
-}
-
-Plan make_plan(const Selection& selection, const std::vector<InstalledDistribution>& installed,
-               bool reinstall, const std::map<std::string, SourceIdentity>& identities) {
-  Plan plan;
-  plan.target = selection.target;
-  std::map<std::string, const InstalledDistribution*> by_name;
-  for (const InstalledDistribution& distribution : installed) by_name[distribution.name] = &distribution;
-  std::set<std::string> wanted;
-  for (const ChosenWheel& chosen : selection.wheels) {
-    const lock::LockedPackage& package = *chosen.package;
-    wanted.insert(package.name);
-    PlanItem item;
-    item.name = package.name;
-    item.version = package.version;
-    // What the installed copy must record to be kept: the wheel, or the built source.
-    std::string record_name;
-    std::string record_digest;
-    if (chosen.file != nullptr) {
-      item.wheel = chosen.file->name;
-      item.file = chosen.file;
-      item.download = chosen.file->path.empty() && chosen.file->url.compare(0, 7, "file://") != 0;
-      record_name = chosen.file->name;
-      record_digest = chosen.file->sha256;
-    } else {
-      item.build = &package;
-      auto identity = identities.find(package.name);
-      if (identity != identities.end()) {
-        item.wheel = identity->second.name;
-        record_name = identity->second.name;
-        record_digest = identity->second.digest;
-      }
-    }
-    auto it = by_name.find(package.name);
-    if (it == by_name.end()) {
-      item.action = PlanAction::kInstall;
-    } else {
-      const InstalledDistribution& current = *it->second;
-      item.old_version = current.version;
-      // Another installer's copy of the same version is kept (its build cannot be told);
-      // wvlock's own records name the wheel (or the source it built), so a changed build is
-      // replaced. A project whose version is dynamic is matched by its source alone.
-      const bool version_matches = package.version.empty() || current.version == package.version;
-      bool same = version_matches &&
-                  (current.wheel.empty() ||
-                   (current.wheel == record_name && current.wheel_sha256 == record_digest));
-      item.action = same && !reinstall ? PlanAction::kKeep : PlanAction::kUpgrade;
-    }
-    if (item.action == PlanAction::kKeep) {
-      item.wheel.clear();
-      item.download = false;
-    }
-    plan.items.push_back(std::move(item));
-  }
-  for (const InstalledDistribution& distribution : installed) {
-    if (wanted.count(distribution.name)) continue;
-    PlanItem item;
-    item.action = PlanAction::kRemove;
-    item.name = distribution.name;
-    item.old_version = distribution.version;
-    plan.items.push_back(std::move(item));
-  }
-  std::sort(plan.items.begin(), plan.items.end(),
-            [](const PlanItem& a, const PlanItem& b) { return a.name < b.name; });
-  return plan;
-}
-
-std::string render_plan(const Plan& plan, bool dry_run, bool verbose) {
-  std::string out = str_cat(dry_run ? "would sync " : "synced ", in_backticks(plan.environment),
-                            " to target ", plan.target, "\n");
-  for (const PlanItem& item : plan.items) {
-    switch (item.action) {
-      case PlanAction::kInstall:
-        out += str_cat("  + ", item.name, " ", item.version, " (", item.wheel,
-                       item.download ? ", download" : "", ")\n");
-        break;
-      case PlanAction::kUpgrade:
-        out += str_cat("  ~ ", item.name, " ", item.old_version, " -> ", item.version, " (",
-                       item.wheel, item.download ? ", download" : "", ")\n");
-        break;
-      case PlanAction::kRemove:
-        out += str_cat("  - ", item.name, " ", item.old_version, "\n");
-        break;
-      case PlanAction::kKeep:
-        if (verbose) out += str_cat("  = ", item.name, " ", item.version, "\n");
-        break;
-    }
-  }
-  out += str_cat(dry_run ? "would install " : "installed ", plan.count(PlanAction::kInstall),
-                 ", upgrade ", plan.count(PlanAction::kUpgrade), ", remove ",
-                 plan.count(PlanAction::kRemove), ", keep ", plan.count(PlanAction::kKeep), "\n");
-  return out;
-}
-
 Result<std::string> repair_environment(const std::string& root) {
   RealFileSystem file_system;
   const std::string journal_path = under(root, kJournalName);
@@ -494,53 +397,88 @@ Result<std::string> repair_environment(const std::string& root) {
   return note;
 }
 
-Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfile,
-                        const targets::HostProfile& live, WheelStore& store) {
-  SyncReport report;
-  report.dry_run = options.dry_run;
-  const bool exists = fs::exists(path_join(options.venv, "pyvenv.cfg"));
-  if (!exists && !options.dry_run) {
-    // Select with the Python the environment would get before creating it: a host that no
-    // target fits is refused without leaving an empty environment behind.
-    WV_ASSIGN_OR_RETURN(InterpreterFacts base, read_interpreter(options.venv, options.python));
-    Result<Selection> early = select_target(lockfile, with_interpreter(live, base), options.select);
-    if (!early) return early.error();
-    WV_TRY(check_selection(lockfile, *early));
+namespace {
+
+// Selects with `facts`' Python and records it in the report: the host facts and every
+// target's verdict, also when no target fits.
+Result<void> select_into(SyncReport& report, const lock::Lockfile& lockfile,
+                         const targets::HostProfile& live, const InterpreterFacts& facts,
+                         const SelectOptions& select) {
+  targets::HostProfile host = with_interpreter(live, facts);
+  report.plan.python_version = facts.full_version;
+  report.plan.python_executable = facts.base_executable;
+  Result<Selection> selection = select_target(lockfile, host, select);
+  report.host = host;
+  report.refused = false;
+  report.verdicts.clear();
+  if (!selection) {
+    Error error = std::move(selection).error();
+    if (error.code == ErrorCode::kUnavailable) {
+      // The verdicts as the `wvlock targets` table, in place of one note per target.
+      report.refused = true;
+      report.verdicts = evaluate_targets(lockfile, host, select);
+      std::string table = render_targets_table(lockfile, report.verdicts, host);
+      if (!table.empty() && table.back() == '\n') table.pop_back();
+      error.notes = {std::move(table)};
+    }
+    return error;
   }
-  if (!options.dry_run) {
-    WV_ASSIGN_OR_RETURN(report.created_environment, ensure_venv(options.venv, options.python));
+  WV_TRY(check_selection(lockfile, *selection));
+  report.verdicts = selection->verdicts;
+  report.selection = std::move(*selection);
+  return {};
+}
+
+// Everything after the environment's fate is decided: the environment made (unless a dry run),
+// its interpreter read, the selection, the plan, and the install.
+Result<void> install_into(SyncReport& report, const SyncOptions& options,
+                          const lock::Lockfile& lockfile, const targets::HostProfile& live,
+                          WheelStore& store, const EnvironmentPlan& environment,
+                          const EnvironmentTransaction* transaction) {
+  const EnvironmentMode mode = transaction != nullptr ? transaction->mode() : environment.mode;
+  const std::string& root = environment.root;
+  InterpreterFacts facts;
+  if (mode == EnvironmentMode::kKeep && environment.current) {
+    facts = *environment.current;
+  } else if (options.dry_run) {
+    facts = *environment.base;  // what the new environment would have
+  } else {
+    if (mode != EnvironmentMode::kKeep) {
+      WV_ASSIGN_OR_RETURN(report.created_environment, ensure_venv(root, options.python));
+      report.recreated_environment = mode == EnvironmentMode::kRecreate;
+    }
+    WV_ASSIGN_OR_RETURN(facts, read_interpreter(root));
   }
-  std::optional<SyncLock> lock;
-  if (!options.dry_run) {
-    WV_ASSIGN_OR_RETURN(SyncLock acquired, SyncLock::acquire(options.venv));
-    lock.emplace(std::move(acquired));
-  }
-  WV_ASSIGN_OR_RETURN(InterpreterFacts facts,
-                      read_interpreter(options.venv, exists || !options.dry_run ? "" : options.python));
-  const std::string root = facts.scheme.root;
   if (!options.dry_run) {
     WV_ASSIGN_OR_RETURN(std::string note, repair_environment(root));
     if (!note.empty()) report.notes.push_back(std::move(note));
   }
-  WV_ASSIGN_OR_RETURN(report.selection,
-                      select_target(lockfile, with_interpreter(live, facts), options.select));
-  WV_TRY(check_selection(lockfile, report.selection));
+  WV_TRY(select_into(report, lockfile, live, facts, options.select));
   if (const lock::LockedPackage* project = lockfile.project();
       project != nullptr && options.install_project) {
     report.selection.wheels.push_back(ChosenWheel{project, nullptr, "", true});
   }
   WV_ASSIGN_OR_RETURN(auto identities, source_identities(report.selection, options));
   std::vector<InstalledDistribution> installed;
-  if (exists) {
+  if (mode == EnvironmentMode::kKeep) {
     WV_ASSIGN_OR_RETURN(installed, list_installed(facts.scheme));
   }
-  report.plan = make_plan(report.selection, installed, options.reinstall, identities);
+  report.plan = make_plan(report.selection, installed, PlanOptions{options.reinstall, options.inexact},
+                          identities);
   report.plan.environment = root;
+  report.plan.python_version = facts.full_version;
+  report.plan.python_executable = facts.base_executable;
+  if (environment.mode == EnvironmentMode::kCreate && mode != EnvironmentMode::kKeep) {
+    report.plan.environment_change = "created";
+  } else if (environment.mode == EnvironmentMode::kRecreate) {
+    report.plan.environment_change = "recreated";
+    report.plan.environment_reason = environment.reason;
+  }
   for (const InstalledDistribution& distribution : installed) {
     if (!distribution.installer.empty() && distribution.installer != "wvlock" &&
         distribution.wheel.empty()) {
       for (const PlanItem& item : report.plan.items) {
-        if (item.name == distribution.name && item.action == PlanAction::kKeep) {
+        if (item.name == distribution.name && item.action == PlanAction::kKeep && !item.unlisted) {
           report.notes.push_back(str_cat(distribution.name, " ", distribution.version,
                                          " was installed by ", distribution.installer,
                                          "; kept as is (its build is not recorded)"));
@@ -548,7 +486,7 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
       }
     }
   }
-  if (options.dry_run) return report;
+  if (options.dry_run) return {};
 
   // The note of every failure before the commit begins.
   const std::string unchanged = str_cat("nothing was changed in ", in_backticks(root));
@@ -558,7 +496,7 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   std::vector<const lock::LockedFile*> files;
   std::vector<const PlanItem*> builds;
   for (const PlanItem& item : report.plan.items) {
-    if (item.action != PlanAction::kInstall && item.action != PlanAction::kUpgrade) continue;
+    if (!installs_files(item.action)) continue;
     if (item.build != nullptr) {
       builds.push_back(&item);
       if (const lock::LockedFile* source = source_file(*item.build)) {
@@ -605,7 +543,7 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
     installed_by_name[distribution.name] = &distribution;
   }
   bool changes = !fetched.empty() || report.plan.count(PlanAction::kRemove) > 0;
-  if (!changes) return report;
+  if (!changes) return {};
 
   // 2. Stage and verify every wheel. Each dist-info also records whether the package was asked
   // for (REQUESTED) and, when the lock names it by location, where from (direct_url.json).
@@ -727,7 +665,7 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   journal.staging = staging_name;
   std::set<std::string> trashed;
   for (const PlanItem& item : report.plan.items) {
-    if (item.action != PlanAction::kRemove && item.action != PlanAction::kUpgrade) continue;
+    if (!removes_files(item.action)) continue;
     auto it = installed_by_name.find(item.name);
     if (it == installed_by_name.end()) continue;
     WV_ASSIGN_OR_RETURN(std::vector<std::string> old_files,
@@ -891,7 +829,63 @@ Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfi
   }
   WV_TRY(file_system.remove(journal_path));
   remove_quietly(trash);
+  return {};
+}
+
+}  // namespace
+
+Result<void> sync_into(SyncReport& report, const SyncOptions& options,
+                       const lock::Lockfile& lockfile, const targets::HostProfile& live,
+                       WheelStore& store) {
+  report = SyncReport{};
+  report.dry_run = options.dry_run;
+  WV_ASSIGN_OR_RETURN(
+      EnvironmentPlan environment,
+      plan_environment(options.venv, options.python,
+                       options.python_request ? &*options.python_request : nullptr));
+  report.plan.environment = environment.root;
+  if (environment.mode != EnvironmentMode::kKeep) {
+    // Select with the Python the environment would get before making it: a host that no
+    // target fits is refused before anything is created or replaced.
+    WV_TRY(select_into(report, lockfile, live, *environment.base, options.select));
+  }
+  if (options.dry_run) {
+    return install_into(report, options, lockfile, live, store, environment, nullptr);
+  }
+  WV_ASSIGN_OR_RETURN(EnvironmentTransaction transaction, EnvironmentTransaction::begin(environment));
+  Result<void> done = install_into(report, options, lockfile, live, store, environment, &transaction);
+  if (!done) {
+    Error error = std::move(done).error();
+    if (std::string note = transaction.abort(); !note.empty()) error.notes.push_back(std::move(note));
+    return error;
+  }
+  transaction.commit();
+  return {};
+}
+
+Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfile,
+                        const targets::HostProfile& live, WheelStore& store) {
+  SyncReport report;
+  WV_TRY(sync_into(report, options, lockfile, live, store));
   return report;
+}
+
+std::string render_sync_json(const SyncReport& report, const lock::Lockfile& lockfile,
+                             const std::string& error) {
+  JsonWriter json;
+  json.begin_object().field("version", 1).field("dry_run", report.dry_run);
+  write_plan_json(json, report.plan);
+  json.key("extras").strings(report.selection.extras);
+  json.key("groups").strings(report.selection.groups);
+  json.key("host");
+  if (report.host) write_host_json(json, *report.host); else json.null();
+  json.key("targets");
+  write_verdicts_json(json, lockfile, report.verdicts);
+  json.key("notes").strings(report.notes);
+  json.key("error");
+  if (error.empty()) json.null(); else json.value(error);
+  json.end();
+  return json.text();
 }
 
 }  // namespace wv::install

@@ -10,11 +10,15 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
 #include "install/environment.h"
+#include "install/new_environment.h"
+#include "install/plan.h"
+#include "install/python_request.h"
 #include "install/select.h"
 #include "install/source_builder.h"
 #include "install/wheel_store.h"
@@ -29,11 +33,16 @@ struct SyncOptions {
   std::string venv = ".venv";
   /// The interpreter that creates the venv.
   std::string python = "python3";
+  /// `--python`, already found as `python`: an existing environment that does not meet it is
+  /// recreated (new_environment.h); without it an existing environment is used as it is.
+  std::optional<PythonRequest> python_request;
   SelectOptions select;
   /// Plan only: nothing is fetched or written (not even the venv).
   bool dry_run = false;
   /// Reinstall every package of the closure even when the installed build matches.
   bool reinstall = false;
+  /// `--inexact`: keep installed distributions the lock does not name.
+  bool inexact = false;
   UnpackLimits limits;
   /// Builds the packages the lock says to build (sdists, directories, git, archives); nullptr:
   /// such a package is an error naming it.
@@ -54,63 +63,40 @@ struct SyncOptions {
   bool leave_journal_on_failure = false;
 };
 
-enum class PlanAction { kInstall, kUpgrade, kRemove, kKeep };
-
-struct PlanItem {
-  PlanAction action = PlanAction::kKeep;
-  std::string name;
-  std::string version;      ///< the version after sync ("" for kRemove)
-  std::string old_version;  ///< installed version ("" for kInstall)
-  std::string wheel;        ///< the wheel file to install ("" for kRemove/kKeep)
-  const lock::LockedFile* file = nullptr;
-  /// Built from source at sync (file is nullptr): the package entry, and what the installed
-  /// copy records of its source (SourceIdentity) so that a re-sync keeps it while it holds.
-  const lock::LockedPackage* build = nullptr;
-  bool download = false;  ///< the file comes from a url (not a local path)
-};
-
-struct Plan {
-  std::string target;
-  std::string environment;  ///< the venv's absolute path
-  std::vector<PlanItem> items;  ///< sorted by name
-  int count(PlanAction action) const;
-};
-
 struct SyncReport {
   Selection selection;
   Plan plan;
   bool created_environment = false;
+  bool recreated_environment = false;
   bool dry_run = false;
+  /// The host facts selection ran with (the live profile with the interpreter's Python), and
+  /// every target's verdict, once selection ran: also when it refused (then `refused`).
+  std::optional<targets::HostProfile> host;
+  std::vector<TargetVerdict> verdicts;
+  bool refused = false;
   /// Things the user should know: a repaired interrupted sync, packages kept from another
   /// installer.
   std::vector<std::string> notes;
 };
-
-/// What an installed copy of a built package records in place of a wheel name and sha256:
-/// "sdist:NAME"/"archive:NAME" with the file's sha256, "git:URL" with the commit, "directory:PATH"
-/// with a digest of the files that define its metadata (pyproject.toml, setup.cfg, setup.py),
-/// and whether it was built editable. A re-sync keeps an installed copy whose record matches.
-struct SourceIdentity {
-  std::string name;
-  std::string digest;
-};
-
-/// Plans from a selection and what is installed. `identities` (package name -> identity)
-/// covers the selection's packages that are built from source.
-Plan make_plan(const Selection& selection, const std::vector<InstalledDistribution>& installed,
-               bool reinstall, const std::map<std::string, SourceIdentity>& identities = {});
 
 /// The whole sync. `live` is the detected host profile (its Python facts are replaced by the
 /// environment's interpreter's).
 Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfile,
                         const targets::HostProfile& live, WheelStore& store);
 
+/// The same, recording into `report` as it goes, so that a failed sync still says what it had
+/// decided: the host facts and verdicts of a refused selection, the plan of a failed install.
+Result<void> sync_into(SyncReport& report, const SyncOptions& options,
+                       const lock::Lockfile& lockfile, const targets::HostProfile& live,
+                       WheelStore& store);
+
+/// `wvlock sync --json` (docs/json.md): the plan and outcome, or, for a refused selection,
+/// every target's verdict. `error` is the failure's message ("" for none).
+std::string render_sync_json(const SyncReport& report, const lock::Lockfile& lockfile,
+                             const std::string& error);
+
 /// Rolls back an interrupted sync's journal, if any. Returns a note saying what was repaired
 /// ("" when there was no journal). Called by sync() under the sync lock.
 Result<std::string> repair_environment(const std::string& root);
-
-/// `+ name version (wheel, download)`, `~ name old -> new`, `- name old`, `= name version`,
-/// then a summary line; `verbose` also lists kept packages.
-std::string render_plan(const Plan& plan, bool dry_run, bool verbose = false);
 
 }  // namespace wv::install

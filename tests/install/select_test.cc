@@ -219,6 +219,14 @@ TEST_CASE("select: within a target the live host picks the next kept wheel it ca
   CHECK(chosen(*selection, "torch") == kTorchCu126);
   CHECK_FALSE(verdict(*selection, "h100").unchanged);
   CHECK(verdict(*selection, "h100").reason == "1 package gets another kept wheel than at lock time");
+  // Which package, which wheel, and the lock-time one.
+  const std::vector<WheelChange>& changes = verdict(*selection, "h100").changes;
+  REQUIRE(changes.size() == 1);
+  CHECK(describe(changes[0]) ==
+        std::string("torch 2.9.0: ") + kTorchCu126 + " (lock time: " + kTorchCu128 + ")");
+  std::string table = render_targets_table(lockfile, selection->verdicts, nvidia_host({12, 6}, {9, 0}));
+  // Below the row, in the PLATFORM column.
+  CHECK(table.find("\n" + std::string(10, ' ') + "torch 2.9.0: " + kTorchCu126) != std::string::npos);
 }
 
 TEST_CASE("select: MI300 with ROCm 6.4 picks mi300", "[install][select]") {
@@ -350,7 +358,8 @@ TEST_CASE("select: extras and groups must exist in the lock", "[install][select]
   lock::Lockfile lockfile = gpu_lock();
   auto selection = select_target(lockfile, linux_host(), options);
   REQUIRE_FALSE(selection.has_value());
-  CHECK(selection.error().message == "unknown extra `serve`: the lock has none");
+  CHECK(selection.error().message ==
+        "`--extra serve`: the project declares no extra `serve`; it declares none");
 }
 
 TEST_CASE("select: this machine's detected host picks the target its hardware fits",
@@ -418,3 +427,91 @@ TEST_CASE("select: a CPU target on a GPU host installs no GPU build among its ke
 }
 
 }  // namespace wv::install
+
+namespace wv::install {
+namespace {
+
+// gpu_lock() with groups `dev` (numpy) and `lint` (nothing here), `dev` the default, and an
+// extra `flash` that only a100 and h100 lock.
+lock::Lockfile grouped_lock() {
+  lock::Lockfile lockfile = gpu_lock();
+  lockfile.dependency_groups = {"dev", "lint"};
+  lockfile.default_groups = {"dev"};
+  lockfile.extras = {"flash"};
+  for (lock::LockedTarget& target : lockfile.targets) target.group_roots["dev"] = {"numpy==2.1.0"};
+  lockfile.targets[1].extra_roots["flash"] = {"flash-attn==2.8.3"};
+  lockfile.targets[2].extra_roots["flash"] = {"flash-attn==2.8.3"};
+  return lockfile;
+}
+
+std::vector<std::string> groups_of(const InstallRequest& request) {
+  SelectOptions options;
+  REQUIRE(apply_install_request(grouped_lock(), request, options).has_value());
+  return options.groups;
+}
+
+}  // namespace
+}  // namespace wv::install
+
+TEST_CASE("select: uv's group flags against the lock's default-groups", "[install][select]") {
+  using wv::install::InstallRequest;
+  using Groups = std::vector<std::string>;
+  InstallRequest request;
+  CHECK(wv::install::groups_of(request) == Groups{"dev"});
+  request.no_dev = true;
+  CHECK(wv::install::groups_of(request).empty());
+  request = {};
+  request.groups = {"lint"};
+  CHECK(wv::install::groups_of(request) == Groups{"dev", "lint"});
+  request.no_default_groups = true;
+  CHECK(wv::install::groups_of(request) == Groups{"lint"});
+  request = {};
+  request.all_groups = true;
+  request.no_groups = {"dev"};
+  CHECK(wv::install::groups_of(request) == Groups{"lint"});
+  request = {};
+  request.only_groups = {"lint"};
+  wv::install::SelectOptions options;
+  REQUIRE(wv::install::apply_install_request(wv::install::grouped_lock(), request, options));
+  CHECK(options.groups == Groups{"lint"});
+  CHECK_FALSE(options.dependencies);
+  request = {};
+  request.no_groups = {"docs"};
+  auto unknown = wv::install::apply_install_request(wv::install::grouped_lock(), request, options);
+  REQUIRE_FALSE(unknown.has_value());
+  CHECK(unknown.error().message ==
+        "`--no-group docs`: the project declares no dependency group `docs`; it declares `dev`, "
+        "`lint`");
+}
+
+TEST_CASE("select: --only-group installs the groups' packages alone", "[install][select]") {
+  wv::install::SelectOptions options;
+  wv::install::InstallRequest request;
+  request.only_groups = {"dev"};
+  const wv::lock::Lockfile lockfile = wv::install::grouped_lock();
+  REQUIRE(wv::install::apply_install_request(lockfile, request, options));
+  auto selection = wv::install::select_target(lockfile, wv::install::linux_host(), options);
+  REQUIRE(selection.has_value());
+  REQUIRE(selection->wheels.size() == 1);
+  CHECK(selection->wheels[0].package->name == "numpy");
+}
+
+TEST_CASE("select: an extra the selected target does not lock is an error naming its extras",
+          "[install][select]") {
+  const wv::lock::Lockfile lockfile = wv::install::grouped_lock();
+  wv::install::SelectOptions options;
+  options.extras = {"flash"};
+  auto on_cpu = wv::install::select_target(lockfile, wv::install::linux_host(), options);
+  REQUIRE_FALSE(on_cpu.has_value());
+  CHECK(on_cpu.error().code == wv::ErrorCode::kInvalidInput);
+  CHECK(on_cpu.error().message ==
+        "`--extra flash`: the selected target `cpu` locks no extra `flash`; its extras are none");
+  REQUIRE(on_cpu.error().notes.size() == 1);
+  CHECK(on_cpu.error().notes[0] ==
+        "note: extra `flash` is locked by a100, h100 (`--target NAME` takes one)");
+  auto on_h100 =
+      wv::install::select_target(lockfile, wv::install::nvidia_host({12, 8}, {9, 0}), options);
+  REQUIRE(on_h100.has_value());
+  CHECK(on_h100->target == "h100");
+  CHECK(on_h100->extras == std::vector<std::string>{"flash"});
+}

@@ -214,9 +214,11 @@ TEST_CASE("sync: an upgrade replaces files and a removal deletes by RECORD", "[i
   CHECK(report->plan.count(PlanAction::kUpgrade) == 1);
   CHECK(report->plan.count(PlanAction::kRemove) == 1);
   std::string rendered = render_plan(report->plan, false);
-  CHECK(rendered.find("  ~ alpha 1.0 -> 2.0 (alpha-2.0-py3-none-any.whl)\n") != std::string::npos);
+  CHECK(rendered.find("  ~ alpha 1.0 -> 2.0 (upgrade, alpha-2.0-py3-none-any.whl)\n") !=
+        std::string::npos);
   CHECK(rendered.find("  - beta 2.0\n") != std::string::npos);
-  CHECK(rendered.find("installed 0, upgrade 1, remove 1, keep 0\n") != std::string::npos);
+  CHECK(rendered.find("packages: 0 installed, 1 upgraded, 0 downgraded, 0 reinstalled, 1 removed, "
+                      "0 kept as they are\n") != std::string::npos);
 
   CHECK_FALSE(fs::exists(site + "/alpha/old.py"));
   CHECK(fs::exists(site + "/alpha/new.py"));
@@ -343,7 +345,7 @@ TEST_CASE("sync: another build of the same version is replaced, the same one kep
   auto report = env.sync_lock(lockfile);
   REQUIRE(report.has_value());
   REQUIRE(report->plan.items.size() == 1);
-  CHECK(report->plan.items[0].action == PlanAction::kUpgrade);
+  CHECK(report->plan.items[0].action == PlanAction::kReinstall);
   CHECK(report->plan.items[0].wheel == "alpha-1.0-1-py3-none-any.whl");
   CHECK(fs::exists(env.site() + "/alpha/new.py"));
   CHECK_FALSE(fs::exists(env.site() + "/alpha/old.py"));
@@ -354,7 +356,7 @@ TEST_CASE("sync: another build of the same version is replaced, the same one kep
   options.reinstall = true;
   auto forced = env.sync_lock(lockfile, options);
   REQUIRE(forced.has_value());
-  CHECK(forced->plan.items[0].action == PlanAction::kUpgrade);
+  CHECK(forced->plan.items[0].action == PlanAction::kReinstall);
   CHECK(run(env.venv + "/bin/alpha-cli") == "alpha-cli ran 1.0\n");
 }
 
@@ -502,7 +504,8 @@ TEST_CASE("sync: --dry-run plans without creating or changing anything", "[insta
   std::string text = render_plan(report->plan, true);
   CHECK(text.find("would sync ") == 0);
   CHECK(text.find("  + alpha 1.0 (alpha-1.0-py3-none-any.whl)\n") != std::string::npos);
-  CHECK(text.find("would install 2, upgrade 0, remove 0, keep 0\n") != std::string::npos);
+  CHECK(text.find("packages: 2 to install, 0 to upgrade, 0 to downgrade, 0 to reinstall, "
+                  "0 to remove, 0 kept as they are\n") != std::string::npos);
 }
 
 TEST_CASE("unpack: RECORD parsing and member names", "[install][unpack]") {
@@ -525,6 +528,150 @@ TEST_CASE("unpack: RECORD parsing and member names", "[install][unpack]") {
   CHECK(check_member_name("a\\..\\x") == "a backslash");
   CHECK(check_member_name(std::string("a\0b", 3)) == "a control character");
   CHECK(check_member_name("a//b") == "an empty or `.` component");
+}
+
+
+TEST_CASE("sync: an older version is a downgrade, a distribution the lock does not name is kept "
+          "with inexact", "[install][sync][plan]") {
+  Env env;
+  REQUIRE(env.sync_lock(lock_of({env.wheel(alpha("2.0", false)), env.wheel(beta())})).has_value());
+  SyncOptions options;
+  options.inexact = true;
+  auto report = env.sync_lock(lock_of({env.wheel(alpha("1.0", true))}), options);
+  REQUIRE(report.has_value());
+  CHECK(report->plan.count(PlanAction::kDowngrade) == 1);
+  CHECK(report->plan.count(PlanAction::kUpgrade) == 0);
+  CHECK(report->plan.count(PlanAction::kRemove) == 0);
+  CHECK(report->plan.count_unlisted() == 1);
+  const std::string text = render_plan(report->plan, false);
+  CHECK(text.find("  ~ alpha 2.0 -> 1.0 (downgrade, alpha-1.0-py3-none-any.whl)\n") !=
+        std::string::npos);
+  CHECK(text.find("  = beta 2.0 (not in the lock; kept: --inexact)\n") != std::string::npos);
+  CHECK(text.find("0 upgraded, 1 downgraded, 0 reinstalled, 0 removed, 1 kept as they are (1 not in "
+                  "the lock: --inexact)\n") != std::string::npos);
+  CHECK(fs::exists(env.site() + "/alpha/old.py"));
+  CHECK(run(env.venv + "/bin/python -c 'import beta; print(beta.answer())'") == "7\n");
+}
+
+TEST_CASE("sync: a new environment is removed again when its sync fails", "[install][sync]") {
+  Env env;
+  lock::LockedFile file = env.wheel(alpha("1.0", true));
+  lock::Lockfile lockfile = lock_of({file});
+  fs::remove(file.path);  // selection and planning pass; fetching fails once the venv exists
+  auto report = env.sync_lock(lockfile);
+  REQUIRE_FALSE(report.has_value());
+  INFO(report.error().to_string());
+  CHECK(report.error().to_string().find("the new environment `") != std::string::npos);
+  CHECK_FALSE(fs::exists(env.venv));
+}
+
+TEST_CASE("sync: a venv that does not meet --python is recreated, and kept when that fails",
+          "[install][sync][python]") {
+  Env env;
+  lock::Lockfile good = lock_of({env.wheel(alpha("1.0", true))});
+  REQUIRE(env.sync_lock(good).has_value());
+  Result<InterpreterFacts> base = read_interpreter(env.venv);
+  REQUIRE(base.has_value());
+  // The venv's python reports another version: the machine may have one Python only, so the
+  // "other" interpreter is a wrapper around the same one.
+  const std::string python = env.venv + "/bin/python";
+  fs::remove(python);
+  std::ofstream(python) << "#!/bin/sh\n'" << base->base_executable
+                        << "' \"$@\" | sed -e 's/^version=.*/version=3.1.0/'\n";
+  fs::permissions(python, fs::perms::owner_all);
+  std::ofstream(env.venv + "/marker") << "old\n";
+  SyncOptions options;
+  options.python = base->base_executable;
+  auto request = parse_python_request(base->full_version);
+  REQUIRE(request.has_value());
+  options.python_request = *request;
+
+  lock::LockedFile missing = env.wheel(beta());
+  lock::Lockfile broken = lock_of({missing});
+  fs::remove(missing.path);
+  auto failed = env.sync_lock(broken, options);
+  REQUIRE_FALSE(failed.has_value());
+  CHECK(failed.error().to_string().find("is as it was before the sync") != std::string::npos);
+  CHECK(fs::exists(env.venv + "/marker"));
+  std::ifstream wrapper(python);
+  CHECK(std::string(std::istreambuf_iterator<char>(wrapper), {}).find("version=3.1.0") !=
+        std::string::npos);
+  for (const auto& entry : fs::directory_iterator(fs::path(env.venv).parent_path())) {
+    CHECK(entry.path().filename().string().find(".wvlock-swap") == std::string::npos);
+  }
+
+  auto recreated = env.sync_lock(good, options);
+  REQUIRE(recreated.has_value());
+  CHECK(recreated->recreated_environment);
+  CHECK(recreated->plan.environment_reason.find("replacing Python 3.1.0") != std::string::npos);
+  CHECK(recreated->plan.count(PlanAction::kInstall) == 1);
+  CHECK_FALSE(fs::exists(env.venv + "/marker"));
+  CHECK(run(env.venv + "/bin/alpha-cli") == "alpha-cli ran 1.0\n");
+  // It meets the request now: kept.
+  auto kept = env.sync_lock(good, options);
+  REQUIRE(kept.has_value());
+  CHECK_FALSE(kept->recreated_environment);
+  CHECK(kept->plan.count(PlanAction::kKeep) == 1);
+}
+
+TEST_CASE("sync: --python requests", "[install][python]") {
+  auto plain = parse_python_request("3.12");
+  REQUIRE(plain.has_value());
+  CHECK(plain->version == std::vector<int>{3, 12});
+  CHECK(plain->executable.empty());
+  CHECK_FALSE(plain->cpython_only);
+  for (const char* text : {"python3.12", "cpython3.12", "cpython@3.12", "cpython-3.12"}) {
+    auto request = parse_python_request(text);
+    REQUIRE(request.has_value());
+    CHECK(request->version == std::vector<int>{3, 12});
+    CHECK(request->cpython_only == (std::string(text).rfind("cpython", 0) == 0));
+  }
+  auto patch = parse_python_request("3.11.4");
+  REQUIRE(patch.has_value());
+  CHECK(patch->version == std::vector<int>{3, 11, 4});
+  auto path = parse_python_request("/opt/py/bin/python3");
+  REQUIRE(path.has_value());
+  CHECK(path->executable == "/opt/py/bin/python3");
+  CHECK_FALSE(parse_python_request("").has_value());
+
+  InterpreterFacts facts;
+  facts.full_version = "3.12.4";
+  facts.markers.implementation_name = "cpython";
+  CHECK(satisfies(facts, *plain));
+  CHECK_FALSE(satisfies(facts, *patch));
+  facts.full_version = "3.11.4";
+  CHECK(satisfies(facts, *patch));
+  CHECK_FALSE(satisfies(facts, *plain));
+  CHECK_FALSE(satisfies(facts, *path));
+}
+
+TEST_CASE("sync: find_python asks each candidate and takes the first that matches",
+          "[install][python]") {
+  test::TempDir dir;
+  auto real = read_interpreter(".", "python3");
+  REQUIRE(real.has_value());
+  // Two folders on PATH: the first has a python3 that is not the asked version, the second a
+  // python<M.m> that is (the real interpreter).
+  const std::string minor = std::to_string(real->version.major) + "." +
+                            std::to_string(real->version.minor);
+  const std::string first = dir.file("first");
+  const std::string second = dir.file("second");
+  fs::create_directories(first);
+  fs::create_directories(second);
+  std::ofstream(first + "/python3") << "#!/bin/sh\n'" << real->base_executable
+                                    << "' \"$@\" | sed -e 's/^version=.*/version=2.7.0/'\n";
+  fs::permissions(first + "/python3", fs::perms::owner_all);
+  fs::create_symlink(real->base_executable, second + "/python" + minor);
+  auto request = parse_python_request(minor);
+  REQUIRE(request.has_value());
+  PythonSearch search{first + ":" + second, ""};
+  auto found = find_python(*request, search);
+  REQUIRE(found.has_value());
+  CHECK(*found == second + "/python" + minor);
+  auto none = find_python(*parse_python_request("3.1"), PythonSearch{first, ""});
+  REQUIRE_FALSE(none.has_value());
+  INFO(none.error().to_string());
+  CHECK(none.error().to_string().find(first + "/python3 is cpython 2.7.0") != std::string::npos);
 }
 
 }  // namespace wv::install
