@@ -10,6 +10,8 @@
 #include "cli/network.h"
 #include "cli/project.h"
 #include "install/environment.h"
+#include "install/new_environment.h"
+#include "install/python_request.h"
 #include "install/select.h"
 #include "install/sync.h"
 #include "install/wheel_store.h"
@@ -135,43 +137,100 @@ int fail(const Error& error) {
   return exit_code_for(error);
 }
 
-Result<install::SelectOptions> select_options(Arguments& arguments) {
+// Every `--NAME VALUE` given, names normalised.
+Result<std::vector<std::string>> extract_names(Arguments& arguments, std::string_view flag) {
+  std::vector<std::string> names;
+  while (true) {
+    WV_ASSIGN_OR_RETURN(auto name, arguments.extract_value(flag));
+    if (!name) return names;
+    names.push_back(pkg::normalize_name(*name));
+  }
+}
+
+// What selection is asked for: `--target`, `--no-verify-target` and uv's extras and groups
+// flags, applied against the lock once it is read.
+struct SelectionFlags {
   install::SelectOptions select;
+  install::InstallRequest request;
+};
+
+Result<SelectionFlags> selection_flags(Arguments& arguments) {
+  SelectionFlags flags;
   WV_ASSIGN_OR_RETURN(auto forced, arguments.extract_value("--target"));
-  if (forced) select.forced_target = *forced;
-  select.verify = !arguments.extract_flag("--no-verify-target");
-  while (true) {
-    WV_ASSIGN_OR_RETURN(auto group, arguments.extract_value("--group"));
-    if (!group) break;
-    select.groups.push_back(pkg::normalize_name(*group));
-  }
-  while (true) {
-    WV_ASSIGN_OR_RETURN(auto extra, arguments.extract_value("--extra"));
-    if (!extra) break;
-    select.extras.push_back(pkg::normalize_name(*extra));
-  }
-  return select;
+  if (forced) flags.select.forced_target = *forced;
+  flags.select.verify = !arguments.extract_flag("--no-verify-target");
+  install::InstallRequest& request = flags.request;
+  WV_ASSIGN_OR_RETURN(request.extras, extract_names(arguments, "--extra"));
+  WV_ASSIGN_OR_RETURN(request.groups, extract_names(arguments, "--group"));
+  WV_ASSIGN_OR_RETURN(request.only_groups, extract_names(arguments, "--only-group"));
+  WV_ASSIGN_OR_RETURN(request.no_groups, extract_names(arguments, "--no-group"));
+  request.all_extras = arguments.extract_flag("--all-extras");
+  request.all_groups = arguments.extract_flag("--all-groups");
+  request.no_default_groups = arguments.extract_flag("--no-default-groups");
+  request.no_dev = arguments.extract_flag("--no-dev");
+  return flags;
+}
+
+// The environment sync changes and `wvlock targets` judges: `--venv`, else $VIRTUAL_ENV,
+// else the project's `.venv`.
+std::string environment_path(const GlobalOptions& options, const std::optional<std::string>& venv) {
+  if (venv) return *venv;
+  if (const char* active = std::getenv("VIRTUAL_ENV"); active && *active) return active;
+  return path_join(options.project_dir, ".venv");
+}
+
+// `--python`: the request and the interpreter that meets it.
+struct PythonChoice {
+  std::string executable = "python3";
+  std::optional<install::PythonRequest> request;
+};
+
+Result<PythonChoice> python_choice(const std::optional<std::string>& text) {
+  PythonChoice choice;
+  if (!text) return choice;
+  WV_ASSIGN_OR_RETURN(install::PythonRequest request, install::parse_python_request(*text));
+  install::PythonSearch search;
+  if (const char* path = std::getenv("PATH")) search.path_variable = path;
+  if (const char* home = std::getenv("HOME")) search.home = home;
+  WV_ASSIGN_OR_RETURN(choice.executable, install::find_python(request, search));
+  choice.request = std::move(request);
+  return choice;
 }
 
 }  // namespace
 
 int run_targets(const GlobalOptions& options, Arguments& arguments) {
-  auto select = select_options(arguments);
-  if (!select) return fail(select.error());
+  auto flags = selection_flags(arguments);
+  if (!flags) return fail(flags.error());
   bool frozen = arguments.extract_flag("--frozen");
+  bool json = arguments.extract_flag("--json");
+  auto venv = arguments.extract_value("--venv");
+  if (!venv) return fail(venv.error());
+  auto python_text = arguments.extract_value("--python");
+  if (!python_text) return fail(python_text.error());
   if (auto done = arguments.expect_done(); !done) return fail(done.error());
+  auto python = python_choice(*python_text);
+  if (!python) return fail(python.error());
   RealFileSystem file_system;
   auto inputs = prepare(options, file_system, frozen);
   if (!inputs) return fail(inputs.error());
-  // The Python that would run the project: the environment's, when it exists.
-  std::string venv = path_join(options.project_dir, ".venv");
-  if (const char* active = std::getenv("VIRTUAL_ENV"); active && *active) venv = active;
-  if (auto facts = install::read_interpreter(venv, "python3")) {
-    inputs->live = install::with_interpreter(inputs->live, *facts);
+  if (auto applied = install::apply_install_request(inputs->lockfile, flags->request, flags->select);
+      !applied) {
+    return fail(applied.error());
   }
-  auto verdicts = install::evaluate_targets(inputs->lockfile, inputs->live, *select);
-  std::string table = install::render_targets_table(inputs->lockfile, verdicts, inputs->live);
-  std::fwrite(table.data(), 1, table.size(), stdout);
+  // The Python sync would run the project with: the environment's, unless `--python` replaces
+  // it, else the one a new environment would get.
+  auto environment = install::plan_environment(environment_path(options, *venv), python->executable,
+                                               python->request ? &*python->request : nullptr);
+  if (!environment) return fail(environment.error());
+  const install::InterpreterFacts& facts = environment->mode == install::EnvironmentMode::kKeep
+                                               ? *environment->current
+                                               : *environment->base;
+  inputs->live = install::with_interpreter(inputs->live, facts);
+  auto verdicts = install::evaluate_targets(inputs->lockfile, inputs->live, flags->select);
+  std::string out = json ? install::render_targets_json(inputs->lockfile, verdicts, inputs->live)
+                         : install::render_targets_table(inputs->lockfile, verdicts, inputs->live);
+  std::fwrite(out.data(), 1, out.size(), stdout);
   for (const install::TargetVerdict& verdict : verdicts) {
     if (verdict.status == install::TargetStatus::kSelected) return kExitOk;
   }
@@ -179,30 +238,40 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
 }
 
 int run_sync(const GlobalOptions& options, Arguments& arguments) {
-  auto select = select_options(arguments);
-  if (!select) return fail(select.error());
+  auto flags = selection_flags(arguments);
+  if (!flags) return fail(flags.error());
   install::SyncOptions sync_options;
-  sync_options.select = *select;
+  sync_options.select = flags->select;
   sync_options.dry_run = arguments.extract_flag("--dry-run");
   sync_options.reinstall = arguments.extract_flag("--reinstall");
+  sync_options.inexact = arguments.extract_flag("--inexact");
   bool frozen = arguments.extract_flag("--frozen");
+  bool json = arguments.extract_flag("--json");
   arguments.extract_flag("--locked");  // the default: a stale lock is an error
-  sync_options.install_project = !arguments.extract_flag("--no-install-project");
+  // `--only-group` installs the groups alone: not the project's dependencies, not the project.
+  sync_options.install_project =
+      !arguments.extract_flag("--no-install-project") && !flags->request.only();
   sync_options.editable = !arguments.extract_flag("--no-editable");
   sync_options.no_build = arguments.extract_flag("--no-build");
   auto venv = arguments.extract_value("--venv");
-  auto python = arguments.extract_value("--python");
+  auto python_text = arguments.extract_value("--python");
   if (!venv) return fail(venv.error());
-  if (!python) return fail(python.error());
+  if (!python_text) return fail(python_text.error());
   if (auto done = arguments.expect_done(); !done) return fail(done.error());
-  sync_options.venv = path_join(options.project_dir, ".venv");
-  if (const char* active = std::getenv("VIRTUAL_ENV"); active && *active) sync_options.venv = active;
-  if (*venv) sync_options.venv = **venv;
-  if (*python) sync_options.python = **python;
+  sync_options.venv = environment_path(options, *venv);
+  auto python = python_choice(*python_text);
+  if (!python) return fail(python.error());
+  sync_options.python = python->executable;
+  sync_options.python_request = python->request;
 
   RealFileSystem file_system;
   auto inputs = prepare(options, file_system, frozen);
   if (!inputs) return fail(inputs.error());
+  if (auto applied = install::apply_install_request(inputs->lockfile, flags->request,
+                                                    sync_options.select);
+      !applied) {
+    return fail(applied.error());
+  }
   NetworkWheelStore network(options, std::move(inputs->config), file_system);
   install::LocalWheelStore store(inputs->lock_dir, &network);
   sync_options.lock_dir = inputs->lock_dir;
@@ -210,14 +279,21 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   // opened only when a build happens: a re-sync that keeps every build costs nothing more.
   LazyBuilder builder(options, file_system);
   if (needs_builds(inputs->lockfile, sync_options)) sync_options.builder = &builder;
-  auto report = install::sync(sync_options, inputs->lockfile, inputs->live, store);
-  if (!report) {
-    // A refused selection's notes give the host and one line per target.
-    return fail(report.error());
+  install::SyncReport report;
+  Result<void> synced = install::sync_into(report, sync_options, inputs->lockfile, inputs->live, store);
+  for (const std::string& note : report.notes) log_info("note: " + note);
+  if (json) {
+    std::string document =
+        install::render_sync_json(report, inputs->lockfile, synced ? "" : synced.error().message);
+    std::fwrite(document.data(), 1, document.size(), stdout);
   }
-  for (const std::string& note : report->notes) log_info("note: " + note);
-  std::string plan = install::render_plan(report->plan, report->dry_run, options.verbosity >= 2);
-  std::fwrite(plan.data(), 1, plan.size(), stdout);
+  // A refused selection's error carries the target table: the host facts it used and one
+  // line per target.
+  if (!synced) return fail(synced.error());
+  if (!json) {
+    std::string plan = install::render_plan(report.plan, report.dry_run, options.verbosity >= 2);
+    std::fwrite(plan.data(), 1, plan.size(), stdout);
+  }
   return kExitOk;
 }
 

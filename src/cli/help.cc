@@ -25,11 +25,19 @@ const HelpText kHelp[] = {
     {"sync", "wvlock sync [options]",
      "Detects this host, picks the locked target that fits it and each package's wheel for it,\n"
      "and makes the environment (.venv, or $VIRTUAL_ENV) match: installs what is missing,\n"
-     "removes what the lock does not name. Nothing changes when a step fails.",
+     "removes what the lock does not name. Nothing changes when a step fails, and a new\n"
+     "environment is removed again.",
      "  --target NAME            take this target instead of the detected one\n"
      "  --no-verify-target       with --target: install it even when it does not fit this host\n"
-     "  --extra NAME             install an extra of the project (repeatable)\n"
-     "  --group NAME             install a dependency group (repeatable)\n"
+     "  --extra NAME             require an extra the selected target locks (repeatable)\n"
+     "  --all-extras             every extra the selected target locks (always installed)\n"
+     "  --group NAME             install a dependency group too (repeatable)\n"
+     "  --no-group NAME          leave a dependency group out (repeatable; wins over the others)\n"
+     "  --only-group NAME        only this group: not the project or its dependencies (repeatable)\n"
+     "  --all-groups             install every dependency group\n"
+     "  --no-default-groups      leave out the lock's default-groups (dev unless set)\n"
+     "  --no-dev                 leave out the dev group (--no-group dev)\n"
+     "  --inexact                keep installed packages the lock does not name\n"
      "  --locked                 fail when pylock.toml is stale (the default)\n"
      "  --frozen                 install pylock.toml as it is, without checking it is fresh\n"
      "  --dry-run                print the plan; change nothing\n"
@@ -37,16 +45,27 @@ const HelpText kHelp[] = {
      "  --no-install-project     install the dependencies but not the project itself\n"
      "  --no-editable            install the project as a regular wheel, not editable\n"
      "  --no-build               never build from source; fail where only a source is locked\n"
-     "  --venv DIR               the environment to sync (default .venv)\n"
-     "  --python PYTHON          the interpreter a new environment is made with\n"},
-    {"targets", "wvlock targets [--target NAME] [--extra NAME] [--group NAME] [--frozen]",
+     "  --venv DIR               the environment to sync (default .venv, or $VIRTUAL_ENV)\n"
+     "  --python PYTHON          a path, or a version (3.12, cpython@3.12) looked up on PATH and\n"
+     "                           in the usual places; a venv of another Python is recreated\n"
+     "  --json                   the plan and outcome as one JSON object (docs/json.md)\n"},
+    {"targets", "wvlock targets [options]",
      "Shows the declared targets, which one this host would pick, and why not the others.\n"
      "Exits 1 when no target fits.",
      "  --target NAME            check this target as `sync --target` would\n"
      "  --no-verify-target       with --target: take it even when it does not fit\n"
-     "  --extra NAME             count this extra as asked for (repeatable)\n"
-     "  --group NAME             count this group as asked for (repeatable)\n"
-     "  --frozen                 read pylock.toml without checking it is fresh\n"},
+     "  --extra NAME             require an extra the selected target locks (repeatable)\n"
+     "  --all-extras             every extra the selected target locks (always counted)\n"
+     "  --group NAME             count this group too (repeatable)\n"
+     "  --no-group NAME          leave this group out (repeatable)\n"
+     "  --only-group NAME        count only this group, not the project's dependencies\n"
+     "  --all-groups             count every dependency group\n"
+     "  --no-default-groups      leave out the lock's default-groups\n"
+     "  --no-dev                 leave out the dev group\n"
+     "  --frozen                 read pylock.toml without checking it is fresh\n"
+     "  --venv DIR               judge with this environment's Python (default .venv)\n"
+     "  --python PYTHON          judge with this Python, as `sync --python` would install\n"
+     "  --json                   the host facts and each target's verdict as JSON (docs/json.md)\n"},
     {"detect", "wvlock detect [--json]",
      "Prints this machine's host profile (each fact with where it came from) and each\n"
      "variant provider's output, in the order providers rank them.",
