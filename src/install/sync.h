@@ -2,7 +2,8 @@
 // install plan -> the environment. All or nothing: every wheel is fetched (verified against
 // the lock), unpacked and verified into a staging folder inside the environment, then moved in
 // under a journal; an error midway restores the environment, and a journal left by a killed
-// sync is rolled back by the next one (which says so). One sync per environment at a time.
+// sync is rolled back by the next one (which says so). One sync per environment at a time. A
+// new environment is kept only when its sync succeeds (new_environment.h).
 // Refused before anything changes: a file placed where a folder is (unless every file in it
 // leaves with this sync), a folder where a file is, a write through a symlink, replacing a file
 // that no distribution this sync upgrades or removes records, and a lock entry, wheel file
