@@ -83,7 +83,7 @@ TEST_CASE("cli export --json: the file is written as without it and stdout summa
   CHECK(by_name.count("pytest") == 1);
 
   // The PEP 751 file says which packages only the extra or the group needs.
-  CHECK(without_json.find("extras = [\"cuda\"]\ndependency-groups = [\"dev\"]\ndefault-groups = []\n") !=
+  CHECK(without_json.find("extras = [\"cuda\"]\ndependency-groups = [\"dev\"]\ndefault-groups = [\"dev\"]\n") !=
         std::string::npos);
   CHECK(without_json.find("name = \"flash-attn\"\nversion = \"2.8.3\"\nmarker = \"\\\"cuda\\\" in extras\"") !=
         std::string::npos);

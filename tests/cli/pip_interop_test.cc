@@ -107,7 +107,7 @@ TEST_CASE("cli pip: pip freezes, inspects and uninstalls what wvlock synced as i
   Run sync = project.wvlock("sync --group dev --python '" WV_TEST_PYTHON "'");
   INFO(sync.out << sync.err);
   REQUIRE(sync.status == 0);
-  CHECK(sync.out.find("installed 9,") != std::string::npos);
+  CHECK(sync.out.find("packages: 9 installed,") != std::string::npos);
 
   // freeze: find-links wheels by name and version, the path wheel by its file, the project as
   // an editable folder.
@@ -181,7 +181,8 @@ TEST_CASE("cli pip: pip freezes, inspects and uninstalls what wvlock synced as i
   INFO(again.out << again.err);
   REQUIRE(again.status == 0);
   CHECK(again.out.find("+ tqdm 4.67.1") != std::string::npos);
-  CHECK(again.out.find("installed 1, upgrade 0, remove 0, keep 8") != std::string::npos);
+  CHECK(again.out.find("packages: 1 installed, 0 upgraded, 0 downgraded, 0 reinstalled, 0 removed, "
+                       "8 kept as they are") != std::string::npos);
   CHECK(project.files() == before);
   CHECK(project.pip("freeze").out == freeze.out);
 }
