@@ -5,16 +5,19 @@
 namespace wv::install {
 
 std::set<std::string> requested_packages(const lock::Lockfile& lockfile, std::string_view target,
-                                         const std::vector<std::string>& groups, bool with_project) {
+                                         const std::vector<std::string>& groups,
+                                         bool with_dependencies, bool with_project) {
   std::set<std::string> names;
   const lock::LockedTarget* locked = lockfile.find_target(target);
   if (locked == nullptr) return names;
   auto add = [&](const std::vector<std::string>& edges) {
     for (const std::string& edge : edges) names.insert(pkg::normalize_name(lock::edge_name(edge)));
   };
-  add(locked->roots);
-  // As Lockfile::closure(): every extra a target declares is installed with it.
-  for (const auto& [extra, edges] : locked->extra_roots) add(edges);
+  if (with_dependencies) {
+    add(locked->roots);
+    // As Lockfile::closure(): every extra a target declares is installed with it.
+    for (const auto& [extra, edges] : locked->extra_roots) add(edges);
+  }
   for (const std::string& group : groups) {
     auto it = locked->group_roots.find(group);
     if (it != locked->group_roots.end()) add(it->second);

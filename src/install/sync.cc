@@ -548,7 +548,8 @@ Result<void> install_into(SyncReport& report, const SyncOptions& options,
   // 2. Stage and verify every wheel. Each dist-info also records whether the package was asked
   // for (REQUESTED) and, when the lock names it by location, where from (direct_url.json).
   const std::set<std::string> requested = requested_packages(
-      lockfile, report.selection.target, options.select.groups, options.install_project);
+      lockfile, report.selection.target, options.select.groups, options.select.dependencies,
+      options.install_project);
   std::map<std::string, const lock::LockedPackage*> entry_of;
   for (const ChosenWheel& chosen : report.selection.wheels) {
     entry_of[chosen.package->name] = chosen.package;

@@ -138,18 +138,21 @@ TEST_CASE("dist-info: direct_url.json only for a wheel the lock names by path, R
 
 TEST_CASE("dist-info: the packages a sync requests", "[install][dist-info]") {
   Project project;
-  CHECK(requested_packages(project.lockfile, "cpu", {}, true) ==
+  CHECK(requested_packages(project.lockfile, "cpu", {}, true, true) ==
         std::set<std::string>{"app-dep", "plugin"});
-  CHECK(requested_packages(project.lockfile, "cpu", {"dev"}, true) ==
+  CHECK(requested_packages(project.lockfile, "cpu", {"dev"}, true, true) ==
         std::set<std::string>{"app-dep", "devtool", "plugin"});
-  CHECK(requested_packages(project.lockfile, "other", {"dev"}, true).empty());
+  CHECK(requested_packages(project.lockfile, "other", {"dev"}, true, true).empty());
+  // `--only-group dev`: the group's roots alone.
+  CHECK(requested_packages(project.lockfile, "cpu", {"dev"}, false, false) ==
+        std::set<std::string>{"devtool"});
   lock::LockedPackage app;
   app.name = "my-app";
   app.is_project = true;
   app.directory = lock::LockedDirectory{".", true, ""};
   project.lockfile.packages.push_back(app);
-  CHECK(requested_packages(project.lockfile, "cpu", {}, true).count("my-app") == 1);
-  CHECK(requested_packages(project.lockfile, "cpu", {}, false).count("my-app") == 0);
+  CHECK(requested_packages(project.lockfile, "cpu", {}, true, true).count("my-app") == 1);
+  CHECK(requested_packages(project.lockfile, "cpu", {}, true, false).count("my-app") == 0);
 }
 
 TEST_CASE("dist-info: direct_url.json of every kind of source", "[install][dist-info]") {
