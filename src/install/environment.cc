@@ -50,18 +50,6 @@ for k, val in out.items():
   print(k + "=" + str(val).replace("\n", " "))
 )PY";
 
-Result<std::string> absolute_path(const std::string& path) {
-  std::error_code ec;
-  fs::path absolute = fs::absolute(path, ec);
-  if (ec) {
-    return make_error(ErrorCode::kIo,
-                      str_cat("cannot resolve ", in_backticks(path), ": ", ec.message()));
-  }
-  std::string text = absolute.lexically_normal().string();
-  while (text.size() > 1 && text.back() == '/') text.pop_back();
-  return text;
-}
-
 Result<std::string> checked_scheme_path(std::string value, std::string_view key) {
   if (value == ".") value.clear();
   if (!value.empty() && (value.front() == '/' || !check_member_name(value).empty())) {
@@ -73,6 +61,18 @@ Result<std::string> checked_scheme_path(std::string value, std::string_view key)
 }
 
 }  // namespace
+
+Result<std::string> absolute_path(const std::string& path) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec);
+  if (ec) {
+    return make_error(ErrorCode::kIo,
+                      str_cat("cannot resolve ", in_backticks(path), ": ", ec.message()));
+  }
+  std::string text = absolute.lexically_normal().string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
 
 Result<bool> ensure_venv(const std::string& venv, const std::string& base_python) {
   if (fs::exists(path_join(venv, "pyvenv.cfg"))) return false;

@@ -14,6 +14,9 @@
 
 namespace wv::install {
 
+/// `path` made absolute and normal, without a trailing `/`: how an environment's root is named.
+Result<std::string> absolute_path(const std::string& path);
+
 /// What the environment's interpreter says about itself.
 struct InterpreterFacts {
   targets::MajorMinor version;

@@ -11,23 +11,12 @@
 
 #include "base/file_system.h"
 #include "base/str.h"
+#include "install/environment.h"
 
 namespace wv::install {
 namespace {
 
 namespace fs = std::filesystem;
-
-Result<std::string> absolute_root(const std::string& venv) {
-  std::error_code ec;
-  fs::path absolute = fs::absolute(venv, ec);
-  if (ec) {
-    return make_error(ErrorCode::kIo,
-                      str_cat("cannot resolve ", in_backticks(venv), ": ", ec.message()));
-  }
-  std::string text = absolute.lexically_normal().string();
-  while (text.size() > 1 && text.back() == '/') text.pop_back();
-  return text;
-}
 
 // True when `folder` holds nothing but a sync lock (what a refused first sync may leave).
 bool holds_nothing(const std::string& folder) {
@@ -70,7 +59,7 @@ Result<void> swap_folders(const std::string& a, const std::string& b) {
 Result<EnvironmentPlan> plan_environment(const std::string& venv, const std::string& python,
                                          const PythonRequest* request) {
   EnvironmentPlan plan;
-  WV_ASSIGN_OR_RETURN(plan.root, absolute_root(venv));
+  WV_ASSIGN_OR_RETURN(plan.root, absolute_path(venv));
   std::error_code ec;
   const bool exists = fs::exists(path_join(plan.root, "pyvenv.cfg"), ec);
   if (!exists) {
