@@ -19,10 +19,7 @@ using wv::test::slurp;
 
 namespace {
 
-std::string python_minor() {
-  Run run = shell("/", "'" WV_TEST_PYTHON "' -c \"import sys; print('%d.%d' % sys.version_info[:2])\"");
-  return run.out.substr(0, run.out.find('\n'));
-}
+std::string python_minor() { return wv::test::test_python_minor(); }
 
 // A project of `dependencies` (a TOML list's items) locked from `where`.
 std::string pyproject(const std::string& dependencies, const std::string& where) {

@@ -5,6 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -24,11 +28,26 @@ inline std::string slurp(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-/// Runs `command` with sh in `dir`; stdout and stderr are captured.
+/// Runs `command` with sh in `dir`; stdout and stderr are captured, in files named for this
+/// process and call, so tests running at once in one folder (`/`) never read each other's.
 inline Run shell(const std::string& dir, const std::string& command) {
-  std::string full = "cd '" + dir + "' && " + command + " > '" + dir + "/.out' 2> '" + dir + "/.err'";
+  static std::atomic<unsigned> calls{0};
+  const std::string stem = dir + "/.run-" + std::to_string(::getpid()) + "-" + std::to_string(calls++);
+  std::string full = "cd '" + dir + "' && " + command + " > '" + stem + ".out' 2> '" + stem + ".err'";
   int status = std::system(full.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir + "/.out"), slurp(dir + "/.err")};
+  Run run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(stem + ".out"), slurp(stem + ".err")};
+  std::remove((stem + ".out").c_str());
+  std::remove((stem + ".err").c_str());
+  return run;
+}
+
+/// `M.m` of the test interpreter (WV_TEST_PYTHON), asked once per process.
+inline std::string test_python_minor() {
+  static const std::string minor = [] {
+    Run run = shell("/", "'" WV_TEST_PYTHON "' -c \"import sys; print('%d.%d' % sys.version_info[:2])\"");
+    return run.out.substr(0, run.out.find('\n'));
+  }();
+  return minor;
 }
 
 /// <tmp>/<name>/pyproject.toml: fixtures/<name>/pyproject.toml, or `pyproject` when given.

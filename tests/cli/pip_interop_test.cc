@@ -59,10 +59,7 @@ struct PipProject {
           "[tool.wvlock.sources]\ntermcolor = { path = \"vendor/termcolor-3.1.0-py3-none-any.whl\" }\n");
     write(app + "/src/app/__init__.py", "def main():\n    print('app')\n");
   }
-  static std::string python_minor() {
-    Run run = shell("/", "'" WV_TEST_PYTHON "' -c \"import sys; print('%d.%d' % sys.version_info[:2])\"");
-    return run.out.substr(0, run.out.find('\n'));
-  }
+  static std::string python_minor() { return wv::test::test_python_minor(); }
   Run wvlock(const std::string& arguments) const {
     return shell(app, "'" WVLOCK_BINARY "' --cache-dir '" + tmp.path() + "/cache' " + arguments);
   }

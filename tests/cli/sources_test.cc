@@ -81,10 +81,7 @@ struct Workspace {
           extra_sources);
     write(app + "/src/app/__init__.py", "def main():\n    import mylib\n    print('app says', mylib.VALUE)\n");
   }
-  static std::string python_minor() {
-    Run run = shell("/", "'" WV_TEST_PYTHON "' -c \"import sys; print('%d.%d' % sys.version_info[:2])\"");
-    return run.out.substr(0, run.out.find('\n'));
-  }
+  static std::string python_minor() { return wv::test::test_python_minor(); }
   Run wvlock(const std::string& arguments) const {
     return shell(app, "WVLOCK_CACHE_DIR='" + tmp.path() + "/cache' '" WVLOCK_BINARY "' --cache-dir '" +
                           tmp.path() + "/cache' " + arguments);

@@ -26,10 +26,7 @@ const std::string kNoGpu = "WVLOCK_OVERRIDE_CUDA_DRIVER= WVLOCK_OVERRIDE_CUDA_AR
                            "WVLOCK_OVERRIDE_ROCM= WVLOCK_OVERRIDE_GFX= ";
 
 // `M.m` of the test interpreter (/usr/bin/python3): the Python the project's targets are for.
-std::string python_minor() {
-  Run run = shell("/", "'" WV_TEST_PYTHON "' -c \"import sys; print('%d.%d' % sys.version_info[:2])\"");
-  return run.out.substr(0, run.out.find('\n'));
-}
+std::string python_minor() { return wv::test::test_python_minor(); }
 
 // A minor version no target is for: one above the test interpreter's.
 std::string other_minor() {
