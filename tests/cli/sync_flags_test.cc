@@ -428,7 +428,9 @@ TEST_CASE("cli sync flags: sync --json and targets --json", "[cli][sync][flags][
     CHECK(done["dry_run"] == false);
     CHECK(done["packages"].size() == plan["packages"].size());
     Run again = flags.sync("--json");
-    for (const auto& package : nlohmann::json::parse(again.out)["packages"]) {
+    // The document outlives the loop (a range over a temporary's member would dangle).
+    const nlohmann::json resynced = nlohmann::json::parse(again.out);
+    for (const auto& package : resynced["packages"]) {
       CHECK(package["action"] == "keep");
       CHECK(package["from"] == package["to"]);
     }
