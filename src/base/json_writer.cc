@@ -124,6 +124,10 @@ JsonWriter& JsonWriter::value(const std::optional<std::string>& text) {
   return text ? value(std::string_view(*text)) : null();
 }
 
+JsonWriter& JsonWriter::text_or_null(std::string_view text) {
+  return text.empty() ? null() : value(text);
+}
+
 JsonWriter& JsonWriter::strings(const std::vector<std::string>& items) {
   begin_array();
   for (const std::string& item : items) value(std::string_view(item));

@@ -33,6 +33,8 @@ class JsonWriter {
   JsonWriter& null();
   /// A string, or null when absent.
   JsonWriter& value(const std::optional<std::string>& text);
+  /// A string, or null when it is empty: an unknown value is null, never "" (docs/json.md).
+  JsonWriter& text_or_null(std::string_view text);
   /// An array of strings.
   JsonWriter& strings(const std::vector<std::string>& items);
   /// `"name": value` in one call.

@@ -97,6 +97,10 @@ std::string to_hex(std::string_view bytes) {
   return out;
 }
 
+std::string counted(std::size_t count, std::string_view one, std::string_view many) {
+  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+}
+
 std::string in_backticks(std::string_view text) { return str_cat("`", text, "`"); }
 
 }  // namespace wv

@@ -42,6 +42,9 @@ std::string to_hex(std::string_view bytes);
 /// Wraps text in backticks for messages: `text`.
 std::string in_backticks(std::string_view text);
 
+/// `count` with its noun, for count lines: "1 package", "3 packages".
+std::string counted(std::size_t count, std::string_view one, std::string_view many);
+
 /// Concatenates string-like pieces and integers.
 inline void str_append(std::string& out, std::string_view piece) { out.append(piece); }
 inline void str_append(std::string& out, const char* piece) { out.append(piece); }

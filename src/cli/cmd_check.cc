@@ -129,19 +129,17 @@ TargetReport check_target(const lock::Lockfile& lockfile, const lock::TargetCont
   return report;
 }
 
-std::string counted(std::size_t count, std::string_view noun) {
-  return str_cat(count, " ", noun, count == 1 ? "" : "s");
-}
-
 std::string summary_line(const TargetReport& report) {
-  std::string line = str_cat(report.name, ": ", counted(report.packages, "package"), ", ",
-                             report.ok, " of ", counted(report.checked, "file"),
-                             " present with matching sha256");
+  std::string line =
+      str_cat(report.name, ": ", counted(report.packages, "package", "packages"), ", ", report.ok,
+              " of ", counted(report.checked, "file", "files"), " present with matching sha256");
   if (report.not_downloaded > 0) {
     line += str_cat(", ", report.not_downloaded, " not downloaded yet (sync verifies them when it "
                     "downloads them)");
   }
-  if (!report.problems.empty()) line += ", " + counted(report.problems.size(), "problem");
+  if (!report.problems.empty()) {
+    line += ", " + counted(report.problems.size(), "problem", "problems");
+  }
   return line + "\n";
 }
 
@@ -150,9 +148,6 @@ std::string json_document(const std::string& lockfile_path, bool fresh,
   JsonWriter json;
   json.begin_object().field("version", 1).field("lockfile", lockfile_path).field("fresh", fresh);
   json.key("targets").begin_array();
-  auto text_or_null = [](const std::string& text) {
-    return text.empty() ? std::optional<std::string>() : std::optional<std::string>(text);
-  };
   for (const TargetReport& report : reports) {
     json.begin_object().field("name", report.name).field("packages", std::uint64_t(report.packages));
     json.key("files").begin_object()
@@ -163,9 +158,9 @@ std::string json_document(const std::string& lockfile_path, bool fresh,
     json.key("problems").begin_array();
     for (const Problem& problem : report.problems) {
       json.begin_object()
-          .field("package", text_or_null(problem.package))
-          .field("version", text_or_null(problem.version))
-          .field("file", text_or_null(problem.file))
+          .key("package").text_or_null(problem.package)
+          .key("version").text_or_null(problem.version)
+          .key("file").text_or_null(problem.file)
           .field("kind", problem.kind)
           .field("problem", problem.message)
           .end();
@@ -186,15 +181,8 @@ int run_check(const GlobalOptions& options, Arguments& arguments) {
   if (!inputs) return fail_reading_lock(inputs.error());
   const lock::Lockfile& lockfile = inputs->lockfile;
   const std::string& lockfile_path = inputs->project.lockfile_path;
-  const bool fresh = lockfile.input_hash == lock::input_hash(inputs->project.requirements,
-                                                             inputs->project.targets,
-                                                             inputs->project.inputs);
-  if (!fresh) {
-    print_error(make_error(ErrorCode::kInvalidLockfile,
-                           str_cat(in_backticks(lockfile_path),
-                                   " is stale: pyproject.toml changed since it was written; run "
-                                   "`wvlock lock`")));
-  }
+  const bool fresh = lock_is_fresh(inputs->project, lockfile);
+  if (!fresh) print_error(stale_lockfile(lockfile_path));
   CachedFiles cached(options, file_system);
   install::LocalWheelStore store(options.project_dir, &cached);
   std::vector<TargetReport> reports;

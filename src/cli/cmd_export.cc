@@ -8,7 +8,6 @@
 #include "cli/commands.h"
 #include "cli/lock_view.h"
 #include "lock/target_export.h"
-#include "pkg/name.h"
 
 namespace wv::cli {
 namespace {
@@ -76,8 +75,7 @@ std::string summary_json(const lock::Lockfile& lockfile, const lock::Lockfile& e
   json.key("packages").begin_array();
   for (const lock::LockedPackage& package : exported.packages) {
     json.begin_object().field("name", package.name);
-    json.key("version");
-    package.version.empty() ? json.null() : json.value(package.version);
+    json.key("version").text_or_null(package.version);
     if (package.wheels.empty()) {
       json.field("source", built_source(package));
     } else {
@@ -90,16 +88,13 @@ std::string summary_json(const lock::Lockfile& lockfile, const lock::Lockfile& e
   return json.text();
 }
 
-// `--NAME VALUE` as often as given, normalised; nullopt when not given at all.
+// `--NAME VALUE` as often as given, normalised; nullopt when not given at all (each one given
+// has a value, so none given is the only empty list).
 Result<std::optional<std::vector<std::string>>> repeated(Arguments& arguments,
                                                          std::string_view name) {
-  std::optional<std::vector<std::string>> values;
-  while (true) {
-    WV_ASSIGN_OR_RETURN(std::optional<std::string> value, arguments.extract_value(name));
-    if (!value) return values;
-    if (!values) values.emplace();
-    values->push_back(pkg::normalize_name(*value));
-  }
+  WV_ASSIGN_OR_RETURN(std::vector<std::string> values, extract_names(arguments, name));
+  if (values.empty()) return std::optional<std::vector<std::string>>();
+  return std::optional<std::vector<std::string>>(std::move(values));
 }
 
 Error usage(std::string message) {

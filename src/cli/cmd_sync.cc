@@ -16,7 +16,6 @@
 #include "install/sync.h"
 #include "install/wheel_store.h"
 #include "net/caching_fetcher.h"
-#include "pkg/name.h"
 #include "targets/detect/detect.h"
 #include "targets/detect/environment.h"
 #include "targets/project_file.h"
@@ -84,13 +83,8 @@ Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_s
   if (!frozen) {
     auto project = load_project(options, file_system);
     if (!project) return project.error();
-    std::string expected = lock::input_hash(project->requirements, project->targets,
-                                            project->inputs);
-    if (expected != inputs.lockfile.input_hash) {
-      return make_error(ErrorCode::kInvalidLockfile,
-                        str_cat(in_backticks(path),
-                                " is stale: pyproject.toml changed since it was written; run "
-                                "`wvlock lock`, or pass `--frozen` to install it as it is"));
+    if (!lock_is_fresh(*project, inputs.lockfile)) {
+      return stale_lockfile(path, ", or pass `--frozen` to install it as it is");
     }
     inputs.config = std::move(project->config);
   }
@@ -135,16 +129,6 @@ int fail(const Error& error) {
     return kExitFailure;
   }
   return exit_code_for(error);
-}
-
-// Every `--NAME VALUE` given, names normalised.
-Result<std::vector<std::string>> extract_names(Arguments& arguments, std::string_view flag) {
-  std::vector<std::string> names;
-  while (true) {
-    WV_ASSIGN_OR_RETURN(auto name, arguments.extract_value(flag));
-    if (!name) return names;
-    names.push_back(pkg::normalize_name(*name));
-  }
 }
 
 // What selection is asked for: `--target`, `--no-verify-target` and uv's extras and groups

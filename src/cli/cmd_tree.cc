@@ -20,7 +20,7 @@ namespace {
 void edge_json(JsonWriter& json, const std::string& text) {
   Edge edge = parse_edge(text);
   json.field("name", edge.name).field("version", edge.version);
-  json.key("extra").value(edge.extra.empty() ? std::optional<std::string>() : edge.extra);
+  json.key("extra").text_or_null(edge.extra);
 }
 
 // One target's tree; a package already shown is marked, not expanded again, so the output stays
@@ -49,7 +49,7 @@ void tree_json(JsonWriter& json, const lock::Lockfile& lockfile, const lock::Loc
         bool again = !shown.insert(text).second;
         json.begin_object();
         edge_json(json, text);
-        json.key("via").value(label.empty() ? std::optional<std::string>() : label);
+        json.key("via").text_or_null(label);
         json.field("repeated", again).key("dependencies").begin_array();
         if (!again) {
           for (const std::string& child : children(lockfile, target.name, parse_edge(text))) {

@@ -40,10 +40,6 @@ std::vector<TargetSummary> summarize_targets(const lock::Lockfile& lockfile,
   return summaries;
 }
 
-std::string counted(std::size_t count, std::string_view one, std::string_view many) {
-  return str_cat(count, " ", count == 1 ? one : many);
-}
-
 void print_summaries(const std::vector<TargetSummary>& summaries) {
   for (const TargetSummary& summary : summaries) {
     std::vector<std::string> builds;

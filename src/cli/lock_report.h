@@ -33,9 +33,6 @@ struct TargetSummary {
 std::vector<TargetSummary> summarize_targets(const lock::Lockfile& lockfile,
                                              const std::vector<lock::TargetContext>& contexts);
 
-/// `count` with its noun: "1 package", "3 packages".
-std::string counted(std::size_t count, std::string_view one, std::string_view many);
-
 /// "  h100: 41 packages, torch 2.9.0 [cuda12.8], flash-attn 2.8.3 [cu12_sm90]" per target.
 void print_summaries(const std::vector<TargetSummary>& summaries);
 /// "Updated numpy v1.26.4 -> v2.2.6", "Downgraded ...", "Added ...", "Removed ..." per change.

@@ -6,6 +6,7 @@
 
 #include "base/log.h"
 #include "base/str.h"
+#include "pkg/name.h"
 
 namespace wv::cli {
 
@@ -79,6 +80,15 @@ Result<void> Arguments::expect_done() const {
                       str_cat("unexpected argument ", in_backticks(items_[position_])));
   }
   return {};
+}
+
+Result<std::vector<std::string>> extract_names(Arguments& arguments, std::string_view flag) {
+  std::vector<std::string> names;
+  while (true) {
+    WV_ASSIGN_OR_RETURN(auto name, arguments.extract_value(flag));
+    if (!name) return names;
+    names.push_back(pkg::normalize_name(*name));
+  }
 }
 
 int exit_code_for(const Error& error) {

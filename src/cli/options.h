@@ -52,6 +52,9 @@ class Arguments {
   std::size_t position_ = 0;
 };
 
+/// Every `--NAME VALUE` given (in any order), each a name normalised as package names are.
+Result<std::vector<std::string>> extract_names(Arguments& arguments, std::string_view flag);
+
 /// Maps an error to an exit code: network and file-system failures 3, everything else 2.
 int exit_code_for(const Error& error);
 

@@ -353,6 +353,19 @@ Result<std::unique_ptr<ProjectSource>> ProjectSource::open(const GlobalOptions& 
       std::make_unique<WiredSource>(options, project, file_system, needs_network));
 }
 
+bool lock_is_fresh(const LoadedProject& project, const lock::Lockfile& lockfile) {
+  return lockfile.input_hash ==
+         lock::input_hash(project.requirements, project.targets, project.inputs);
+}
+
+Error stale_lockfile(std::string_view path, std::string_view remedy) {
+  return make_error(ErrorCode::kInvalidLockfile,
+                    str_cat(in_backticks(path),
+                            " is stale: pyproject.toml changed since it was written; run "
+                            "`wvlock lock`",
+                            remedy));
+}
+
 Result<lock::Lockfile> read_project_lockfile(const LoadedProject& project,
                                              const FileSystem& file_system) {
   WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(project.lockfile_path));

@@ -62,6 +62,12 @@ class ProjectSource {
 /// ~/.cache/wvlock).
 std::string cache_directory(const GlobalOptions& options);
 
+/// Whether `lockfile` was written from the project as it is now (its input-hash matches).
+bool lock_is_fresh(const LoadedProject& project, const lock::Lockfile& lockfile);
+
+/// A stale lockfile at `path`, with what to run (`remedy`, after "run `wvlock lock`").
+Error stale_lockfile(std::string_view path, std::string_view remedy = "");
+
 /// Reads `<project>/pylock.toml`; kNotFound when there is none.
 Result<lock::Lockfile> read_project_lockfile(const LoadedProject& project,
                                              const FileSystem& file_system);

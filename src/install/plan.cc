@@ -196,9 +196,6 @@ std::string render_plan(const Plan& plan, bool dry_run, bool verbose) {
 }
 
 void write_plan_json(JsonWriter& json, const Plan& plan) {
-  auto text_or_null = [&](const std::string& text) -> JsonWriter& {
-    return text.empty() ? json.null() : json.value(text);
-  };
   json.key("target");
   if (plan.target.empty()) {
     json.null();
@@ -212,9 +209,9 @@ void write_plan_json(JsonWriter& json, const Plan& plan) {
     json.end().end();
   }
   json.key("venv").begin_object().key("path");
-  text_or_null(plan.environment).key("change");
-  text_or_null(plan.environment_change).key("reason");
-  text_or_null(plan.environment_reason).end();
+  json.text_or_null(plan.environment).key("change");
+  json.text_or_null(plan.environment_change).key("reason");
+  json.text_or_null(plan.environment_reason).end();
   json.key("python");
   if (plan.python_version.empty()) {
     json.null();
@@ -226,11 +223,11 @@ void write_plan_json(JsonWriter& json, const Plan& plan) {
   for (const PlanItem& item : plan.items) {
     json.begin_object().field("name", item.name).field("action", to_string(item.action));
     json.key("from");
-    text_or_null(item.old_version);
+    json.text_or_null(item.old_version);
     json.key("to");
-    text_or_null(item.action == PlanAction::kRemove ? std::string() : item.version);
+    json.text_or_null(item.action == PlanAction::kRemove ? std::string() : item.version);
     json.key("wheel");
-    text_or_null(item.wheel);
+    json.text_or_null(item.wheel);
     json.field("download", item.download).field("locked", !item.unlisted).end();
   }
   json.end();

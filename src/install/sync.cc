@@ -884,7 +884,7 @@ std::string render_sync_json(const SyncReport& report, const lock::Lockfile& loc
   write_verdicts_json(json, lockfile, report.verdicts);
   json.key("notes").strings(report.notes);
   json.key("error");
-  if (error.empty()) json.null(); else json.value(error);
+  json.text_or_null(error);
   json.end();
   return json.text();
 }

@@ -12,7 +12,8 @@ TEST_CASE("json writer: nested values read back as written") {
   json.key("none").null().field("ratio", 0.1).field("big", std::uint64_t(1) << 63);
   json.key("empty").begin_array().end().key("nested").begin_array();
   json.begin_object().key("list").strings({"x", "y"}).end().value(-3).end();
-  json.field("maybe", std::optional<std::string>()).key("raw").raw("[1, 2]").end();
+  json.field("maybe", std::optional<std::string>()).key("raw").raw("[1, 2]");
+  json.key("unknown").text_or_null("").key("known").text_or_null("x").end();
   const std::string text = json.text();
   nlohmann::json doc = nlohmann::json::parse(text);
   CHECK(doc["version"] == 1);
@@ -26,6 +27,8 @@ TEST_CASE("json writer: nested values read back as written") {
   CHECK(doc["nested"][1] == -3);
   CHECK(doc["maybe"].is_null());
   CHECK(doc["raw"][1] == 2);
+  CHECK(doc["unknown"].is_null());
+  CHECK(doc["known"] == "x");
   CHECK(text.back() == '\n');
   CHECK(text.find("\"empty\": []") != std::string::npos);  // an empty container on one line
 }
