@@ -45,16 +45,12 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
   bool check = arguments.extract_flag("--check");
   bool json = arguments.extract_flag("--json");
   bool upgrade = arguments.extract_flag("--upgrade") || arguments.extract_flag("-U");
-  std::set<std::string> upgrade_packages;
-  while (true) {
-    auto name = arguments.extract_value("--upgrade-package");
-    if (!name) {
-      print_error(name.error());
-      return kExitUsage;
-    }
-    if (!*name) break;
-    upgrade_packages.insert(pkg::normalize_name(**name));
+  auto upgrade_names = extract_names(arguments, "--upgrade-package");
+  if (!upgrade_names) {
+    print_error(upgrade_names.error());
+    return kExitUsage;
   }
+  const std::set<std::string> upgrade_packages(upgrade_names->begin(), upgrade_names->end());
   if (auto done = arguments.expect_done(); !done) {
     print_error(done.error());
     return kExitUsage;
