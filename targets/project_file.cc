@@ -507,12 +507,6 @@ bool contains(std::span<const std::string_view> names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-std::string backticked_names(const std::vector<std::string>& names) {
-  std::vector<std::string> quoted;
-  for (const std::string& name : names) quoted.push_back(in_backticks(name));
-  return join(quoted, ", ");
-}
-
 // A table's entries in the order they were written (toml++ keeps them sorted by key), so the
 // first error reported is the first in the file.
 std::vector<std::pair<const toml::key*, const toml::node*>> in_file_order(
@@ -782,7 +776,7 @@ Result<void> read_index_pin(const Reader& reader, const toml::node& index_node,
                                 names.empty() ? std::string("no index is declared; add a "
                                                             "`[[tool.wvlock.index]]` table")
                                               : str_cat("declared indexes are ",
-                                                        backticked_names(names))));
+                                                        join_backticked(names))));
   }
   return {};
 }
@@ -863,7 +857,7 @@ Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& t
                                   names.empty() ? std::string("no `[[tool.wvlock.target]]` is "
                                                               "declared")
                                                 : str_cat("declared targets are ",
-                                                          backticked_names(names))));
+                                                          join_backticked(names))));
     }
   }
   if (const toml::node* marker_node = table.get("marker")) {
@@ -889,7 +883,7 @@ Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& t
                                   ", which `[project.optional-dependencies]` does not declare",
                                   extras.empty() ? std::string()
                                                  : str_cat(": declared extras are ",
-                                                           backticked_names(extras))));
+                                                           join_backticked(extras))));
     }
   }
   if (const toml::node* group_node = table.get("group")) {
@@ -902,7 +896,7 @@ Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& t
                                   ", which `[dependency-groups]` does not declare",
                                   groups.empty() ? std::string()
                                                  : str_cat(": declared groups are ",
-                                                           backticked_names(groups))));
+                                                           join_backticked(groups))));
     }
   }
   if (const toml::node* marker_node = table.get("marker")) {
@@ -1051,7 +1045,7 @@ Result<void> read_default_groups(const Reader& reader, const toml::table& wvlock
                                   ", which `[dependency-groups]` does not declare",
                                   declared.empty() ? std::string(": it declares none")
                                                    : str_cat(": declared groups are ",
-                                                             backticked_names(declared))));
+                                                             join_backticked(declared))));
     }
     if (!has(normalized, name)) normalized.push_back(name);
   }

@@ -97,6 +97,12 @@ std::string to_hex(std::string_view bytes) {
   return out;
 }
 
+std::string join_backticked(const std::vector<std::string>& names) {
+  std::vector<std::string> quoted;
+  for (const std::string& name : names) quoted.push_back(in_backticks(name));
+  return join(quoted, ", ");
+}
+
 std::string counted(std::size_t count, std::string_view one, std::string_view many) {
   return std::to_string(count) + " " + std::string(count == 1 ? one : many);
 }

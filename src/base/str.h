@@ -42,6 +42,9 @@ std::string to_hex(std::string_view bytes);
 /// Wraps text in backticks for messages: `text`.
 std::string in_backticks(std::string_view text);
 
+/// Each name in backticks, joined: "`a`, `b`" ("" for none).
+std::string join_backticked(const std::vector<std::string>& names);
+
 /// `count` with its noun, for count lines: "1 package", "3 packages".
 std::string counted(std::size_t count, std::string_view one, std::string_view many);
 

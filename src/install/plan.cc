@@ -201,12 +201,9 @@ void write_plan_json(JsonWriter& json, const Plan& plan) {
     json.null();
   } else {
     json.begin_object().field("name", plan.target).field("reason", plan.target_reason);
-    json.key("wheel_changes").begin_array();
-    for (const WheelChange& change : plan.wheel_changes) {
-      json.begin_object().field("name", change.name).field("version", change.version);
-      json.field("wheel", change.wheel).field("lock_time_wheel", change.lock_time_wheel).end();
-    }
-    json.end().end();
+    json.key("wheel_changes");
+    write_wheel_changes_json(json, plan.wheel_changes);
+    json.end();
   }
   json.key("venv").begin_object().key("path");
   json.text_or_null(plan.environment).key("change");

@@ -314,18 +314,20 @@ Outcome run(const lock::Lockfile& lockfile, const targets::HostProfile& live,
   return outcome;
 }
 
+// "`a`, `b`", or "none".
+std::string backticked_list(const std::vector<std::string>& names) {
+  return names.empty() ? std::string("none") : join_backticked(names);
+}
+
 // Every name in `asked` must be one of `declared` (the project's extras or groups, as locked).
 Result<void> check_declared(const std::vector<std::string>& declared,
                             const std::vector<std::string>& asked, std::string_view what,
                             std::string_view flag) {
   for (const std::string& name : asked) {
     if (std::find(declared.begin(), declared.end(), name) != declared.end()) continue;
-    std::vector<std::string> quoted;
-    for (const std::string& item : declared) quoted.push_back(in_backticks(item));
     return make_error(ErrorCode::kInvalidInput,
                       str_cat("`", flag, " ", name, "`: the project declares no ", what, " ",
-                              in_backticks(name), "; it declares ",
-                              quoted.empty() ? std::string("none") : join(quoted, ", ")));
+                              in_backticks(name), "; it declares ", backticked_list(declared)));
   }
   return {};
 }
@@ -337,8 +339,6 @@ Result<void> check_target_extras(const lock::Lockfile& lockfile, const lock::Loc
                                  const SelectOptions& options) {
   for (const std::string& extra : options.extras) {
     if (std::find(installed.begin(), installed.end(), extra) != installed.end()) continue;
-    std::vector<std::string> quoted;
-    for (const std::string& item : installed) quoted.push_back(in_backticks(item));
     std::vector<std::string> others;
     for (const lock::LockedTarget& target : lockfile.targets) {
       if (target.extra_roots.count(extra)) others.push_back(target.name);
@@ -347,8 +347,7 @@ Result<void> check_target_extras(const lock::Lockfile& lockfile, const lock::Loc
         ErrorCode::kInvalidInput,
         str_cat("`--extra ", extra, "`: the selected target ", in_backticks(chosen.name),
                 options.dependencies ? " locks no extra " : " installs no extra with --only-group: ",
-                in_backticks(extra), "; its extras are ",
-                quoted.empty() ? std::string("none") : join(quoted, ", ")));
+                in_backticks(extra), "; its extras are ", backticked_list(installed)));
     if (!others.empty()) {
       error.notes.push_back(str_cat("note: extra ", in_backticks(extra), " is locked by ",
                                     join(others, ", "), " (`--target NAME` takes one)"));
@@ -408,11 +407,15 @@ Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::H
   return selection;
 }
 
-const TargetVerdict* Selection::selected_verdict() const {
+const TargetVerdict* selected_verdict(const std::vector<TargetVerdict>& verdicts) {
   for (const TargetVerdict& verdict : verdicts) {
     if (verdict.status == TargetStatus::kSelected) return &verdict;
   }
   return nullptr;
+}
+
+const TargetVerdict* Selection::selected_verdict() const {
+  return install::selected_verdict(verdicts);
 }
 
 std::string_view to_string(TargetStatus status) {
@@ -505,12 +508,18 @@ void write_verdicts_json(JsonWriter& json, const lock::Lockfile& lockfile,
     if (target != nullptr) json.value(target->declared.platform); else json.null();
     json.field("status", to_string(verdict.status));
     json.key("reasons").strings({verdict.reason});
-    json.key("wheel_changes").begin_array();
-    for (const WheelChange& change : verdict.changes) {
-      json.begin_object().field("name", change.name).field("version", change.version);
-      json.field("wheel", change.wheel).field("lock_time_wheel", change.lock_time_wheel).end();
-    }
-    json.end().end();
+    json.key("wheel_changes");
+    write_wheel_changes_json(json, verdict.changes);
+    json.end();
+  }
+  json.end();
+}
+
+void write_wheel_changes_json(JsonWriter& json, const std::vector<WheelChange>& changes) {
+  json.begin_array();
+  for (const WheelChange& change : changes) {
+    json.begin_object().field("name", change.name).field("version", change.version);
+    json.field("wheel", change.wheel).field("lock_time_wheel", change.lock_time_wheel).end();
   }
   json.end();
 }
@@ -530,11 +539,11 @@ std::string render_targets_json(const lock::Lockfile& lockfile,
   json.key("targets");
   write_verdicts_json(json, lockfile, verdicts);
   json.key("selected");
-  const TargetVerdict* selected = nullptr;
-  for (const TargetVerdict& verdict : verdicts) {
-    if (verdict.status == TargetStatus::kSelected) selected = &verdict;
+  if (const TargetVerdict* selected = selected_verdict(verdicts)) {
+    json.value(selected->name);
+  } else {
+    json.null();
   }
-  if (selected != nullptr) json.value(selected->name); else json.null();
   json.end();
   return json.text();
 }

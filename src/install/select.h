@@ -108,6 +108,9 @@ struct Selection {
   const TargetVerdict* selected_verdict() const;
 };
 
+/// The verdict marked kSelected, or nullptr when no target was selected.
+const TargetVerdict* selected_verdict(const std::vector<TargetVerdict>& verdicts);
+
 /// Selects a target and its wheels. An error (kUnavailable) when no target fits, or the
 /// forced one does not (unless !verify); its notes list each target's reason.
 Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::HostProfile& live,
@@ -125,6 +128,9 @@ std::vector<TargetVerdict> evaluate_targets(const lock::Lockfile& lockfile,
 std::string render_targets_table(const lock::Lockfile& lockfile,
                                  const std::vector<TargetVerdict>& verdicts,
                                  const targets::HostProfile& live);
+
+/// A `"wheel_changes"` array of docs/json.md: per package its wheel here and at lock time.
+void write_wheel_changes_json(JsonWriter& json, const std::vector<WheelChange>& changes);
 
 /// The `"targets"` array of docs/json.md: per target its name, platform, status, reasons and
 /// wheel changes.
