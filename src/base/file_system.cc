@@ -162,6 +162,8 @@ FileInfo with_stat(FileInfo info, const struct ::stat& raw) {
   info.modified_ns = std::int64_t(raw.st_mtim.tv_sec) * 1'000'000'000 + raw.st_mtim.tv_nsec;
   info.device = std::uint64_t(raw.st_dev);
   info.inode = std::uint64_t(raw.st_ino);
+  info.links = std::uint64_t(raw.st_nlink);
+  info.executable = (raw.st_mode & S_IXUSR) != 0;
   return info;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,26 @@ struct FileInfo {
   std::int64_t modified_ns = 0;            ///< the same, in nanoseconds since the epoch
   std::uint64_t device = 0;                ///< with the inode, what the path is now
   std::uint64_t inode = 0;
+  std::uint64_t links = 0;                 ///< hard links to the inode
+  bool executable = false;                 ///< the owner may execute it
+};
+
+/// How link_file() places a copy of a file (uv's `--link-mode` names). kAuto: a clone where the
+/// file system can (the copy shares blocks until either side is written), else a hard link
+/// (the very same file), else a copy. kClone and kHardlink fall back to a copy; every fallback
+/// is per file (across devices a hard link cannot be made).
+enum class LinkMode { kAuto, kClone, kHardlink, kCopy };
+
+/// "clone", "hardlink", "copy" ("auto" for kAuto).
+std::string_view to_string(LinkMode mode);
+
+/// A file being written (FileSystem::create_file). close() reports what a failed write-back
+/// would; a file never closed is closed (unchecked) when the object goes.
+class WritableFile {
+ public:
+  virtual ~WritableFile() = default;
+  virtual Result<void> write(std::string_view bytes) = 0;
+  virtual Result<void> close() = 0;
 };
 
 struct DirectoryEntry {
@@ -66,6 +87,20 @@ class FileSystem {
   /// Removes a folder and everything under it.
   virtual Result<void> remove_all(const std::string& path) = 0;
   virtual Result<void> rename(const std::string& from, const std::string& to) = 0;
+  /// Creates one folder (its parent must exist); a folder already there is fine.
+  virtual Result<void> create_directory(const std::string& path) = 0;
+  /// Creates `path` for writing, mode 0644 (0755 when `executable`), never through a symlink
+  /// at `path`; a file already there is replaced. The parent must exist.
+  virtual Result<std::unique_ptr<WritableFile>> create_file(const std::string& path,
+                                                            bool executable) = 0;
+  /// Places a copy of the regular file `from` at the absent path `to` as `mode` asks (see
+  /// LinkMode), and says how it was placed. A copy keeps the executable bit.
+  virtual Result<LinkMode> link_file(const std::string& from, const std::string& to,
+                                     LinkMode mode) = 0;
+  /// `path` with every symlink resolved, absolute.
+  virtual Result<std::string> real_path(const std::string& path) const = 0;
+  /// Makes everything written to the file system that holds `path` durable (syncfs).
+  virtual Result<void> sync_file_system(const std::string& path) = 0;
 
   bool exists(const std::string& path) const { return stat(path).has_value(); }
 };
@@ -85,6 +120,64 @@ class RealFileSystem final : public FileSystem {
   Result<void> remove(const std::string& path) override;
   Result<void> remove_all(const std::string& path) override;
   Result<void> rename(const std::string& from, const std::string& to) override;
+  Result<void> create_directory(const std::string& path) override;
+  Result<std::unique_ptr<WritableFile>> create_file(const std::string& path,
+                                                    bool executable) override;
+  Result<LinkMode> link_file(const std::string& from, const std::string& to,
+                             LinkMode mode) override;
+  Result<std::string> real_path(const std::string& path) const override;
+  Result<void> sync_file_system(const std::string& path) override;
+};
+
+/// Forwards every call to another file system: tests derive from it and change one behaviour
+/// (count listings, fail the Nth rename).
+class ForwardingFileSystem : public FileSystem {
+ public:
+  explicit ForwardingFileSystem(FileSystem& inner) : inner_(inner) {}
+  using FileSystem::read_file;
+  Result<std::string> read_file(const std::string& path, Limit limit,
+                                std::uint64_t max_bytes) const override {
+    return inner_.read_file(path, limit, max_bytes);
+  }
+  Result<void> write_file_atomic(const std::string& path, std::string_view content,
+                                 bool durable = true) override {
+    return inner_.write_file_atomic(path, content, durable);
+  }
+  Result<FileInfo> stat(const std::string& path) const override { return inner_.stat(path); }
+  Result<FileInfo> stat_followed(const std::string& path) const override {
+    return inner_.stat_followed(path);
+  }
+  Result<std::vector<DirectoryEntry>> list_directory(const std::string& path) const override {
+    return inner_.list_directory(path);
+  }
+  Result<void> create_directories(const std::string& path) override {
+    return inner_.create_directories(path);
+  }
+  Result<void> remove(const std::string& path) override { return inner_.remove(path); }
+  Result<void> remove_all(const std::string& path) override { return inner_.remove_all(path); }
+  Result<void> rename(const std::string& from, const std::string& to) override {
+    return inner_.rename(from, to);
+  }
+  Result<void> create_directory(const std::string& path) override {
+    return inner_.create_directory(path);
+  }
+  Result<std::unique_ptr<WritableFile>> create_file(const std::string& path,
+                                                    bool executable) override {
+    return inner_.create_file(path, executable);
+  }
+  Result<LinkMode> link_file(const std::string& from, const std::string& to,
+                             LinkMode mode) override {
+    return inner_.link_file(from, to, mode);
+  }
+  Result<std::string> real_path(const std::string& path) const override {
+    return inner_.real_path(path);
+  }
+  Result<void> sync_file_system(const std::string& path) override {
+    return inner_.sync_file_system(path);
+  }
+
+ private:
+  FileSystem& inner_;
 };
 
 /// Joins two path pieces with one '/'.

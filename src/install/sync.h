@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/file_system.h"
 #include "base/result.h"
 #include "install/environment.h"
 #include "install/new_environment.h"
@@ -45,6 +46,14 @@ struct SyncOptions {
   /// `--inexact`: keep installed distributions the lock does not name.
   bool inexact = false;
   UnpackLimits limits;
+  /// The unpacked-wheel cache (install/unpacked_cache.h), "" for none: each wheel is then
+  /// unpacked into the staging folder.
+  std::string cache_dir;
+  /// How files come from the cache into the environment (`--link-mode`).
+  LinkMode link_mode = LinkMode::kAuto;
+  /// `--compile-bytecode`: byte-compile the installed modules with the environment's
+  /// interpreter, recorded in RECORD.
+  bool compile_bytecode = false;
   /// Builds the packages the lock says to build (sdists, directories, git, archives); nullptr:
   /// such a package is an error naming it.
   SourceBuilder* builder = nullptr;

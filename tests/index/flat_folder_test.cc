@@ -24,37 +24,18 @@ namespace fs = std::filesystem;
 namespace {
 
 /// The real file system, counting the folders it lists.
-class CountingFileSystem final : public FileSystem {
+class RealHolder {
+ protected:
+  RealFileSystem real_;
+};
+class CountingFileSystem final : private RealHolder, public ForwardingFileSystem {
  public:
-  using FileSystem::read_file;
+  CountingFileSystem() : ForwardingFileSystem(real_) {}
   mutable int listings = 0;
-  Result<std::string> read_file(const std::string& path, Limit limit,
-                                std::uint64_t max_bytes) const override {
-    return real_.read_file(path, limit, max_bytes);
-  }
-  Result<void> write_file_atomic(const std::string& path, std::string_view content,
-                                 bool durable) override {
-    return real_.write_file_atomic(path, content, durable);
-  }
-  Result<FileInfo> stat(const std::string& path) const override { return real_.stat(path); }
-  Result<FileInfo> stat_followed(const std::string& path) const override {
-    return real_.stat_followed(path);
-  }
   Result<std::vector<DirectoryEntry>> list_directory(const std::string& path) const override {
     ++listings;
-    return real_.list_directory(path);
+    return ForwardingFileSystem::list_directory(path);
   }
-  Result<void> create_directories(const std::string& path) override {
-    return real_.create_directories(path);
-  }
-  Result<void> remove(const std::string& path) override { return real_.remove(path); }
-  Result<void> remove_all(const std::string& path) override { return real_.remove_all(path); }
-  Result<void> rename(const std::string& from, const std::string& to) override {
-    return real_.rename(from, to);
-  }
-
- private:
-  RealFileSystem real_;
 };
 
 pkg::PackageName name(std::string_view text) { return *pkg::parse_package_name(text); }
