@@ -3,7 +3,7 @@
 # second run does nothing. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config nlohmann-json3-dev libtomlplusplus-dev
-          libcurl4-openssl-dev libxxhash-dev catch2 libzip-dev libssl-dev zlib1g-dev
+          libcurl4-openssl-dev libxxhash-dev catch2 libzip-dev libisal-dev libssl-dev zlib1g-dev
           python3 python3-venv python3-packaging python3-pip zip clang libclang-rt-14-dev
           git python3-setuptools-whl python3-wheel-whl
           nginx-light openssl)  # the private-index tests (tests/cli/private_index.h)

@@ -1,12 +1,12 @@
 // Native wheel installation (PyPA binary distribution format, "Installing a wheel"): unpacks
-// one wheel into a staging tree that mirrors the environment, verifying every file against
+// one wheel (install/wheel_extract.h, then install/wheel_link.h) into a staging tree that mirrors the environment, verifying every file against
 // the wheel's RECORD, mapping `.data/` scheme folders, rewriting `#!python` shebangs,
 // generating console/gui script launchers from entry_points.txt, and writing the installed
 // RECORD, INSTALLER, REQUESTED and direct_url.json. Refuses entries that would escape the
 // environment (absolute paths, `..`, symlinks, control characters), wheels whose .dist-info
 // folder or METADATA name another distribution or version than the file name, and bounds what a
 // zip may expand to.
-// libzip is used only in wheel_unpack.cc.
+// libzip is used only in wheel_extract.cc.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +54,8 @@ struct UnpackOptions {
   /// these as `wheel` and `sha256`.
   std::string recorded_source;
   std::string recorded_digest;
+  /// Threads that inflate members at once (0: one per core).
+  unsigned threads = 0;
 };
 
 /// What one unpacked wheel installs.
