@@ -1,0 +1,107 @@
+// The unpacked-wheel cache: each wheel extracted once per machine (install/wheel_extract.h),
+// keyed by the sha256 the lock names, so a sync into a fresh environment links files instead of
+// inflating the wheel again (DESIGN.md §6; docs/install.md "The unpacked-wheel cache").
+//
+// Layout under `<cache>/unpacked-v1/`: `<sha[0:2]>/<sha>/manifest` (what the wheel holds, each
+// file's RECORD hash, size, and the size and mtime it had when extracted) and `.../files/`
+// (the archive's members as it lays them out). An entry is built in `.tmp/` and renamed into
+// place in one step, so a reader sees a whole entry or none; two processes adding one wheel
+// both extract, the first rename wins and the other uses it. On every use each file's size and
+// mtime are compared with the manifest: a file written through a hard link from an environment
+// changes both, and the entry is then discarded and extracted again. `verify()` re-hashes.
+// A shared lock (`.lock`) is held while a sync reads entries; prune and clean take it
+// exclusively, so they never remove an entry a sync is linking from.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/file_system.h"
+#include "base/result.h"
+#include "install/wheel_extract.h"
+
+namespace wv::install {
+
+/// The folder of the cache inside the wvlock cache folder.
+inline constexpr std::string_view kUnpackedFolder = "unpacked-v1";
+
+/// One usable entry.
+struct CacheEntry {
+  std::string sha256;
+  std::string wheel;  ///< the wheel's file name
+  std::string tree;   ///< the extracted files' root
+  ExtractedWheel contents;
+};
+
+/// An entry as the cache commands see it.
+struct CacheEntryInfo {
+  std::string sha256;
+  std::string wheel;  ///< "" when the manifest cannot be read
+  std::string folder;
+  std::uint64_t bytes = 0;      ///< the files' sizes, summed
+  std::int64_t last_used_ns = 0;  ///< when a sync last used it (0: unknown)
+};
+
+/// What a cache command removed or found.
+struct CacheSweep {
+  struct Removed {
+    CacheEntryInfo entry;
+    std::string reason;  ///< "damaged: ...", "unused for N days", "asked", "leftover"
+  };
+  std::vector<Removed> removed;
+  std::size_t checked = 0;  ///< entries looked at
+  std::uint64_t bytes_freed = 0;
+};
+
+/// flock on the cache's `.lock`: shared for syncs, exclusive for prune and clean.
+class CacheLock {
+ public:
+  /// Waits for the lock (saying so once on stderr when it has to wait).
+  static Result<CacheLock> acquire(const std::string& cache_root, bool exclusive);
+  CacheLock() = default;
+  CacheLock(CacheLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  CacheLock& operator=(CacheLock&& other) noexcept;
+  ~CacheLock();
+
+ private:
+  int fd_ = -1;
+};
+
+class UnpackedCache {
+ public:
+  /// `cache_dir`: the wvlock cache folder; the entries live in its `unpacked-v1/`.
+  UnpackedCache(FileSystem& file_system, const std::string& cache_dir);
+  const std::string& root() const { return root_; }
+
+  /// The entry for `sha256` when it is present and whole (every file with its recorded size
+  /// and mtime); a damaged one is removed with a warning, and nullopt returned.
+  Result<std::optional<CacheEntry>> find(std::string_view sha256);
+  /// Extracts the wheel at `wheel_path` (already verified against `sha256`) into a new entry.
+  /// `replace` (`--reinstall`): an entry already there is replaced by the new extraction.
+  Result<CacheEntry> add(std::string_view sha256, const std::string& wheel_path,
+                         const ExtractOptions& options, bool replace);
+
+  /// Every entry, sorted by sha256.
+  Result<std::vector<CacheEntryInfo>> list() const;
+  /// Re-hashes every file of every entry against its RECORD hash; bad entries are removed.
+  Result<CacheSweep> verify();
+  /// Removes leftovers of interrupted writes, damaged entries (size or mtime changed) and
+  /// entries no sync used for `max_age_days`.
+  Result<CacheSweep> prune(std::int64_t max_age_days);
+  /// Removes every entry, or those of the named distributions (normalised names).
+  Result<CacheSweep> clean(const std::vector<std::string>& names);
+
+ private:
+  std::string entry_folder(std::string_view sha256) const;
+  Result<void> discard(const std::string& folder);
+  Result<CacheEntry> read_entry(std::string_view sha256, const std::string& folder,
+                                bool check_files, std::string* damage) const;
+  void mark_used(const std::string& folder);
+
+  FileSystem& file_system_;
+  std::string root_;
+};
+
+}  // namespace wv::install
