@@ -221,6 +221,35 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
   return kExitFailure;
 }
 
+namespace {
+
+// `--link-mode`, else WVLOCK_LINK_MODE, else kAuto (uv's names).
+Result<LinkMode> sync_link_mode(Arguments& arguments) {
+  WV_ASSIGN_OR_RETURN(auto flag, arguments.extract_value("--link-mode"));
+  std::string text = flag ? *flag : std::string();
+  std::string_view source = "--link-mode";
+  if (!flag) {
+    const char* value = std::getenv("WVLOCK_LINK_MODE");
+    if (value == nullptr || *value == '\0') return LinkMode::kAuto;
+    text = value;
+    source = "WVLOCK_LINK_MODE";
+  }
+  for (LinkMode mode : {LinkMode::kClone, LinkMode::kHardlink, LinkMode::kCopy}) {
+    if (text == to_string(mode)) return mode;
+  }
+  return make_error(ErrorCode::kInvalidInput,
+                    str_cat(in_backticks(str_cat(source, " ", text)),
+                            ": expected clone, hardlink or copy"));
+}
+
+// An environment variable that is set to 1 or true.
+bool env_flag(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && (std::string_view(value) == "1" || iequals(value, "true"));
+}
+
+}  // namespace
+
 int run_sync(const GlobalOptions& options, Arguments& arguments) {
   auto flags = selection_flags(arguments);
   if (!flags) return fail(flags.error());
@@ -237,6 +266,12 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
       !arguments.extract_flag("--no-install-project") && !flags->request.only();
   sync_options.editable = !arguments.extract_flag("--no-editable");
   sync_options.no_build = arguments.extract_flag("--no-build");
+  auto link_mode = sync_link_mode(arguments);
+  if (!link_mode) return fail(link_mode.error());
+  sync_options.link_mode = *link_mode;
+  sync_options.compile_bytecode = arguments.extract_flag("--compile-bytecode") ||
+                                  env_flag("WVLOCK_COMPILE_BYTECODE");
+  sync_options.cache_dir = cache_directory(options);
   auto venv = arguments.extract_value("--venv");
   auto python_text = arguments.extract_value("--python");
   if (!venv) return fail(venv.error());

@@ -21,5 +21,6 @@ int run_why(const GlobalOptions& options, Arguments& arguments);
 int run_export(const GlobalOptions& options, Arguments& arguments);
 int run_sync(const GlobalOptions& options, Arguments& arguments);
 int run_targets(const GlobalOptions& options, Arguments& arguments);
+int run_cache(const GlobalOptions& options, Arguments& arguments);
 
 }  // namespace wv::cli

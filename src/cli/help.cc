@@ -41,7 +41,13 @@ const HelpText kHelp[] = {
      "  --locked                 fail when pylock.toml is stale (the default)\n"
      "  --frozen                 install pylock.toml as it is, without checking it is fresh\n"
      "  --dry-run                print the plan; change nothing\n"
-     "  --reinstall              reinstall every package, even one already right\n"
+     "  --reinstall              reinstall every package, even one already right, and extract\n"
+     "                           its wheel again instead of using the unpacked cache\n"
+     "  --link-mode MODE         clone, hardlink or copy files from the unpacked cache (also\n"
+     "                           WVLOCK_LINK_MODE; default: clone where the file system can,\n"
+     "                           else hardlink, else copy)\n"
+     "  --compile-bytecode       byte-compile the installed modules (.pyc, listed in RECORD;\n"
+     "                           also WVLOCK_COMPILE_BYTECODE=1)\n"
      "  --no-install-project     install the dependencies but not the project itself\n"
      "  --no-editable            install the project as a regular wheel, not editable\n"
      "  --no-build               never build from source; fail where only a source is locked\n"
@@ -101,6 +107,15 @@ const HelpText kHelp[] = {
      "  --no-groups              no dependency group at all\n"
      "  --output FILE            where to write; - for stdout\n"
      "  --json                   also print a summary of the export as JSON (docs/json.md)\n"},
+    {"cache", "wvlock cache dir | clean [NAME ...] | prune [--older-than DAYS] | verify [--json]",
+     "Looks after the cache (`--cache-dir`): downloaded files, index pages, and the unpacked\n"
+     "wheels a sync links environments from. `dir` prints its folder. `clean` removes all of\n"
+     "it, or the unpacked wheels of the named packages. `prune` removes what an interrupted\n"
+     "write left, unpacked wheels whose files changed, and those no sync used for DAYS (30).\n"
+     "`verify` re-hashes every unpacked file against its wheel's RECORD, removes damaged\n"
+     "entries and exits 1 when it found any. prune, clean and verify wait for running syncs.",
+     "  --older-than DAYS        prune: unpacked wheels unused this long go (default 30)\n"
+     "  --json                   what was checked and removed as one JSON object (docs/json.md)\n"},
     {"help", "wvlock help [COMMAND]", "Shows the commands, or one command's help.", ""},
     {"version", "wvlock version", "Prints wvlock's version.", ""},
 };

@@ -42,6 +42,7 @@ const Command kCommands[] = {
     {"tree", "print each target's dependency tree (--target NAME)", run_tree},
     {"why", "show why a package is in a target (why PKG [--target NAME])", run_why},
     {"export", "write one target as pylock.NAME.toml or requirements (--format)", run_export},
+    {"cache", "the wheel cache: dir, clean [NAME...], prune, verify", run_cache},
     {"help", "show this help", run_help},
     {"version", "print the version", run_version},
 };
@@ -82,7 +83,8 @@ int run_help(const GlobalOptions&, Arguments& arguments) {
       "\nglobal options:\n"
       "  --project DIR     the folder of pyproject.toml (default: .)\n"
       "  --offline         use only local folders and the cache\n"
-      "  --cache-dir DIR   the download cache (default: $XDG_CACHE_HOME/wvlock)\n"
+      "  --cache-dir DIR   the cache: downloads, pages, unpacked wheels\n"
+      "                    (default: $XDG_CACHE_HOME/wvlock; also WVLOCK_CACHE_DIR)\n"
       "  --refresh         revalidate every cached index page, even one still fresh\n"
       "  --refresh-package NAME  the same for one project (repeatable)\n"
       "  --keyring-provider subprocess|disabled\n"

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -90,6 +91,51 @@ Result<bool> ensure_venv(const std::string& venv, const std::string& base_python
   return true;
 }
 
+namespace {
+
+constexpr std::string_view kFactsCacheName = ".wvlock-interpreter";
+
+/// What the facts script's answer depends on: the interpreter binary (symlinks followed), the
+/// environment's pyvenv.cfg, and the kernel (platform_release and platform_version).
+std::string facts_key(const std::string& root, const std::string& python) {
+  RealFileSystem file_system;
+  std::string key = str_cat("wvlock-interpreter 1 ", python);
+  for (const std::string& path : {python, path_join(root, "pyvenv.cfg")}) {
+    Result<FileInfo> info = file_system.stat_followed(path);
+    if (!info) return "";
+    key += str_cat(" ", info->device, ":", info->inode, ":", info->size, ":", info->modified_ns);
+  }
+  struct utsname names;
+  if (::uname(&names) != 0) return "";
+  return str_cat(key, " ", names.release, " ", names.version);
+}
+
+/// The facts script's output, from `root/.wvlock-interpreter` when its key still matches (a
+/// no-op sync then starts no interpreter), else from running `python`.
+Result<std::string> interpreter_answer(const std::string& root, const std::string& python,
+                                       bool cacheable) {
+  RealFileSystem file_system;
+  const std::string cache = path_join(root, kFactsCacheName);
+  const std::string key = cacheable ? facts_key(root, python) : std::string();
+  if (!key.empty()) {
+    if (Result<std::string> text = file_system.read_file(cache, Limit::kRecordBytes)) {
+      if (text->compare(0, key.size() + 1, key + "\n") == 0) return text->substr(key.size() + 1);
+    }
+  }
+  auto output = detect::run_process({python, "-I", "-c", kFactsScript}, std::chrono::seconds(60),
+                                    {"PYTHONHOME", "PYTHONPATH"});
+  if (!output) return std::move(output).error();
+  if (output->exit_code != 0) {
+    return make_error(ErrorCode::kIo, str_cat("the environment's python ", in_backticks(python),
+                                              " failed (exit ", output->exit_code, ")"));
+  }
+  // Only a hint: a failed write costs the next sync one interpreter start.
+  if (!key.empty()) (void)file_system.write_file_atomic(cache, key + "\n" + output->output, false);
+  return std::move(output->output);
+}
+
+}  // namespace
+
 Result<InterpreterFacts> read_interpreter(const std::string& venv,
                                          const std::string& python_override) {
   WV_ASSIGN_OR_RETURN(std::string root, absolute_path(venv));
@@ -100,15 +146,9 @@ Result<InterpreterFacts> read_interpreter(const std::string& venv,
                       str_cat(in_backticks(root), " is not a virtual environment: no ",
                               in_backticks("bin/python")));
   }
-  auto output = detect::run_process({python, "-I", "-c", kFactsScript}, std::chrono::seconds(60),
-                                    {"PYTHONHOME", "PYTHONPATH"});
-  if (!output) return std::move(output).error();
-  if (output->exit_code != 0) {
-    return make_error(ErrorCode::kIo, str_cat("the environment's python ", in_backticks(python),
-                                              " failed (exit ", output->exit_code, ")"));
-  }
+  WV_ASSIGN_OR_RETURN(std::string answer, interpreter_answer(root, python, python_override.empty()));
   std::map<std::string, std::string> values;
-  for (std::string_view line : split(output->output, '\n')) {
+  for (std::string_view line : split(answer, '\n')) {
     std::size_t equals = line.find('=');
     if (equals == std::string_view::npos) continue;
     values[std::string(line.substr(0, equals))] = std::string(line.substr(equals + 1));

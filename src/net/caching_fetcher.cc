@@ -534,6 +534,9 @@ std::vector<Result<std::string>> CachingFetcher::fetch_verified_all(
 
 Result<std::string> default_cache_directory(
     const std::function<std::optional<std::string>(const std::string&)>& getenv) {
+  if (std::optional<std::string> own = getenv("WVLOCK_CACHE_DIR"); own && !own->empty()) {
+    return *own;
+  }
   if (std::optional<std::string> xdg = getenv("XDG_CACHE_HOME");
       xdg && !xdg->empty() && (*xdg)[0] == '/') {
     return path_join(*xdg, "wvlock");

@@ -1,0 +1,127 @@
+// `wvlock cache dir|clean|prune|verify`: the unpacked-wheel cache's upkeep (docs/install.md,
+// "The unpacked-wheel cache"), with uv's command names. prune, clean and verify hold the cache
+// lock exclusively, so they wait for running syncs and never remove an entry one links from.
+#include <cstdio>
+#include <cstdlib>
+
+#include "base/json_writer.h"
+#include "base/log.h"
+#include "base/str.h"
+#include "cli/commands.h"
+#include "cli/project.h"
+#include "install/unpacked_cache.h"
+
+namespace wv::cli {
+namespace {
+
+std::string human_bytes(std::uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (value >= 1024 && unit + 1 < sizeof units / sizeof units[0]) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
+  return text;
+}
+
+void print_sweep(const install::CacheSweep& sweep, std::string_view action, bool json,
+                 const std::string& root) {
+  if (json) {
+    JsonWriter out;
+    out.begin_object().field("version", 1).field("action", action).field("directory", root);
+    out.field("checked", static_cast<std::uint64_t>(sweep.checked));
+    out.key("removed").begin_array();
+    for (const install::CacheSweep::Removed& removed : sweep.removed) {
+      out.begin_object().key("wheel");
+      out.text_or_null(removed.entry.wheel);
+      out.key("sha256");
+      out.text_or_null(removed.entry.sha256);
+      out.field("folder", removed.entry.folder).field("bytes", removed.entry.bytes);
+      out.field("reason", removed.reason).end();
+    }
+    out.end().field("bytes_freed", sweep.bytes_freed).end();
+    std::string text = out.text();
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
+  for (const install::CacheSweep::Removed& removed : sweep.removed) {
+    std::printf("removed %s (%s)\n",
+                (removed.entry.wheel.empty() ? removed.entry.folder : removed.entry.wheel).c_str(),
+                removed.reason.c_str());
+  }
+  std::printf("%s: %s checked, %s removed, %s freed\n", std::string(action).c_str(),
+              counted(sweep.checked, "entry", "entries").c_str(),
+              counted(sweep.removed.size(), "entry", "entries").c_str(),
+              human_bytes(sweep.bytes_freed).c_str());
+}
+
+int fail(const Error& error) {
+  print_error(error);
+  return exit_code_for(error);
+}
+
+}  // namespace
+
+int run_cache(const GlobalOptions& options, Arguments& arguments) {
+  std::optional<std::string> action = arguments.take_positional();
+  const bool json = arguments.extract_flag("--json");
+  const std::string directory = cache_directory(options);
+  if (!action) {
+    print_error(make_error(ErrorCode::kInvalidInput,
+                           "expected `wvlock cache dir|clean|prune|verify`")
+                    .with_note("hint: `wvlock cache --help` describes each"));
+    return kExitUsage;
+  }
+  if (*action == "dir") {
+    if (auto done = arguments.expect_done(); !done) return fail(done.error());
+    std::printf("%s\n", directory.c_str());
+    return kExitOk;
+  }
+  std::int64_t max_age_days = 30;
+  std::vector<std::string> names;
+  if (*action == "prune") {
+    auto age = arguments.extract_value("--older-than");
+    if (!age) return fail(age.error());
+    if (*age) {
+      std::optional<std::uint64_t> days = parse_uint64(**age);
+      if (!days || *days > 100000) {
+        return fail(make_error(ErrorCode::kInvalidInput,
+                               str_cat("`--older-than ", **age, "`: expected a number of days")));
+      }
+      max_age_days = static_cast<std::int64_t>(*days);
+    }
+  } else if (*action == "clean") {
+    while (std::optional<std::string> name = arguments.take_positional()) names.push_back(*name);
+  } else if (*action != "verify") {
+    return fail(make_error(ErrorCode::kInvalidInput,
+                           str_cat("unknown cache action ", in_backticks(*action),
+                                   ": expected dir, clean, prune or verify")));
+  }
+  if (auto done = arguments.expect_done(); !done) return fail(done.error());
+  RealFileSystem file_system;
+  install::UnpackedCache cache(file_system, directory);
+  auto lock = install::CacheLock::acquire(cache.root(), true);
+  if (!lock) return fail(lock.error());
+  Result<install::CacheSweep> sweep = *action == "verify" ? cache.verify()
+                                      : *action == "prune" ? cache.prune(max_age_days)
+                                                           : cache.clean(names);
+  if (!sweep) return fail(sweep.error());
+  // `clean` with no name empties the whole cache: downloads and index pages too.
+  if (*action == "clean" && names.empty()) {
+    Result<std::vector<DirectoryEntry>> entries = file_system.list_directory(directory);
+    for (const DirectoryEntry& entry : entries ? *entries : std::vector<DirectoryEntry>()) {
+      if (entry.name == install::kUnpackedFolder) continue;
+      if (Result<void> removed = file_system.remove_all(path_join(directory, entry.name)); !removed) {
+        return fail(removed.error());
+      }
+    }
+  }
+  print_sweep(*sweep, *action, json, cache.root());
+  // verify: damage found (and removed) is worth an exit status a script can see.
+  return *action == "verify" && !sweep->removed.empty() ? kExitFailure : kExitOk;
+}
+
+}  // namespace wv::cli
