@@ -10,8 +10,10 @@
 
 #include "base/sha256.h"
 #include "base/str.h"
+#include "install/journal.h"
 #include "install/sync.h"
 #include "pkg/wheel_filename.h"
+#include "support/faulty_file_system.h"
 #include "support/temp_dir.h"
 #include "wheel_builder.h"
 
@@ -448,28 +450,33 @@ TEST_CASE("sync: a failure midway through the commit restores the environment",
   REQUIRE(env.sync_lock(lock_of({env.wheel(alpha("1.0", true)), env.wheel(beta())})).has_value());
   const std::string before = tree_digest(env.venv);
   lock::Lockfile upgrade = lock_of({env.wheel(alpha("2.0", false))});
+  RealFileSystem real;
   SyncOptions options;
-  options.fail_after_moves = 5;
 
   SECTION("rolled back at once") {
+    test::FaultyFileSystem faulty(real, 5);
+    options.file_system = &faulty;
     auto report = env.sync_lock(upgrade, options);
     REQUIRE_FALSE(report.has_value());
-    CHECK(report.error().message == "simulated failure after 5 moves");
+    CHECK(report.error().message == "simulated failure after 5 renames");
     REQUIRE(report.error().notes.size() == 1);
     CHECK(report.error().notes[0].find("was restored to its state before the sync") !=
           std::string::npos);
     CHECK(tree_digest(env.venv) == before);
   }
   SECTION("left for the next sync, which rolls it back and says so") {
-    options.leave_journal_on_failure = true;
+    test::FaultyFileSystem killed(real, 5, test::FaultyFileSystem::Mode::kKilled);
+    options.file_system = &killed;
     REQUIRE_FALSE(env.sync_lock(upgrade, options).has_value());
     CHECK(fs::exists(env.venv + "/.wvlock-journal"));
     CHECK(tree_digest(env.venv) != before);
-    auto repaired = repair_environment(env.venv);
+    auto repaired = repair_environment(real, env.venv);
     REQUIRE(repaired.has_value());
     CHECK(repaired->find("an interrupted sync left") == 0);
     CHECK(tree_digest(env.venv) == before);
     // And a sync after a killed one repairs, then syncs.
+    test::FaultyFileSystem killed_again(real, 5, test::FaultyFileSystem::Mode::kKilled);
+    options.file_system = &killed_again;
     REQUIRE_FALSE(env.sync_lock(upgrade, options).has_value());
     auto report = env.sync_lock(upgrade);
     REQUIRE(report.has_value());
