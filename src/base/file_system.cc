@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "base/sha256.h"
 #include "base/str.h"
 
 namespace wv {
@@ -22,14 +23,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
+ErrorCode kind_of(const std::error_code& code) {
+  return code == std::errc::no_such_file_or_directory ? ErrorCode::kNotFound : ErrorCode::kIo;
+}
+
 Error io_error(std::string_view action, const std::string& path, const std::error_code& code) {
-  ErrorCode kind = code == std::errc::no_such_file_or_directory ? ErrorCode::kNotFound
-                                                                : ErrorCode::kIo;
-  return make_error(kind, str_cat("cannot ", action, " ", in_backticks(path), ": ", code.message()));
+  return make_error(kind_of(code),
+                    str_cat("cannot ", action, " ", in_backticks(path), ": ", code.message()));
 }
 
 Error errno_error(std::string_view action, const std::string& path) {
   return io_error(action, path, std::error_code(errno, std::generic_category()));
+}
+
+// The same for an action from one path to another: "cannot rename `a` to `b`: ...".
+Error errno_error(std::string_view action, const std::string& from, const std::string& to) {
+  const std::error_code code(errno, std::generic_category());
+  return make_error(kind_of(code), str_cat("cannot ", action, " ", in_backticks(from), " to ",
+                                           in_backticks(to), ": ", code.message()));
 }
 
 FileType type_of(fs::file_type type) {
@@ -263,8 +274,12 @@ Result<void> RealFileSystem::remove_all(const std::string& path) {
 }
 
 Result<void> RealFileSystem::rename(const std::string& from, const std::string& to) {
-  if (::rename(from.c_str(), to.c_str()) != 0) return errno_error("rename", from);
+  if (::rename(from.c_str(), to.c_str()) != 0) return errno_error("rename", from, to);
   return {};
+}
+
+Result<std::string> RealFileSystem::content_sha256(const std::string& path) const {
+  return sha256_file_hex(path);
 }
 
 std::string path_join(std::string_view base, std::string_view leaf) {

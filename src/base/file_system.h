@@ -101,6 +101,9 @@ class FileSystem {
   virtual Result<std::string> real_path(const std::string& path) const = 0;
   /// Makes everything written to the file system that holds `path` durable (syncfs).
   virtual Result<void> sync_file_system(const std::string& path) = 0;
+  /// The SHA-256 of the content of the file `path` ends at, 64 hex digits, read in pieces (no
+  /// whole-file buffer).
+  virtual Result<std::string> content_sha256(const std::string& path) const = 0;
 
   bool exists(const std::string& path) const { return stat(path).has_value(); }
 };
@@ -127,6 +130,7 @@ class RealFileSystem final : public FileSystem {
                              LinkMode mode) override;
   Result<std::string> real_path(const std::string& path) const override;
   Result<void> sync_file_system(const std::string& path) override;
+  Result<std::string> content_sha256(const std::string& path) const override;
 };
 
 /// Forwards every call to another file system: tests derive from it and change one behaviour
@@ -174,6 +178,9 @@ class ForwardingFileSystem : public FileSystem {
   }
   Result<void> sync_file_system(const std::string& path) override {
     return inner_.sync_file_system(path);
+  }
+  Result<std::string> content_sha256(const std::string& path) const override {
+    return inner_.content_sha256(path);
   }
 
  private:

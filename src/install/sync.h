@@ -1,9 +1,10 @@
 // `wvlock sync` (DESIGN.md §1, §6): lockfile + live host profile -> target selection ->
-// install plan -> the environment. All or nothing: every wheel is fetched (verified against
-// the lock), unpacked and verified into a staging folder inside the environment, then moved in
-// under a journal; an error midway restores the environment, and a journal left by a killed
-// sync is rolled back by the next one (which says so). One sync per environment at a time. A
-// new environment is kept only when its sync succeeds (new_environment.h).
+// install plan -> the environment. All or nothing, in steps: every wheel is fetched (verified
+// against the lock) or built (prepare.h), unpacked and verified into a staging folder inside
+// the environment (stage.h), then moved in under a journal (commit.h, journal.h); an error
+// midway restores the environment, and a journal left by a killed sync is rolled back by the
+// next one (which says so). One sync per environment at a time. A new environment is kept only
+// when its sync succeeds (new_environment.h).
 // Refused before anything changes: a file placed where a folder is (unless every file in it
 // leaves with this sync), a folder where a file is, a write through a symlink, replacing a file
 // that no distribution this sync upgrades or removes records, and a lock entry, wheel file
@@ -66,11 +67,9 @@ struct SyncOptions {
   bool editable = true;
   /// The lockfile's folder: directory entries' paths are relative to it.
   std::string lock_dir = ".";
-  /// Test hook: fail after this many file moves of the commit, as a crash would (-1: never).
-  int fail_after_moves = -1;
-  /// Test hook: with fail_after_moves, leave the journal instead of rolling back at once
-  /// (what a killed process leaves behind).
-  bool leave_journal_on_failure = false;
+  /// Every access the sync makes to the environment's files (the journal, the staging folder,
+  /// the checks, the moves, the flushes); nullptr: the real file system.
+  FileSystem* file_system = nullptr;
 };
 
 struct SyncReport {
@@ -104,9 +103,5 @@ Result<void> sync_into(SyncReport& report, const SyncOptions& options,
 /// every target's verdict. `error` is the failure's message ("" for none).
 std::string render_sync_json(const SyncReport& report, const lock::Lockfile& lockfile,
                              const std::string& error);
-
-/// Rolls back an interrupted sync's journal, if any. Returns a note saying what was repaired
-/// ("" when there was no journal). Called by sync() under the sync lock.
-Result<std::string> repair_environment(const std::string& root);
 
 }  // namespace wv::install

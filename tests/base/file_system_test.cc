@@ -40,6 +40,24 @@ TEST_CASE("file system: failures are values naming the path", "[base][file_syste
   CHECK(missing.error().message.find("/nonexistent/wvlock/file") != std::string::npos);
   CHECK(fs.stat("/nonexistent/wvlock").error().code == wv::ErrorCode::kNotFound);
   CHECK_FALSE(fs.write_file_atomic("/nonexistent/wvlock/file", "x"));
+  auto moved = fs.rename("/nonexistent/wvlock/a", "/nonexistent/wvlock/b");
+  REQUIRE_FALSE(moved);
+  CHECK(moved.error().code == wv::ErrorCode::kNotFound);
+  CHECK(moved.error().message ==
+        "cannot rename `/nonexistent/wvlock/a` to `/nonexistent/wvlock/b`: No such file or directory");
+  CHECK(fs.content_sha256("/nonexistent/wvlock/file").error().code == wv::ErrorCode::kNotFound);
+}
+
+TEST_CASE("file system: content_sha256 hashes what a path ends at", "[base][file_system]") {
+  wv::test::TempDir dir;
+  wv::RealFileSystem fs;
+  REQUIRE(fs.write_file_atomic(dir.file("x.txt"), "abc"));
+  REQUIRE(::symlink("x.txt", dir.file("link").c_str()) == 0);
+  const std::string abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+  CHECK(*fs.content_sha256(dir.file("x.txt")) == abc);
+  CHECK(*fs.content_sha256(dir.file("link")) == abc);
+  wv::ForwardingFileSystem forwarding(fs);
+  CHECK(*forwarding.content_sha256(dir.file("x.txt")) == abc);
 }
 
 TEST_CASE("file system: path helpers", "[base][file_system]") {

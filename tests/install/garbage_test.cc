@@ -6,6 +6,7 @@
 #include <fstream>
 #include <random>
 
+#include "install/journal.h"
 #include "install/sync.h"
 #include "install/wheel_unpack.h"
 #include "support/temp_dir.h"
@@ -68,11 +69,12 @@ TEST_CASE("garbage: damaged wheels never crash the unpacker", "[install][garbage
 TEST_CASE("garbage: a malformed journal is refused, not replayed", "[install][garbage]") {
   test::TempDir dir;
   std::ofstream(dir.file(std::string(kJournalName))) << "wvlock-journal 1\nP 0/../../etc/passwd\n";
-  auto repaired = repair_environment(dir.path());
+  RealFileSystem real;
+  auto repaired = repair_environment(real, dir.path());
   REQUIRE_FALSE(repaired.has_value());
   CHECK(repaired.error().message.find("expected `T|R|D|P|S <relative path>`") != std::string::npos);
   std::ofstream(dir.file(std::string(kJournalName)), std::ios::trunc) << "\x01\x02garbage";
-  repaired = repair_environment(dir.path());
+  repaired = repair_environment(real, dir.path());
   REQUIRE_FALSE(repaired.has_value());
   CHECK(repaired.error().message.find("is not a wvlock journal") != std::string::npos);
 }

@@ -16,6 +16,7 @@
 #include "base/str.h"
 #include "install/sync.h"
 #include "pkg/wheel_filename.h"
+#include "support/faulty_file_system.h"
 #include "support/temp_dir.h"
 #include "wheel_builder.h"
 
@@ -345,12 +346,14 @@ TEST_CASE("hostile: an upgrade may turn its own module into a package and back",
   const std::string at_two = tree_digest(env.venv);
 
   SECTION("a failure midway rolls the folder back") {
-    SyncOptions options;
+    RealFileSystem real;
     // 2.0's RECORD lists 9 files: all trashed, the folder removed, one new file placed.
-    options.fail_after_moves = 10;
+    test::FaultyFileSystem faulty(real, 10);
+    SyncOptions options;
+    options.file_system = &faulty;
     auto failed = env.sync_lock(lock_of({env.owner, v3}), options);
     REQUIRE_FALSE(failed.has_value());
-    CHECK(failed.error().message == "simulated failure after 10 moves");
+    CHECK(failed.error().message == "simulated failure after 10 renames");
     CHECK(tree_digest(env.venv) == at_two);
   }
   auto report = env.sync_lock(lock_of({env.owner, v3}));

@@ -10,8 +10,10 @@
 
 #include "base/sha256.h"
 #include "base/str.h"
+#include "install/journal.h"
 #include "install/sync.h"
 #include "pkg/wheel_filename.h"
+#include "support/faulty_file_system.h"
 #include "support/temp_dir.h"
 #include "wheel_builder.h"
 
@@ -448,28 +450,33 @@ TEST_CASE("sync: a failure midway through the commit restores the environment",
   REQUIRE(env.sync_lock(lock_of({env.wheel(alpha("1.0", true)), env.wheel(beta())})).has_value());
   const std::string before = tree_digest(env.venv);
   lock::Lockfile upgrade = lock_of({env.wheel(alpha("2.0", false))});
+  RealFileSystem real;
   SyncOptions options;
-  options.fail_after_moves = 5;
 
   SECTION("rolled back at once") {
+    test::FaultyFileSystem faulty(real, 5);
+    options.file_system = &faulty;
     auto report = env.sync_lock(upgrade, options);
     REQUIRE_FALSE(report.has_value());
-    CHECK(report.error().message == "simulated failure after 5 moves");
+    CHECK(report.error().message == "simulated failure after 5 renames");
     REQUIRE(report.error().notes.size() == 1);
     CHECK(report.error().notes[0].find("was restored to its state before the sync") !=
           std::string::npos);
     CHECK(tree_digest(env.venv) == before);
   }
   SECTION("left for the next sync, which rolls it back and says so") {
-    options.leave_journal_on_failure = true;
+    test::FaultyFileSystem killed(real, 5, test::FaultyFileSystem::Mode::kKilled);
+    options.file_system = &killed;
     REQUIRE_FALSE(env.sync_lock(upgrade, options).has_value());
     CHECK(fs::exists(env.venv + "/.wvlock-journal"));
     CHECK(tree_digest(env.venv) != before);
-    auto repaired = repair_environment(env.venv);
+    auto repaired = repair_environment(real, env.venv);
     REQUIRE(repaired.has_value());
     CHECK(repaired->find("an interrupted sync left") == 0);
     CHECK(tree_digest(env.venv) == before);
     // And a sync after a killed one repairs, then syncs.
+    test::FaultyFileSystem killed_again(real, 5, test::FaultyFileSystem::Mode::kKilled);
+    options.file_system = &killed_again;
     REQUIRE_FALSE(env.sync_lock(upgrade, options).has_value());
     auto report = env.sync_lock(upgrade);
     REQUIRE(report.has_value());
@@ -477,6 +484,98 @@ TEST_CASE("sync: a failure midway through the commit restores the environment",
     CHECK(report->notes[0].find("its changes were rolled back") != std::string::npos);
     CHECK(run(env.venv + "/bin/python -c 'import alpha.new; print(alpha.VALUE)'") == "2.0\n");
   }
+}
+
+/// The renames a commit makes: one per T (to the trash) and P (into place) entry of its journal.
+int journal_moves(const std::string& journal) {
+  int moves = 0;
+  for (std::string_view line : split(journal, '\n')) {
+    if (line.rfind("T ", 0) == 0 || line.rfind("P ", 0) == 0) ++moves;
+  }
+  return moves;
+}
+
+/// The journal a sync through `file_system` wrote into `venv`.
+std::string written_journal(const test::FaultyFileSystem& file_system, const std::string& venv) {
+  auto journal = file_system.written().find(venv + "/.wvlock-journal");
+  REQUIRE(journal != file_system.written().end());
+  return journal->second;
+}
+
+TEST_CASE("sync: a failed move at the first, a middle or the last rename restores the "
+          "environment exactly", "[install][sync][safety]") {
+  Env env;
+  REQUIRE(env.sync_lock(lock_of({env.wheel(alpha("1.0", true)), env.wheel(beta())})).has_value());
+  const std::string before = tree_digest(env.venv);
+  // An upgrade that also removes beta: files go to the trash, new ones come in.
+  lock::Lockfile upgrade = lock_of({env.wheel(alpha("2.0", false))});
+  RealFileSystem real;
+  // Fails the rename after the first `n`; returns the journal the commit wrote.
+  auto fail_after = [&](int n) {
+    INFO("the rename after " << n);
+    test::FaultyFileSystem faulty(real, n);
+    SyncOptions options;
+    options.file_system = &faulty;
+    auto report = env.sync_lock(upgrade, options);
+    REQUIRE_FALSE(report.has_value());
+    CHECK(report.error().message == str_cat("simulated failure after ", n, " renames"));
+    REQUIRE_FALSE(report.error().notes.empty());
+    CHECK(report.error().notes.back().find("was restored to its state before the sync") !=
+          std::string::npos);
+    CHECK(tree_digest(env.venv) == before);
+    CHECK_FALSE(fs::exists(env.venv + "/.wvlock-journal"));
+    return written_journal(faulty, env.venv);
+  };
+  const std::string journal = fail_after(0);
+  const int moves = journal_moves(journal);
+  REQUIRE(moves > 10);
+  CHECK(fail_after(moves / 2) == journal);
+  CHECK(fail_after(moves - 1) == journal);
+  // With every one of the journal's renames allowed the sync goes through: `moves - 1` above
+  // failed the last move.
+  test::FaultyFileSystem exact(real, moves);
+  SyncOptions options;
+  options.file_system = &exact;
+  REQUIRE(env.sync_lock(upgrade, options).has_value());
+  CHECK(exact.renames() == moves);
+  CHECK(run(env.venv + "/bin/python -c 'import alpha.new; print(alpha.VALUE)'") == "2.0\n");
+  CHECK_FALSE(fs::exists(env.site() + "/beta"));
+}
+
+TEST_CASE("sync: a sync killed at the first, a middle or the last move leaves its journal, "
+          "which the next sync rolls back", "[install][sync][safety]") {
+  Env env;
+  const lock::Lockfile old_lock = lock_of({env.wheel(alpha("1.0", true)), env.wheel(beta())});
+  REQUIRE(env.sync_lock(old_lock).has_value());
+  const std::string before = tree_digest(env.venv);
+  lock::Lockfile upgrade = lock_of({env.wheel(alpha("2.0", false))});
+  RealFileSystem real;
+  SyncOptions options;
+  test::FaultyFileSystem counting(real, 0);
+  options.file_system = &counting;
+  REQUIRE_FALSE(env.sync_lock(upgrade, options).has_value());
+  const int moves = journal_moves(written_journal(counting, env.venv));
+  REQUIRE(moves > 10);
+  for (int n : {0, moves / 2, moves - 1}) {
+    INFO("killed at the rename after " << n << " of " << moves);
+    test::FaultyFileSystem killed(real, n, test::FaultyFileSystem::Mode::kKilled);
+    options.file_system = &killed;
+    auto report = env.sync_lock(upgrade, options);
+    REQUIRE_FALSE(report.has_value());
+    CHECK(report.error().message == str_cat("simulated failure after ", n, " renames"));
+    REQUIRE_FALSE(report.error().notes.empty());
+    CHECK(report.error().notes.back().find("rolling back failed too") != std::string::npos);
+    CHECK(killed.renames() == n + 1);  // nothing moved after the kill
+    CHECK(fs::exists(env.venv + "/.wvlock-journal"));
+    // The next sync (of the old lock, so nothing else changes) rolls the journal back first.
+    auto next = env.sync_lock(old_lock);
+    REQUIRE(next.has_value());
+    REQUIRE(next->notes.size() == 1);
+    CHECK(next->notes[0].find("an interrupted sync left") == 0);
+    CHECK(tree_digest(env.venv) == before);
+  }
+  REQUIRE(env.sync_lock(upgrade).has_value());
+  CHECK(run(env.venv + "/bin/python -c 'import alpha.new; print(alpha.VALUE)'") == "2.0\n");
 }
 
 TEST_CASE("sync: a second sync on the same environment is refused", "[install][sync][safety]") {

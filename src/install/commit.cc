@@ -1,0 +1,236 @@
+// What the commit changes, checked, and the journaled moves with their flushes and roll back.
+#include "install/commit.h"
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "base/str.h"
+#include "install/destinations.h"
+
+namespace wv::install {
+namespace {
+
+namespace fs = std::filesystem;  // lexical only: the folders of a relative path
+
+// The files that leave: those the RECORD of every distribution the plan upgrades or removes
+// lists, and the byte-code caches of its modules. A folder a RECORD lists is not removed as
+// such (it could hold other distributions' files); it goes only when removing its files
+// empties it.
+Result<void> add_leaving(const FileSystem& file_system, const CommitRequest& request,
+                         Journal& journal, std::set<std::string>& trashed) {
+  std::map<std::string, const InstalledDistribution*> installed_by_name;
+  for (const InstalledDistribution& distribution : request.installed) {
+    installed_by_name[distribution.name] = &distribution;
+  }
+  for (const PlanItem& item : request.plan.items) {
+    if (!removes_files(item.action)) continue;
+    auto it = installed_by_name.find(item.name);
+    if (it == installed_by_name.end()) continue;
+    WV_ASSIGN_OR_RETURN(std::vector<std::string> old_files,
+                        installed_files(request.scheme, *it->second));
+    for (const std::string& rel : old_files) {
+      if (check_member_name(rel).empty() && trashed.count(rel) == 0) {
+        Result<FileInfo> info = file_system.stat(path_join(request.root, rel));
+        if (info && info->type != FileType::kDirectory) {
+          trashed.insert(rel);
+          journal.trashed.push_back(rel);
+        }
+      }
+      for (std::string& cache : pycache_of(file_system, request.root, rel)) {
+        if (trashed.insert(cache).second) journal.trashed.push_back(std::move(cache));
+      }
+    }
+  }
+  return {};
+}
+
+// Every installed file -> "`name version`" of the distribution whose RECORD lists it.
+std::map<std::string, std::string> record_owners(const CommitRequest& request) {
+  std::map<std::string, std::string> owners;
+  for (const InstalledDistribution& distribution : request.installed) {
+    Result<std::vector<std::string>> listed = installed_files(request.scheme, distribution);
+    if (!listed) continue;
+    for (const std::string& file : *listed) {
+      owners.emplace(file, str_cat(distribution.name, " ", distribution.version));
+    }
+  }
+  return owners;
+}
+
+// Every path the commit touches stays inside the environment, and every destination takes the
+// place only of what DestinationCheck allows. Returns the destinations to move into; the
+// folders that leave whole join journal.vacated_dirs.
+Result<std::vector<std::string>> check_destinations(const FileSystem& file_system,
+                                                    const CommitRequest& request,
+                                                    const StagedFiles& staged,
+                                                    const std::set<std::string>& trashed,
+                                                    Journal& journal) {
+  const std::string& root = request.root;
+  const std::string real_root = file_system.real_path(root).value_or(root);
+  std::set<std::string> checked;
+  for (const std::string& rel : journal.trashed) {
+    WV_TRY(check_inside(file_system, root, real_root, rel, checked));
+  }
+  for (const std::string& rel : staged.placed) {
+    WV_TRY(check_inside(file_system, root, real_root, rel, checked));
+  }
+  std::optional<std::map<std::string, std::string>> owners;  // read only to word a refusal
+  auto owner = [&](const std::string& rel) -> std::string {
+    if (!owners) owners = record_owners(request);
+    auto it = owners->find(rel);
+    return it == owners->end() ? std::string() : it->second;
+  };
+  const DestinationCheck destinations{
+      file_system, root, request.scheme, trashed,
+      [&](const std::string& rel) { return staged.source(rel); }, owner,
+      [&](const std::string& rel) { return staged.staged_path(rel); }};
+  std::vector<std::string> to_move;
+  for (const std::string& rel : staged.placed) {
+    Result<bool> there = destinations.check(rel, journal.vacated_dirs);
+    if (!there) return std::move(there).error().with_note(unchanged_note(root));
+    if (!*there) to_move.push_back(rel);
+  }
+  return to_move;
+}
+
+// The folders the moves need that are not there yet, outermost first. A trashed file on the
+// way is gone by the time folders are created.
+void add_created_dirs(const FileSystem& file_system, const std::string& root,
+                      const std::vector<std::string>& to_move,
+                      const std::set<std::string>& trashed, Journal& journal) {
+  std::set<std::string> new_dirs;
+  std::set<std::string> seen_dirs;
+  for (const std::string& rel : to_move) {
+    fs::path parent = fs::path(rel).parent_path();
+    std::vector<std::string> chain;
+    while (!parent.empty() && seen_dirs.insert(parent.generic_string()).second &&
+           (!file_system.exists(path_join(root, parent.generic_string())) ||
+            trashed.count(parent.generic_string()))) {
+      chain.push_back(parent.generic_string());
+      parent = parent.parent_path();
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      if (new_dirs.insert(*it).second) journal.created_dirs.push_back(*it);
+    }
+  }
+}
+
+// The staged files (and the journal's name) durable before the journal names them, then the
+// journal itself.
+Result<void> write_journal(FileSystem& file_system, const std::string& root,
+                           const Journal& journal) {
+  const std::string journal_path = path_join(root, kJournalName);
+  if (Result<void> flushed = file_system.sync_file_system(root); !flushed) {
+    return std::move(flushed).error().with_note(unchanged_note(root));
+  }
+  WV_TRY(file_system.write_file_atomic(journal_path, journal.serialize()));
+  if (Result<void> flushed = file_system.sync_file_system(root); !flushed) {  // its name too
+    (void)file_system.remove(journal_path);
+    return std::move(flushed).error().with_note(unchanged_note(root));
+  }
+  return {};
+}
+
+// The journal's moves, in its order: old files to the trash, emptied folders out, new folders
+// in, staged files into place.
+Result<void> apply(FileSystem& file_system, const std::string& root, const Journal& journal) {
+  const std::string staging = path_join(root, journal.staging);
+  const std::string trash = path_join(root, kTrashName);
+  std::set<std::string> trash_dirs;
+  for (const std::string& rel : journal.trashed) {
+    const std::string to = path_join(trash, rel);
+    const bool known = !trash_dirs.insert(path_parent(to)).second;
+    WV_TRY(move_file(file_system, path_join(root, rel), to, known));
+  }
+  for (const std::string& rel : journal.vacated_dirs) {
+    WV_TRY(io_failure(file_system.remove(path_join(root, rel))));
+  }
+  for (const std::string& rel : journal.created_dirs) {
+    WV_TRY(io_failure(file_system.create_directory(path_join(root, rel))));
+  }
+  for (const std::string& staged : journal.placed) {
+    WV_TRY(move_file(file_system, path_join(staging, staged),
+                     path_join(root, destination_of(staged)), true));
+  }
+  return {};
+}
+
+// After a failed move: the roll back, and what the error then says about the environment.
+Error undo(FileSystem& file_system, const std::string& root, const Journal& journal, Error error) {
+  const std::string journal_path = path_join(root, kJournalName);
+  if (Result<void> undone = roll_back(file_system, root, journal); !undone) {
+    return std::move(error).with_note(
+        str_cat("rolling back failed too (", undone.error().message, "); the journal ",
+                in_backticks(journal_path), " is kept and the next sync will retry"));
+  }
+  (void)file_system.remove(journal_path);
+  (void)file_system.remove_all(path_join(root, kTrashName));
+  return std::move(error).with_note(str_cat("the environment ", in_backticks(root),
+                                            " was restored to its state before the sync"));
+}
+
+// Folders the removed distributions leave empty go before the commit point, under the
+// journal: a sync killed after it must not leave an empty `*.dist-info` folder behind (the
+// next sync would list it as installed and fail to read its RECORD). A roll back recreates
+// the parents of the files it restores. The scheme's folders stay.
+void remove_emptied_folders(FileSystem& file_system, const CommitRequest& request,
+                            const Journal& journal) {
+  std::set<std::string, std::greater<>> parents;  // deepest first
+  for (const std::string& rel : journal.trashed) {
+    for (fs::path parent = fs::path(rel).parent_path(); !parent.empty();
+         parent = parent.parent_path()) {
+      parents.insert(parent.generic_string());
+    }
+  }
+  const InstallScheme& scheme = request.scheme;
+  const std::set<std::string> keep = {scheme.purelib, scheme.platlib, scheme.scripts,
+                                      scheme.headers};
+  for (const std::string& rel : parents) {
+    if (keep.count(rel)) continue;
+    const std::string path = path_join(request.root, rel);
+    Result<FileInfo> info = file_system.stat(path);
+    if (!info || info->type != FileType::kDirectory) continue;
+    Result<std::vector<DirectoryEntry>> entries = file_system.list_directory(path);
+    if (entries && entries->empty()) (void)file_system.remove(path);
+  }
+}
+
+}  // namespace
+
+Result<Journal> plan_commit(const FileSystem& file_system, const CommitRequest& request,
+                            const StagedFiles& staged) {
+  Journal journal;
+  journal.staging = std::string(path_filename(staged.staging));
+  std::set<std::string> trashed;
+  WV_TRY(add_leaving(file_system, request, journal, trashed));
+  WV_ASSIGN_OR_RETURN(std::vector<std::string> to_move,
+                      check_destinations(file_system, request, staged, trashed, journal));
+  add_created_dirs(file_system, request.root, to_move, trashed, journal);
+  for (const std::string& rel : to_move) journal.placed.push_back(staged.staged_rel(rel));
+  return journal;
+}
+
+Result<void> commit(FileSystem& file_system, const CommitRequest& request, const Journal& journal) {
+  const std::string& root = request.root;
+  const std::string journal_path = path_join(root, kJournalName);
+  WV_TRY(write_journal(file_system, root, journal));
+  if (Result<void> moved = apply(file_system, root, journal); !moved) {
+    return undo(file_system, root, journal, std::move(moved).error());
+  }
+  remove_emptied_folders(file_system, request, journal);
+  // The commit point: without the journal the new state stands. The moves are made durable
+  // first; if that fails, the journal stays and the next sync rolls back to the old state.
+  if (Result<void> flushed = file_system.sync_file_system(root); !flushed) {
+    return std::move(flushed).error().with_note(
+        str_cat("the journal ", in_backticks(journal_path), " was left; the next sync restores "
+                "the environment to its state before this one"));
+  }
+  WV_TRY(file_system.remove(journal_path));
+  (void)file_system.remove_all(path_join(root, kTrashName));
+  return {};
+}
+
+}  // namespace wv::install

@@ -1,0 +1,68 @@
+// Where the commit may write and what it may take away (docs/hardening.md, class 1), checked
+// before anything changes: a file placed by the sync may take the place of (a) nothing, (b) a
+// file this sync removes anyway (listed in the RECORD of a distribution it upgrades or
+// removes), or (c) a folder whose every file is such a file, which the commit then removes.
+// Never a folder with anything else in it, never another distribution's or the environment's
+// own file, and never through a symlink or a file on the way (pip: IsADirectoryError /
+// NotADirectoryError, after having changed things; here nothing has).
+#pragma once
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/file_system.h"
+#include "base/result.h"
+#include "install/wheel_unpack.h"
+
+namespace wv::install {
+
+/// The rule above at each destination.
+struct DestinationCheck {
+  const FileSystem& file_system;
+  const std::string& root;
+  const InstallScheme& scheme;
+  const std::set<std::string>& trashed;
+  /// "`member` of wheel `W`" for a destination.
+  std::function<std::string(const std::string&)> source;
+  /// "`name version`" of the installed distribution whose RECORD lists a path, or "".
+  std::function<std::string(const std::string&)> owner;
+  /// The staged copy of a destination.
+  std::function<std::string(const std::string&)> staged;
+
+  /// Ok(true) when the destination already holds the file (nothing to move), Ok(false) when
+  /// the file may be moved in (a folder there that leaves whole is added to `vacated`, deepest
+  /// first), else the refusal.
+  Result<bool> check(const std::string& rel, std::vector<std::string>& vacated) const;
+
+ private:
+  /// "it belongs to `name version`", or that no installed distribution records it.
+  std::string whose(const std::string& rel) const;
+  /// True for the environment's own folders: a scheme folder or one above it. A symlink
+  /// there (a distribution's `lib64 -> lib`) is the venv's layout, not something to refuse.
+  bool is_scheme_folder(const std::string& rel) const;
+  /// True when `rel` already holds exactly the staged file (same bytes, same executable bit):
+  /// namespace packages (`nvidia/__init__.py` in every nvidia-* wheel) ship one file from
+  /// several distributions, and leaving it as it is replaces nothing.
+  bool already_there(const std::string& rel) const;
+  /// Every folder on the way to `rel` is a folder, one the sync creates, or a trashed file.
+  Result<void> check_parents(const std::string& rel) const;
+  /// The folder at `rel` leaves whole (every file in it is trashed): its folders, deepest
+  /// first, are added to `vacated`.
+  Result<void> check_folder(const std::string& rel, std::vector<std::string>& vacated) const;
+};
+
+/// Refuses `rel` when an existing folder on its way below the root is a symlink that resolves
+/// outside `real_root` (the root, symlinks resolved): a symlinked folder in the environment
+/// must not carry a write or a removal outside it. `checked` skips folders seen before.
+Result<void> check_inside(const FileSystem& file_system, const std::string& root,
+                          const std::string& real_root, const std::string& rel,
+                          std::set<std::string>& checked);
+
+/// Python's byte-code caches of a removed module (`__pycache__/mod.*.pyc`), which RECORD
+/// does not list; relative to the root like `rel`.
+std::vector<std::string> pycache_of(const FileSystem& file_system, const std::string& root,
+                                    const std::string& rel);
+
+}  // namespace wv::install

@@ -1,0 +1,72 @@
+// check_selection: one distribution, one name and version.
+#include "install/selection_check.h"
+
+#include <map>
+#include <vector>
+
+#include "base/str.h"
+#include "pkg/name.h"
+#include "pkg/version.h"
+#include "pkg/wheel_filename.h"
+
+namespace wv::install {
+namespace {
+
+// Two entries of the target (or its chosen wheels) of one normalised name. The closure keeps
+// one entry per name and would silently drop the other, so the target's entries are checked,
+// not only the chosen wheels.
+Result<void> check_one_entry_per_name(const lock::Lockfile& lockfile, const Selection& selection) {
+  std::vector<const lock::LockedPackage*> entries;
+  for (const lock::LockedPackage& package : lockfile.packages) {
+    if (package.targets.count(selection.target)) entries.push_back(&package);
+  }
+  for (const ChosenWheel& chosen : selection.wheels) entries.push_back(chosen.package);
+  std::map<std::string, const lock::LockedPackage*> seen;
+  for (const lock::LockedPackage* package : entries) {
+    auto [it, fresh] = seen.emplace(pkg::normalize_name(package->name), package);
+    if (!fresh && it->second != package) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat("the plan for target ", in_backticks(selection.target),
+                                " installs the distribution ", in_backticks(it->first), " twice (",
+                                in_backticks(it->second->name + " " + it->second->version), " and ",
+                                in_backticks(package->name + " " + package->version),
+                                "); refusing to sync"));
+    }
+  }
+  return {};
+}
+
+// The chosen wheel's file name names its entry's distribution and version.
+Result<void> check_wheel_name(const ChosenWheel& chosen) {
+  const lock::LockedPackage& package = *chosen.package;
+  const std::string name = pkg::normalize_name(package.name);
+  WV_ASSIGN_OR_RETURN(pkg::WheelFilename filename, pkg::parse_wheel_filename(chosen.file->name));
+  if (filename.name.str() != name) {
+    return make_error(ErrorCode::kIntegrity,
+                      str_cat("inconsistent name: the lock's entry ", in_backticks(package.name),
+                              " chooses the wheel ", in_backticks(chosen.file->name),
+                              ", which is named ", in_backticks(filename.name.str())));
+  }
+  Result<pkg::Version> version = pkg::parse_version(package.version);
+  if (!version || !(*version == filename.version)) {
+    return make_error(ErrorCode::kIntegrity,
+                      str_cat("inconsistent version: the lock's entry ",
+                              in_backticks(package.name + " " + package.version),
+                              " chooses the wheel ", in_backticks(chosen.file->name),
+                              ", which is version ", in_backticks(filename.version.to_string())));
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<void> check_selection(const lock::Lockfile& lockfile, const Selection& selection) {
+  WV_TRY(check_one_entry_per_name(lockfile, selection));
+  for (const ChosenWheel& chosen : selection.wheels) {
+    if (chosen.file == nullptr) continue;  // built here: its wheel is checked when unpacked
+    WV_TRY(check_wheel_name(chosen));
+  }
+  return {};
+}
+
+}  // namespace wv::install
