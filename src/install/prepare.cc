@@ -4,9 +4,17 @@
 #include "base/file_system.h"
 #include "base/str.h"
 #include "install/built_sources.h"
+#include "install/wheel_link.h"
+
+#include <atomic>
+#include <thread>
 
 namespace wv::install {
 namespace {
+
+// Wheels of at least this size are extracted one at a time on every core; smaller ones side
+// by side, one core each (a wheel of a few files cannot use more).
+constexpr std::uint64_t kBigWheelBytes = 16ull << 20;
 
 // What the store is asked for: each installed wheel, and each built package's source archive.
 struct Fetches {
@@ -33,6 +41,29 @@ Fetches fetches_of(const Plan& plan) {
   return fetches;
 }
 
+// The locked wheels whose entry is in the cache are prepared already: they are not fetched.
+Result<void> take_cached(Fetches& fetches, UnpackedCache& cache, const WheelStore& store,
+                         PreparedWheels& prepared) {
+  Fetches rest;
+  rest.builds = fetches.builds;
+  for (std::size_t i = 0; i < fetches.wanted.size(); ++i) {
+    const PlanItem* item = fetches.wanted[i];
+    std::optional<CacheEntry> entry;
+    if (item->build == nullptr) {
+      WV_ASSIGN_OR_RETURN(entry, cache.find(item->file->sha256));
+    }
+    if (!entry) {
+      rest.wanted.push_back(item);
+      rest.files.push_back(fetches.files[i]);
+      continue;
+    }
+    prepared.wheels.push_back({item, store.local_path(*item->file), std::move(entry)});
+    ++prepared.cache_hits;
+  }
+  fetches = std::move(rest);
+  return {};
+}
+
 Result<void> fetch_all(const Fetches& fetches, WheelStore& store, const std::string& root,
                        PreparedWheels& prepared) {
   std::vector<Result<std::string>> paths = store.get_all(fetches.files);
@@ -45,9 +76,61 @@ Result<void> fetch_all(const Fetches& fetches, WheelStore& store, const std::str
     if (item->build != nullptr) {
       prepared.sources[item] = std::move(*paths[i]);
     } else {
-      prepared.wheels.push_back({item, std::move(*paths[i])});
+      prepared.wheels.push_back({item, std::move(*paths[i]), std::nullopt});
     }
   }
+  return {};
+}
+
+// One fetched wheel into the cache; `threads` inflate its members.
+Result<void> extract_one(UnpackedCache& cache, PreparedWheel& wheel, const SyncOptions& options,
+                         unsigned threads) {
+  ExtractOptions extract;
+  extract.limits = options.limits;
+  extract.wheel_name = wheel.item->file->name;
+  extract.threads = threads;
+  WV_ASSIGN_OR_RETURN(CacheEntry entry,
+                      cache.add(wheel.item->file->sha256, wheel.path, extract, options.reinstall));
+  WV_TRY(check_layout(entry.contents, entry.wheel));
+  wheel.entry = std::move(entry);
+  return {};
+}
+
+// Every fetched locked wheel extracted into the cache: big ones first, each on every core, then
+// the small ones side by side.
+Result<void> extract_all(UnpackedCache& cache, PreparedWheels& prepared, const SyncOptions& options,
+                         const std::string& root) {
+  std::vector<PreparedWheel*> big;
+  std::vector<PreparedWheel*> small;
+  for (PreparedWheel& wheel : prepared.wheels) {
+    if (wheel.entry || wheel.item->build != nullptr) continue;
+    const std::uint64_t size = wheel.item->file->size.value_or(0);
+    (size >= kBigWheelBytes ? big : small).push_back(&wheel);
+  }
+  for (PreparedWheel* wheel : big) {
+    if (Result<void> done = extract_one(cache, *wheel, options, 0); !done) {
+      return std::move(done).error().with_note(unchanged_note(root));
+    }
+  }
+  std::vector<std::optional<Error>> errors(small.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&]() {
+    for (std::size_t i; (i = next.fetch_add(1)) < small.size();) {
+      if (Result<void> done = extract_one(cache, *small[i], options, 1); !done) {
+        errors[i] = std::move(done).error();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  const std::size_t workers =
+      std::min<std::size_t>(small.size(), std::max(1u, std::thread::hardware_concurrency()));
+  for (std::size_t t = 1; t < workers; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& thread : threads) thread.join();
+  for (std::optional<Error>& error : errors) {
+    if (error) return std::move(*error).with_note(unchanged_note(root));
+  }
+  prepared.extracted = big.size() + small.size();
   return {};
 }
 
@@ -80,11 +163,19 @@ std::string PreparedWheels::archive_of(const PlanItem* item) const {
 }
 
 Result<PreparedWheels> prepare(const Plan& plan, const SyncOptions& options, WheelStore& store,
-                               const std::string& root) {
+                               const std::string& root, FileSystem& file_system) {
   const Fetches fetches = fetches_of(plan);
   WV_TRY(check_buildable(fetches.builds, options));
   PreparedWheels prepared;
-  WV_TRY(fetch_all(fetches, store, root, prepared));
+  Fetches wanted = fetches;
+  std::optional<UnpackedCache> cache;
+  if (!options.cache_dir.empty()) {
+    cache.emplace(file_system, options.cache_dir);
+    WV_ASSIGN_OR_RETURN(prepared.cache_lock, CacheLock::acquire(cache->root(), false));
+    if (!options.reinstall) WV_TRY(take_cached(wanted, *cache, store, prepared));
+  }
+  WV_TRY(fetch_all(wanted, store, root, prepared));
+  if (cache) WV_TRY(extract_all(*cache, prepared, options, root));
   WV_TRY(build_all(fetches.builds, options, root, prepared));
   return prepared;
 }

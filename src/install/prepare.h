@@ -5,10 +5,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
+#include "install/unpacked_cache.h"
 #include "install/plan.h"
 #include "install/sync.h"
 #include "install/wheel_store.h"
@@ -18,10 +20,15 @@ namespace wv::install {
 /// The note every failure before the commit carries.
 std::string unchanged_note(const std::string& root);
 
-/// A wheel ready to stage: a locked wheel fetched and verified, or one built here.
+/// A wheel ready to stage: a locked wheel in the unpacked cache, or fetched and verified, or
+/// one built here.
 struct PreparedWheel {
   const PlanItem* item = nullptr;
-  std::string path;  ///< the wheel file
+  /// The wheel file ("" for a url wheel served from the cache, which was not fetched).
+  std::string path;
+  /// Its unpacked-cache entry, to link from; nullopt: unpack `path` privately (a built wheel,
+  /// or a sync without a cache folder).
+  std::optional<CacheEntry> entry;
 };
 
 struct PreparedWheels {
@@ -30,14 +37,20 @@ struct PreparedWheels {
   std::vector<PreparedWheel> wheels;
   /// Each built item's verified source archive (an sdist or archive entry's file).
   std::map<const PlanItem*, std::string> sources;
+  /// Held while the staged files are linked from the cache (prune and clean wait for it).
+  CacheLock cache_lock;
+  std::size_t cache_hits = 0;  ///< wheels linked from entries already there
+  std::size_t extracted = 0;   ///< wheels extracted into the cache by this sync
 
   /// The verified archive `item` was built from, "" for none (a directory or vcs entry).
   std::string archive_of(const PlanItem* item) const;
 };
 
-/// Fetches every file the plan installs (in one batch) and builds the packages it builds.
+/// Finds each locked wheel in the unpacked cache (unless `--reinstall`), fetches the others and
+/// every source archive (in one batch), extracts the fetched wheels into the cache, and builds
+/// the packages it builds.
 /// `root` is the environment's: builds run its interpreter, errors say it is unchanged.
 Result<PreparedWheels> prepare(const Plan& plan, const SyncOptions& options, WheelStore& store,
-                               const std::string& root);
+                               const std::string& root, FileSystem& file_system);
 
 }  // namespace wv::install

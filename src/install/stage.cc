@@ -11,6 +11,8 @@
 #include <thread>
 
 #include "base/str.h"
+#include "base/sha256.h"
+#include "install/bytecode.h"
 #include "install/direct_url.h"
 #include "install/environment.h"
 #include "install/requested.h"
@@ -48,7 +50,8 @@ UnpackContext context_of(const PreparedWheels& prepared, const StageRequest& req
 
 // Wheel `number`'s unpack options. Read-only on the context: the unpacking threads share it.
 UnpackOptions unpack_options_for(std::size_t number, const UnpackContext& context) {
-  const auto& [item, path] = context.prepared.wheels[number];
+  const PlanItem* item = context.prepared.wheels[number].item;
+  const std::string& path = context.prepared.wheels[number].path;
   const SyncOptions& options = context.request.options;
   UnpackOptions unpack;
   unpack.scheme = context.request.scheme;
@@ -72,14 +75,18 @@ UnpackOptions unpack_options_for(std::size_t number, const UnpackContext& contex
   return unpack;
 }
 
-// Every wheel unpacked, in parallel, each into its own numbered folder.
-std::vector<std::optional<Result<UnpackedWheel>>> unpack_all(const UnpackContext& context) {
+// Every wheel staged, in parallel, each into its own numbered folder.
+std::vector<std::optional<Result<LinkedWheel>>> stage_all(const UnpackContext& context) {
   const std::vector<PreparedWheel>& wheels = context.prepared.wheels;
-  std::vector<std::optional<Result<UnpackedWheel>>> unpacked(wheels.size());
+  std::vector<std::optional<Result<LinkedWheel>>> staged(wheels.size());
   std::atomic<std::size_t> next{0};
   auto work = [&]() {
     for (std::size_t i; (i = next.fetch_add(1)) < wheels.size();) {
-      unpacked[i] = stage_wheel(*wheels[i].item, wheels[i].path, unpack_options_for(i, context));
+      UnpackOptions options = unpack_options_for(i, context);
+      // Several wheels unpack at once; a private extraction inflates on one core.
+      options.threads = wheels.size() > 1 ? 1 : 0;
+      staged[i] = stage_wheel(context.request.file_system, wheels[i], options,
+                              context.request.options.link_mode);
     }
   };
   std::size_t workers = std::min<std::size_t>(
@@ -88,7 +95,48 @@ std::vector<std::optional<Result<UnpackedWheel>>> unpack_all(const UnpackContext
   for (std::size_t t = 1; t < workers; ++t) threads.emplace_back(work);
   work();
   for (std::thread& thread : threads) thread.join();
-  return unpacked;
+  return staged;
+}
+
+// The modules of purelib and platlib (not scripts or data) that byte code is made for.
+bool compiles(const std::string& rel, const InstallScheme& scheme) {
+  auto under = [&](const std::string& folder) {
+    return !folder.empty() && rel.size() > folder.size() &&
+           rel.compare(0, folder.size(), folder) == 0 && rel[folder.size()] == '/';
+  };
+  return rel.size() > 3 && rel.compare(rel.size() - 3, 3, ".py") == 0 &&
+         (under(scheme.purelib) || under(scheme.platlib));
+}
+
+// `--compile-bytecode`: every staged module compiled, each .pyc added to its wheel's RECORD.
+Result<void> compile_all(std::vector<LinkedWheel*>& wheels, const StageRequest& request,
+                         const std::string& staging) {
+  struct Source {
+    std::size_t wheel;
+    std::string staged_root;  ///< the wheel's numbered staging folder
+  };
+  std::vector<CompileJob> jobs;
+  std::vector<Source> sources;
+  for (std::size_t w = 0; w < wheels.size(); ++w) {
+    const std::string folder = path_join(staging, std::to_string(w));
+    for (const std::string& rel : wheels[w]->unpacked.files) {
+      if (!compiles(rel, request.scheme)) continue;
+      jobs.push_back(CompileJob{path_join(folder, rel), path_join(request.root, rel)});
+      sources.push_back(Source{w, folder});
+    }
+  }
+  WV_ASSIGN_OR_RETURN(std::vector<CompiledFile> compiled,
+                      compile_bytecode(path_join(request.root, "bin/python"), jobs,
+                                       path_join(staging, "compile")));
+  for (const CompiledFile& file : compiled) {
+    const Source& source = sources[file.job];
+    if (file.pyc.compare(0, source.staged_root.size() + 1, source.staged_root + "/") != 0) continue;
+    WV_ASSIGN_OR_RETURN(std::string digest, request.file_system.content_sha256(file.pyc));
+    WV_ASSIGN_OR_RETURN(FileInfo info, request.file_system.stat(file.pyc));
+    add_record_row(*wheels[source.wheel], file.pyc.substr(source.staged_root.size() + 1),
+                   str_cat("sha256=", hex_to_urlsafe_base64_nopad(digest)), info.size);
+  }
+  return {};
 }
 
 // The unpacked wheel is the distribution the plan item names (and, built here, its version).
@@ -176,25 +224,37 @@ std::string StagedFiles::staged_path(const std::string& rel) const {
   return path_join(staging, staged_rel(rel));
 }
 
-Result<UnpackedWheel> stage_wheel(const PlanItem& /*item*/, const std::string& wheel_path,
-                                  const UnpackOptions& options) {
-  return unpack_wheel(wheel_path, options);
+Result<LinkedWheel> stage_wheel(FileSystem& file_system, const PreparedWheel& wheel,
+                                const UnpackOptions& options, LinkMode mode) {
+  if (wheel.entry) return link_wheel(file_system, wheel.entry->contents, wheel.entry->tree, options, mode);
+  return unpack_linked(file_system, wheel.path, options);
 }
 
 Result<StagedFiles> stage(const PreparedWheels& prepared, const StageRequest& request,
                           const StagingFolder& staging) {
-  std::vector<std::optional<Result<UnpackedWheel>>> unpacked =
-      unpack_all(context_of(prepared, request, staging.path()));
+  const UnpackContext context = context_of(prepared, request, staging.path());
+  std::vector<std::optional<Result<LinkedWheel>>> linked = stage_all(context);
+  std::vector<LinkedWheel*> wheels;
+  for (std::size_t i = 0; i < prepared.wheels.size(); ++i) {
+    Result<LinkedWheel>& result = *linked[i];
+    if (!result) return std::move(result).error().with_note(unchanged_note(request.root));
+    WV_TRY(check_unpacked(prepared.wheels[i], result->unpacked, request.root));
+    wheels.push_back(&*result);
+  }
+  if (request.options.compile_bytecode) {
+    if (Result<void> compiled = compile_all(wheels, request, staging.path()); !compiled) {
+      return std::move(compiled).error().with_note(unchanged_note(request.root));
+    }
+  }
   StagedFiles staged;
   staged.staging = staging.path();
   for (std::size_t i = 0; i < prepared.wheels.size(); ++i) {
     const PreparedWheel& wheel = prepared.wheels[i];
     staged.wheels.push_back(wheel.item->file ? wheel.item->file->name
                                              : std::string(path_filename(wheel.path)));
-    Result<UnpackedWheel>& result = *unpacked[i];
-    if (!result) return std::move(result).error().with_note(unchanged_note(request.root));
-    WV_TRY(check_unpacked(wheel, *result, request.root));
-    merge(i, *result, staged);
+    WV_TRY(write_record(request.file_system, *wheels[i], unpack_options_for(i, context)));
+    staged.links.add(wheels[i]->counts);
+    merge(i, wheels[i]->unpacked, staged);
   }
   WV_TRY(check_file_over_folder(staged, request.root));
   return staged;

@@ -17,6 +17,7 @@
 #include "install/prepare.h"
 #include "install/select.h"
 #include "install/sync.h"
+#include "install/wheel_link.h"
 #include "install/wheel_unpack.h"
 #include "lock/lockfile.h"
 
@@ -50,6 +51,7 @@ struct StagedFiles {
   /// (wheel, destination) -> its archive member ("" for the files wvlock writes itself).
   std::map<std::pair<std::size_t, std::string>, std::string> member_of;
   std::vector<std::string> placed;  ///< destinations, first-seen order
+  LinkCounts links;                 ///< how the files got there
 
   /// "`member` of wheel `W`" (or "wheel `W`'s installed metadata") for a destination.
   std::string source(const std::string& rel) const;
@@ -69,11 +71,14 @@ struct StageRequest {
   const InstallScheme& scheme;
   /// The identity each built package records (package name -> identity).
   const std::map<std::string, SourceIdentity>& identities;
+  FileSystem& file_system;
 };
 
-/// How one wheel gets into its staging folder (`options.staging`): unpacked and verified there.
-Result<UnpackedWheel> stage_wheel(const PlanItem& item, const std::string& wheel_path,
-                                  const UnpackOptions& options);
+/// How one wheel gets into its staging folder (`options.staging`): linked from its cache entry
+/// with `mode`, or unpacked and verified there; RECORD is written later (write_record), once
+/// the byte code, if any, is known.
+Result<LinkedWheel> stage_wheel(FileSystem& file_system, const PreparedWheel& wheel,
+                                const UnpackOptions& options, LinkMode mode);
 
 /// Stages every prepared wheel (wheel N into `staging/N`), checks each installs the
 /// distribution its plan item names, and merges what they install.

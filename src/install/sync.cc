@@ -106,13 +106,17 @@ Result<void> change_environment(SyncReport& report, const SyncOptions& options,
                                 const std::vector<InstalledDistribution>& installed,
                                 const std::map<std::string, SourceIdentity>& identities) {
   const std::string& root = report.plan.environment;
-  WV_ASSIGN_OR_RETURN(PreparedWheels prepared, prepare(report.plan, options, store, root));
+  WV_ASSIGN_OR_RETURN(PreparedWheels prepared,
+                      prepare(report.plan, options, store, root, file_system));
+  report.cache_hits = prepared.cache_hits;
+  report.extracted = prepared.extracted;
   if (prepared.wheels.empty() && report.plan.count(PlanAction::kRemove) == 0) return {};
   StagingFolder staging(file_system, root);
   WV_TRY(staging.create());
-  const StageRequest stage_request{root, lockfile, report.selection, options, facts.scheme,
-                                   identities};
+  const StageRequest stage_request{root,         lockfile,   report.selection, options,
+                                   facts.scheme, identities, file_system};
   WV_ASSIGN_OR_RETURN(StagedFiles staged, stage(prepared, stage_request, staging));
+  report.links = staged.links;
   const CommitRequest commit_request{root, facts.scheme, report.plan, installed};
   WV_ASSIGN_OR_RETURN(Journal journal, plan_commit(file_system, commit_request, staged));
   return commit(file_system, commit_request, journal);

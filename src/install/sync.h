@@ -25,6 +25,7 @@
 #include "install/select.h"
 #include "install/source_builder.h"
 #include "install/wheel_store.h"
+#include "install/wheel_link.h"
 #include "install/wheel_unpack.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"
@@ -83,6 +84,11 @@ struct SyncReport {
   std::optional<targets::HostProfile> host;
   std::vector<TargetVerdict> verdicts;
   bool refused = false;
+  /// Wheels linked from the unpacked cache as they were, and extracted into it by this sync.
+  std::size_t cache_hits = 0;
+  std::size_t extracted = 0;
+  /// How the installed files got into the environment.
+  LinkCounts links;
   /// Things the user should know: a repaired interrupted sync, packages kept from another
   /// installer.
   std::vector<std::string> notes;

@@ -63,6 +63,11 @@ Result<LinkedWheel> link_wheel(FileSystem& file_system, const ExtractedWheel& wh
                                const std::string& tree, const UnpackOptions& options,
                                LinkMode mode);
 
+/// Extracts `wheel_path` into a private tree beside `options.staging` and links from it (what
+/// a built wheel and a sync without a cache use); the tree is gone when this returns.
+Result<LinkedWheel> unpack_linked(FileSystem& file_system, const std::string& wheel_path,
+                                  const UnpackOptions& options);
+
 /// Adds a file the installer made in staging (a compiled `.pyc`) to the wheel's RECORD rows.
 void add_record_row(LinkedWheel& wheel, std::string rel, std::string hash, std::uint64_t size);
 

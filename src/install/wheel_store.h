@@ -64,6 +64,12 @@ class WheelStore {
     (void)file;
     return LocatedFile{};
   }
+  /// The local path a file with a `path` names, without checking it ("" when it needs a
+  /// download): what direct_url.json records for a wheel served from the unpacked cache.
+  virtual std::string local_path(const lock::LockedFile& file) const {
+    (void)file;
+    return "";
+  }
 };
 
 /// Serves wheels with a `path` (relative to the lockfile's folder) or a file:// url, checking
@@ -79,7 +85,7 @@ class LocalWheelStore final : public WheelStore {
   /// A local file verified in place (absolute path); a url asks the fallback's locate().
   LocatedFile locate(const lock::LockedFile& file) override;
   /// The local path `file` names, "" when it needs a download.
-  std::string local_path(const lock::LockedFile& file) const;
+  std::string local_path(const lock::LockedFile& file) const override;
 
  private:
   std::string lock_dir_;

@@ -89,9 +89,10 @@ Result<std::vector<RecordRow>> parse_record(std::string_view text, std::string_v
   return rows;
 }
 
-Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOptions& options) {
-  RealFileSystem file_system;
-  // Beside the staging folder, so hard links reach it; gone when this returns.
+Result<LinkedWheel> unpack_linked(FileSystem& file_system, const std::string& wheel_path,
+                                  const UnpackOptions& options) {
+  // Beside the staging folder, so hard links reach it; gone when this returns (the links keep
+  // the files).
   const std::string tree = options.staging + ".tree";
   (void)file_system.remove_all(tree);
   WV_TRY(file_system.create_directories(tree));
@@ -109,8 +110,12 @@ Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOp
                                ? std::string(path_filename(wheel_path))
                                : options.wheel_name;
   WV_TRY(check_layout(wheel, name));
-  WV_ASSIGN_OR_RETURN(LinkedWheel linked,
-                      link_wheel(file_system, wheel, tree, options, LinkMode::kAuto));
+  return link_wheel(file_system, wheel, tree, options, LinkMode::kAuto);
+}
+
+Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOptions& options) {
+  RealFileSystem file_system;
+  WV_ASSIGN_OR_RETURN(LinkedWheel linked, unpack_linked(file_system, wheel_path, options));
   WV_TRY(write_record(file_system, linked, options));
   return std::move(linked.unpacked);
 }

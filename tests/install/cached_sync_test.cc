@@ -1,0 +1,207 @@
+// A sync with the unpacked-wheel cache (SyncOptions::cache_dir), on real wheels and real venvs:
+// a second environment links the first one's extracted files (the wheel itself is not read
+// again), link modes place what they say, --reinstall extracts anew, a file edited through a
+// hard link is noticed, and --compile-bytecode's .pyc files are real, listed and named for the
+// installed path.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "base/sha256.h"
+#include "install/sync.h"
+#include "install/unpacked_cache.h"
+#include "pkg/wheel_filename.h"
+#include "support/temp_dir.h"
+#include "wheel_builder.h"
+
+namespace wv::install {
+namespace {
+
+namespace fs = std::filesystem;
+using test::WheelEntry;
+using test::WheelSpec;
+
+lock::Lockfile lock_of(const std::vector<lock::LockedFile>& files) {
+  lock::Lockfile lockfile;
+  lock::LockedTarget target;
+  target.name = "cpu";
+  target.declared = *targets::target_from_facts("cpu", {{"platform", "linux-" + test::machine()}});
+  for (const lock::LockedFile& file : files) {
+    auto parsed = pkg::parse_wheel_filename(file.name);
+    REQUIRE(parsed.has_value());
+    lock::LockedPackage package;
+    package.name = parsed->name.str();
+    package.version = parsed->version.to_string();
+    package.wheels = {file};
+    package.targets["cpu"].wheels = {file.name};
+    target.roots.push_back(package.name + "==" + package.version);
+    lockfile.packages.push_back(std::move(package));
+  }
+  lockfile.targets = {target};
+  lock::canonicalize(lockfile);
+  return lockfile;
+}
+
+WheelSpec gamma_wheel() {
+  WheelSpec spec;
+  spec.name = "gamma";
+  spec.version = "1.0";
+  spec.entry_points = "[console_scripts]\ngamma-run = gamma:main\n";
+  spec.files = {WheelEntry("gamma/__init__.py", "def main():\n    print('gamma ran')\n    return 0\n"),
+                WheelEntry("gamma/sub/mod.py", "VALUE = 42\n"),
+                WheelEntry("gamma/broken.py", "def (:\n"),  // does not compile
+                WheelEntry("gamma/blob.bin", std::string(300000, 'b')),
+                WheelEntry("gamma-1.0.data/scripts/gamma-tool", "#!python\nprint('tool')\n", true)};
+  return spec;
+}
+
+std::string run(const std::string& command) {
+  std::string output;
+  int code = test::run_command(command, &output);
+  INFO(command << "\n" << output);
+  CHECK(code == 0);
+  return output;
+}
+
+struct Cached {
+  test::TempDir dir;
+  std::string cache = dir.file("cache");
+  std::string wheel_path = test::build_wheel(gamma_wheel(), dir.file("wheels"));
+  lock::Lockfile lockfile = lock_of({test::locked_file(wheel_path)});
+  LocalWheelStore store{""};
+
+  Result<SyncReport> sync_into_venv(const std::string& name, SyncOptions options = {}) {
+    options.venv = dir.file(name);
+    options.cache_dir = cache;
+    return sync(options, lockfile, test::live_host(), store);
+  }
+  std::string site(const std::string& name) {
+    auto facts = read_interpreter(dir.file(name));
+    REQUIRE(facts.has_value());
+    return dir.file(name) + "/" + facts->scheme.purelib;
+  }
+  std::string entry_tree() {
+    return cache + "/unpacked-v1/" + lockfile.packages[0].wheels[0].sha256.substr(0, 2) + "/" +
+           lockfile.packages[0].wheels[0].sha256 + "/files";
+  }
+};
+
+std::uint64_t inode_of(const std::string& path) {
+  RealFileSystem file_system;
+  return file_system.stat(path).value().inode;
+}
+
+TEST_CASE("cached sync: a second environment links the extracted files and never reads the wheel",
+          "[install][cache]") {
+  Cached env;
+  auto first = env.sync_into_venv("one");
+  REQUIRE(first.has_value());
+  CHECK(first->extracted == 1);
+  CHECK(first->cache_hits == 0);
+  // The wheel goes: a warm sync must not need it.
+  fs::rename(env.wheel_path, env.wheel_path + ".gone");
+  auto second = env.sync_into_venv("two");
+  REQUIRE(second.has_value());
+  CHECK(second->cache_hits == 1);
+  CHECK(second->extracted == 0);
+  CHECK(run(env.dir.file("two") + "/bin/gamma-run") == "gamma ran\n");
+  CHECK(run(env.dir.file("two") + "/bin/gamma-tool") == "tool\n");
+  // On one file system without reflinks the module is the cache's own file; a launcher and the
+  // rewritten script are written per environment.
+  const std::string module = env.site("two") + "/gamma/sub/mod.py";
+  if (second->links.hardlinked > 0) {
+    CHECK(inode_of(module) == inode_of(env.entry_tree() + "/gamma/sub/mod.py"));
+    CHECK(inode_of(env.site("one") + "/gamma/sub/mod.py") == inode_of(module));
+  }
+  CHECK(second->links.hardlinked + second->links.cloned + second->links.copied == 7);  // 4 modules, METADATA, WHEEL, entry_points.txt
+  CHECK(inode_of(env.dir.file("two") + "/bin/gamma-tool") !=
+        inode_of(env.entry_tree() + "/gamma-1.0.data/scripts/gamma-tool"));
+  std::ifstream tool(env.dir.file("two") + "/bin/gamma-tool");
+  std::string shebang;
+  std::getline(tool, shebang);
+  CHECK(shebang == "#!" + env.dir.file("two") + "/bin/python");
+  // --reinstall extracts anew: without the wheel it cannot, and says so; the environment stays.
+  SyncOptions reinstall;
+  reinstall.reinstall = true;
+  auto refused = env.sync_into_venv("two", reinstall);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().to_string().find("nothing was changed") != std::string::npos);
+  CHECK(run(env.dir.file("two") + "/bin/gamma-run") == "gamma ran\n");
+  fs::rename(env.wheel_path + ".gone", env.wheel_path);
+  auto renewed = env.sync_into_venv("two", reinstall);
+  REQUIRE(renewed.has_value());
+  CHECK(renewed->extracted == 1);
+}
+
+TEST_CASE("cached sync: --link-mode copy shares nothing with the cache", "[install][cache]") {
+  Cached env;
+  SyncOptions copy;
+  copy.link_mode = LinkMode::kCopy;
+  auto synced = env.sync_into_venv("venv", copy);
+  REQUIRE(synced.has_value());
+  CHECK(synced->links.copied == 7);
+  CHECK(synced->links.hardlinked == 0);
+  CHECK(inode_of(env.site("venv") + "/gamma/sub/mod.py") !=
+        inode_of(env.entry_tree() + "/gamma/sub/mod.py"));
+  CHECK(run(env.dir.file("venv") + "/bin/python -c 'import gamma.sub.mod as m; print(m.VALUE)'") ==
+        "42\n");
+}
+
+TEST_CASE("cached sync: a module edited through a hard link is extracted again for the next "
+          "environment", "[install][cache]") {
+  Cached env;
+  auto first = env.sync_into_venv("one");
+  REQUIRE(first.has_value());
+  if (first->links.hardlinked == 0) WARN("no hard links here: nothing is shared to edit");
+  {
+    std::ofstream edit(env.site("one") + "/gamma/sub/mod.py", std::ios::app);
+    edit << "VALUE = 0  # edited in place\n";
+  }
+  auto second = env.sync_into_venv("two");
+  REQUIRE(second.has_value());
+  if (first->links.hardlinked > 0) CHECK(second->extracted == 1);
+  CHECK(run(env.dir.file("two") + "/bin/python -c 'import gamma.sub.mod as m; print(m.VALUE)'") ==
+        "42\n");
+}
+
+TEST_CASE("cached sync: --compile-bytecode writes .pyc files named for the installed path and "
+          "lists them in RECORD", "[install][cache][bytecode]") {
+  Cached env;
+  SyncOptions compile;
+  compile.compile_bytecode = true;
+  auto synced = env.sync_into_venv("venv", compile);
+  REQUIRE(synced.has_value());
+  const std::string site = env.site("venv");
+  std::string pyc;
+  for (const auto& entry : fs::directory_iterator(site + "/gamma/sub/__pycache__")) {
+    pyc = entry.path().string();
+  }
+  REQUIRE_FALSE(pyc.empty());
+  // The code object names the installed module, not the staging folder it was compiled in.
+  std::ofstream(env.dir.file("name.py"))
+      << "import marshal, sys\ncode = marshal.loads(open(sys.argv[1], 'rb').read()[16:])\n"
+         "print(code.co_filename)\n";
+  CHECK(run(env.dir.file("venv") + "/bin/python " + env.dir.file("name.py") + " " + pyc) ==
+        site + "/gamma/sub/mod.py\n");
+  // RECORD lists every .pyc with its hash; the module that does not compile has none.
+  std::ifstream record(site + "/gamma-1.0.dist-info/RECORD");
+  std::string text((std::istreambuf_iterator<char>(record)), {});
+  const std::string rel = fs::path(pyc).lexically_relative(site).generic_string();
+  CHECK(text.find(rel + ",sha256=" + sha256_record_digest([&] {
+                    std::ifstream in(pyc, std::ios::binary);
+                    return std::string((std::istreambuf_iterator<char>(in)), {});
+                  }()).substr(7)) != std::string::npos);
+  CHECK(text.find("broken.cpython") == std::string::npos);
+  CHECK(text.find("__pycache__/__init__.cpython") != std::string::npos);
+  // Python uses the .pyc as it is: importing writes nothing new.
+  auto before = fs::last_write_time(pyc);
+  CHECK(run(env.dir.file("venv") + "/bin/python -c 'import gamma.sub.mod'") == "");
+  CHECK(fs::last_write_time(pyc) == before);
+  // Without the flag, no byte code.
+  auto plain = env.sync_into_venv("plain");
+  REQUIRE(plain.has_value());
+  CHECK_FALSE(fs::exists(env.site("plain") + "/gamma/sub/__pycache__"));
+}
+
+}  // namespace
+}  // namespace wv::install
