@@ -93,8 +93,6 @@ Result<bool> ensure_venv(const std::string& venv, const std::string& base_python
 
 namespace {
 
-constexpr std::string_view kFactsCacheName = ".wvlock-interpreter";
-
 /// What the facts script's answer depends on: the interpreter binary (symlinks followed), the
 /// environment's pyvenv.cfg, and the kernel (platform_release and platform_version).
 std::string facts_key(const std::string& root, const std::string& python) {

@@ -76,6 +76,8 @@ class SyncLock {
 
 /// The names wvlock keeps inside the environment root.
 inline constexpr std::string_view kLockName = ".wvlock.lock";
+/// The interpreter's facts kept for the next sync (read_interpreter).
+inline constexpr std::string_view kFactsCacheName = ".wvlock-interpreter";
 inline constexpr std::string_view kJournalName = ".wvlock-journal";
 inline constexpr std::string_view kStagingPrefix = ".wvlock-staging";
 inline constexpr std::string_view kTrashName = ".wvlock-trash";

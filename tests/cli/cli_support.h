@@ -67,8 +67,11 @@ struct ProjectCopy {
   }
 
   /// wvlock `arguments` in the project folder, with `environment` ("NAME=VALUE ...") added.
+  /// The cache is the copy's own (`tmp/cache`): what one test downloads or unpacks never
+  /// serves another; `environment` may name another WVLOCK_CACHE_DIR.
   Run wvlock(const std::string& environment, const std::string& arguments) const {
-    return shell(dir, environment + " '" WVLOCK_BINARY "' " + arguments);
+    return shell(dir, "WVLOCK_CACHE_DIR='" + tmp.path() + "/cache' " + environment + " '"
+                      WVLOCK_BINARY "' " + arguments);
   }
   std::string lockfile() const { return slurp(dir + "/pylock.toml"); }
 

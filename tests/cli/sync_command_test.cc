@@ -185,7 +185,11 @@ TEST_CASE("cli sync: bad input is a clear error and leaves the environment uncha
     bytes[bytes.size() / 2] ^= 0x20;
     fs::remove(wheel);
     std::ofstream(wheel, std::ios::binary) << bytes;
-    Run tampered = example.wvlock(kH100, "sync --venv '" + venv + "'");
+    // An empty cache: the earlier syncs' verified extraction of the real wheel would serve
+    // the locked bytes without reading the tampered file at all.
+    Run tampered = example.wvlock(
+        "WVLOCK_CACHE_DIR='" + example.tmp.path() + "/fresh-cache' " + kH100,
+        "sync --venv '" + venv + "'");
     CHECK(tampered.status != 0);
     CHECK(tampered.err.find("sha256") != std::string::npos);
     // Said once (it was printed twice).

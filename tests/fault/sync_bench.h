@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "fault/fault_harness.h"
+#include "install/environment.h"
 #include "support/temp_dir.h"
 
 namespace wv::fault {
@@ -80,7 +81,12 @@ struct SyncBench {
     std::error_code ec;
     for (fs::directory_iterator it(venv, ec), end; !ec && it != end; it.increment(ec)) {
       std::string leaf = it->path().filename().string();
-      if (leaf.rfind(".wvlock", 0) == 0 && leaf != ".wvlock.lock") return true;
+      // The sync lock and the interpreter's facts stay by design; staging, trash and journal
+      // must not.
+      if (leaf.rfind(".wvlock", 0) == 0 && leaf != wv::install::kLockName &&
+          leaf != wv::install::kFactsCacheName) {
+        return true;
+      }
     }
     return false;
   }

@@ -421,6 +421,7 @@ TEST_CASE("caching fetcher: the default folder follows XDG_CACHE_HOME, then HOME
         });
   };
   CHECK(*from({{"XDG_CACHE_HOME", "/xdg"}, {"HOME", "/home/u"}}) == "/xdg/wvlock");
+  CHECK(*from({{"WVLOCK_CACHE_DIR", "/own"}, {"XDG_CACHE_HOME", "/xdg"}}) == "/own");
   CHECK(*from({{"XDG_CACHE_HOME", "relative"}, {"HOME", "/home/u"}}) == "/home/u/.cache/wvlock");
   CHECK(*from({{"XDG_CACHE_HOME", ""}, {"HOME", "/home/u"}}) == "/home/u/.cache/wvlock");
   CHECK(from({}).error().code == wv::ErrorCode::kNotFound);
