@@ -99,6 +99,19 @@ void note_other_installers(SyncReport& report,
   }
 }
 
+// A link mode asked for by name that could not be used is worth saying (uv warns the same):
+// copies cost the time and space the mode was chosen to save.
+void note_link_fallback(SyncReport& report, const SyncOptions& options) {
+  const LinkCounts& links = report.links;
+  const bool asked = options.link_mode == LinkMode::kClone || options.link_mode == LinkMode::kHardlink;
+  if (!asked || links.copied == 0) return;
+  report.notes.push_back(str_cat(
+      "`--link-mode ", to_string(options.link_mode), "` was not possible for ",
+      counted(links.copied, "file", "files"), " (another file system than the cache's, or one "
+      "without ", options.link_mode == LinkMode::kClone ? "reflinks" : "hard links",
+      "); they were copied. `--link-mode copy` says so up front"));
+}
+
 // The steps that change the environment: every wheel prepared, staged, then committed.
 Result<void> change_environment(SyncReport& report, const SyncOptions& options,
                                 const lock::Lockfile& lockfile, WheelStore& store,
@@ -117,6 +130,7 @@ Result<void> change_environment(SyncReport& report, const SyncOptions& options,
                                    facts.scheme, identities, file_system};
   WV_ASSIGN_OR_RETURN(StagedFiles staged, stage(prepared, stage_request, staging));
   report.links = staged.links;
+  note_link_fallback(report, options);
   const CommitRequest commit_request{root, facts.scheme, report.plan, installed};
   WV_ASSIGN_OR_RETURN(Journal journal, plan_commit(file_system, commit_request, staged));
   return commit(file_system, commit_request, journal);
@@ -205,6 +219,15 @@ std::string render_sync_json(const SyncReport& report, const lock::Lockfile& loc
   if (report.host) write_host_json(json, *report.host); else json.null();
   json.key("targets");
   write_verdicts_json(json, lockfile, report.verdicts);
+  json.key("install").begin_object();
+  json.field("cache_hits", static_cast<std::uint64_t>(report.cache_hits));
+  json.field("extracted", static_cast<std::uint64_t>(report.extracted));
+  json.key("files").begin_object();
+  json.field("cloned", static_cast<std::uint64_t>(report.links.cloned));
+  json.field("hardlinked", static_cast<std::uint64_t>(report.links.hardlinked));
+  json.field("copied", static_cast<std::uint64_t>(report.links.copied));
+  json.field("written", static_cast<std::uint64_t>(report.links.written));
+  json.end().end();
   json.key("notes").strings(report.notes);
   json.key("error");
   json.text_or_null(error);
