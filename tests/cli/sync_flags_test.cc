@@ -427,6 +427,13 @@ TEST_CASE("cli sync flags: sync --json and targets --json", "[cli][sync][flags][
     const nlohmann::json done = nlohmann::json::parse(synced.out);
     CHECK(done["dry_run"] == false);
     CHECK(done["packages"].size() == plan["packages"].size());
+    // Every wheel extracted into the project copy's fresh cache, then placed from it.
+    CHECK(done["install"]["cache_hits"] == 0);
+    CHECK(done["install"]["extracted"] == plan["packages"].size());
+    const auto& files = done["install"]["files"];
+    CHECK(files["cloned"].get<int>() + files["hardlinked"].get<int>() + files["copied"].get<int>() > 0);
+    CHECK(files["written"].get<int>() >= 2 * static_cast<int>(plan["packages"].size()));
+    CHECK(plan["install"]["extracted"] == 0);
     Run again = flags.sync("--json");
     // The document outlives the loop (a range over a temporary's member would dangle).
     const nlohmann::json resynced = nlohmann::json::parse(again.out);
