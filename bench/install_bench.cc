@@ -375,12 +375,20 @@ void keep_largest(double& largest, double value) {
   if (!std::isnan(value) && (std::isnan(largest) || value > largest)) largest = value;
 }
 
+/// A round's trees, removed together when the round ends: ext4 allocates inodes more slowly
+/// for a while after many deletions, and a removal between two steps would slow the second.
+struct RoundFolder {
+  std::string path;
+  ~RoundFolder() { remove_tree(path); }
+};
+
 /// One round of every figure; false when a sync failed (the rest would mean nothing).
 bool measure_round(const Context& context, const Case& bench_case, const wv::lock::Lockfile& lockfile,
                    const std::string& project, Figures& figures) {
-  const std::string base = wv::str_cat(context.dir, "/", bench_case.name);
-  const std::string cold_venv = base + "-venv-cold", warm_venv = base + "-venv-warm";
-  const std::string cache = base + "-cache";
+  RoundFolder round{wv::str_cat(context.dir, "/", bench_case.name, "-round")};
+  const std::string base = round.path + "/";
+  const std::string cold_venv = base + "venv-cold", warm_venv = base + "venv-warm";
+  const std::string cache = base + "cache";
   fs::create_directories(cache);  // empty: the cold sync fills it
   const std::string make_venv = "python3 -m venv --without-pip ";
   settle();
@@ -389,7 +397,6 @@ bool measure_round(const Context& context, const Case& bench_case, const wv::loc
   settle();
   // Cold for wvlock only: the wheels (and what was written before) may be in the page cache.
   ChildSync cold = sync_in_child(sync_options(context, cold_venv, cache), lockfile, context.host);
-  remove_tree(cold_venv);
   if (!cold.error.empty()) {
     figures.sync_error = "cold sync: " + cold.error;
     return false;
@@ -428,36 +435,30 @@ bool measure_round(const Context& context, const Case& bench_case, const wv::loc
     }
     if (context.options.compile_bytecode) argv.push_back("--compile-bytecode");
     settle();
-    CommandRun cli = run_command(argv, base + "-cli.log");
+    CommandRun cli = run_command(argv, base + "cli.log");
     keep_best(figures.noop_cli, cli.seconds);
     if (!cli.failure.empty()) figures.cli_error = cli.failure;
   }
 
   // The same unpacked tree copied and hard-linked on the same file system.
-  const std::string copy = base + "-copy";
   settle();
-  double cp_r = time_shell(wv::str_cat("cp -r ", warm_venv, "/lib ", copy));
-  remove_tree(copy);
+  double cp_r = time_shell(wv::str_cat("cp -r ", warm_venv, "/lib ", base, "copy"));
   settle();
-  double cp_al = time_shell(wv::str_cat("cp -al ", warm_venv, "/lib ", copy));
-  remove_tree(copy);
+  double cp_al = time_shell(wv::str_cat("cp -al ", warm_venv, "/lib ", base, "links"));
   if (std::isnan(cp_r) || std::isnan(cp_al)) figures.copy_error = "cp failed";
   keep_best(figures.cp_r, cp_r);
   keep_best(figures.cp_al, cp_al);
-  remove_tree(warm_venv);
-  remove_tree(cache);
 
   if (!context.pip_python.empty()) {
     std::string files;
     for (const Wheel& wheel : bench_case.wheels) files += " " + wheel.path;
     for (bool compile : {false, true}) {
-      const std::string target = base + "-pip";
+      const std::string target = base + (compile ? "pip-compiled" : "pip");
       settle();
       double seconds = time_shell(wv::str_cat(context.pip_python, " -m pip install -q --no-deps --no-index",
                                               " --disable-pip-version-check",
                                               compile ? "" : " --no-compile", " --target ", target,
                                               files, " >/dev/null 2>&1"));
-      remove_tree(target);
       if (std::isnan(seconds)) figures.pip_error = "pip install failed";
       keep_best(compile ? figures.pip_compiled : figures.pip_plain, seconds);
     }
