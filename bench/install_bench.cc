@@ -76,16 +76,45 @@ int run_shell(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/// Seconds `command` took, or NaN when it failed.
-double time_shell(const std::string& command) {
-  auto start = Clock::now();
-  int code = run_shell(command);
-  double elapsed = seconds_since(start);
-  return code == 0 ? elapsed : kNone;
+/// A step's wall-clock seconds and the CPU seconds (user + system) it used: on a shared machine
+/// the CPU figure tells work from waiting.
+struct Timed {
+  double wall = kNone;
+  double cpu = kNone;
+};
+
+double cpu_seconds(const struct rusage& usage) {
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
-void keep_best(double& best, double value) {
-  if (!std::isnan(value) && (std::isnan(best) || value < best)) best = value;
+/// CPU seconds of this process and of every child it has waited for (and theirs).
+double cpu_used() {
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    struct rusage usage {};
+    ::getrusage(who, &usage);
+    total += cpu_seconds(usage);
+  }
+  return total;
+}
+
+/// Measures `step` (which returns false when it failed: then the figures are NaN).
+template <typename Step>
+Timed timed(Step step) {
+  double cpu = cpu_used();
+  auto start = Clock::now();
+  bool ok = step();
+  Timed result{seconds_since(start), cpu_used() - cpu};
+  return ok ? result : Timed{};
+}
+
+Timed time_shell(const std::string& command) {
+  return timed([&] { return run_shell(command) == 0; });
+}
+
+void keep_best(Timed& best, Timed value) {
+  if (!std::isnan(value.wall) && (std::isnan(best.wall) || value.wall < best.wall)) best = value;
 }
 
 /// Writes back what earlier steps (and other processes) left dirty, untimed, so that a step
@@ -270,7 +299,7 @@ wv::lock::Lockfile make_lockfile(const Case& bench_case, const std::string& mach
 // ---- measuring ----
 
 struct ChildSync {
-  double seconds = kNone;
+  Timed time;  ///< the wall time of the sync() call, the CPU of the whole child
   double max_rss_mib = kNone;
   std::string error;  ///< "" when it synced
 };
@@ -281,7 +310,7 @@ ChildSync sync_in_child(const wv::install::SyncOptions& options, const wv::lock:
                         const wv::targets::HostProfile& host) {
   ChildSync result;
   int pipe_fds[2];
-  if (::pipe(pipe_fds) != 0) return {kNone, kNone, "pipe() failed"};
+  if (::pipe(pipe_fds) != 0) return {{}, kNone, "pipe() failed"};
   std::fflush(nullptr);
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -302,10 +331,11 @@ ChildSync sync_in_child(const wv::install::SyncOptions& options, const wv::lock:
   ::close(pipe_fds[0]);
   int status = 0;
   struct rusage usage {};
-  if (pid < 0 || ::wait4(pid, &status, 0, &usage) != pid) return {kNone, kNone, "fork() failed"};
+  if (pid < 0 || ::wait4(pid, &status, 0, &usage) != pid) return {{}, kNone, "fork() failed"};
   result.max_rss_mib = usage.ru_maxrss / 1024.0;  // KiB on Linux
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && message.rfind("ok ", 0) == 0) {
-    result.seconds = std::atof(message.c_str() + 3);
+    result.time.wall = std::atof(message.c_str() + 3);
+    result.time.cpu = cpu_seconds(usage);
   } else {
     result.error = message.empty() ? wv::str_cat("the child ended with status ", status) : message;
   }
@@ -313,7 +343,7 @@ ChildSync sync_in_child(const wv::install::SyncOptions& options, const wv::lock:
 }
 
 struct CommandRun {
-  double seconds = kNone;
+  Timed time;
   std::string failure;  ///< "" when it exited 0
 };
 
@@ -323,31 +353,30 @@ CommandRun run_command(const std::vector<std::string>& argv, const std::string& 
   for (const std::string& arg : argv) pointers.push_back(const_cast<char*>(arg.c_str()));
   pointers.push_back(nullptr);
   std::fflush(nullptr);
-  auto start = Clock::now();
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    ::execv(pointers[0], pointers.data());
-    ::_exit(127);
-  }
   int status = 0;
-  if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return {kNone, "fork() failed"};
-  double elapsed = seconds_since(start);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {elapsed, ""};
+  Timed time = timed([&] {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      ::dup2(fd, 1);
+      ::dup2(fd, 2);
+      ::execv(pointers[0], pointers.data());
+      ::_exit(127);
+    }
+    return pid > 0 && ::waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  });
+  if (!std::isnan(time.wall)) return {time, ""};
   std::ifstream in(log);
   std::stringstream output;
   output << in.rdbuf();
   std::string text = output.str();
   if (text.size() > 600) text = "..." + text.substr(text.size() - 600);
   std::replace(text.begin(), text.end(), '\n', ' ');
-  return {kNone, wv::str_cat("exit ", WIFEXITED(status) ? WEXITSTATUS(status) : -1, ": ", text)};
+  return {{}, wv::str_cat("exit ", WIFEXITED(status) ? WEXITSTATUS(status) : -1, ": ", text)};
 }
 
 struct Figures {
-  double venv = kNone, cold = kNone, warm = kNone, noop = kNone, noop_cli = kNone;
-  double pip_plain = kNone, pip_compiled = kNone, cp_r = kNone, cp_al = kNone;
+  Timed venv, cold, warm, noop, noop_cli, pip_plain, pip_compiled, cp_r, cp_al;
   double rss_cold = kNone, rss_warm = kNone, bench_rss = kNone;
   std::string sync_error, cli_error, pip_error, copy_error;
 };
@@ -393,7 +422,7 @@ bool measure_round(const Context& context, const Case& bench_case, const wv::loc
   const std::string make_venv = "python3 -m venv --without-pip ";
   settle();
   keep_best(figures.venv, time_shell(make_venv + cold_venv));
-  keep_best(figures.bench_rss, resident_mib());
+  keep_largest(figures.bench_rss, resident_mib());
   settle();
   // Cold for wvlock only: the wheels (and what was written before) may be in the page cache.
   ChildSync cold = sync_in_child(sync_options(context, cold_venv, cache), lockfile, context.host);
@@ -401,7 +430,7 @@ bool measure_round(const Context& context, const Case& bench_case, const wv::loc
     figures.sync_error = "cold sync: " + cold.error;
     return false;
   }
-  keep_best(figures.cold, cold.seconds);
+  keep_best(figures.cold, cold.time);
   keep_largest(figures.rss_cold, cold.max_rss_mib);
 
   settle();
@@ -412,18 +441,21 @@ bool measure_round(const Context& context, const Case& bench_case, const wv::loc
     figures.sync_error = "warm sync: " + warm.error;
     return false;
   }
-  keep_best(figures.warm, warm.seconds);
+  keep_best(figures.warm, warm.time);
   keep_largest(figures.rss_warm, warm.max_rss_mib);
 
   wv::install::LocalWheelStore store("");
   settle();
-  auto start = Clock::now();
-  auto noop = wv::install::sync(sync_options(context, warm_venv, cache), lockfile, context.host, store);
-  if (!noop) {
-    figures.sync_error = "no-op re-sync: " + noop.error().to_string();
+  std::string noop_error;
+  keep_best(figures.noop, timed([&] {
+              auto report = wv::install::sync(sync_options(context, warm_venv, cache), lockfile, context.host, store);
+              if (!report) noop_error = report.error().to_string();
+              return report.has_value();
+            }));
+  if (!noop_error.empty()) {
+    figures.sync_error = "no-op re-sync: " + noop_error;
     return false;
   }
-  keep_best(figures.noop, seconds_since(start));
 
   if (context.wvlock.empty()) {
     figures.cli_error = "no wvlock binary beside this one (pass --wvlock PATH)";
@@ -436,16 +468,16 @@ bool measure_round(const Context& context, const Case& bench_case, const wv::loc
     if (context.options.compile_bytecode) argv.push_back("--compile-bytecode");
     settle();
     CommandRun cli = run_command(argv, base + "cli.log");
-    keep_best(figures.noop_cli, cli.seconds);
+    keep_best(figures.noop_cli, cli.time);
     if (!cli.failure.empty()) figures.cli_error = cli.failure;
   }
 
   // The same unpacked tree copied and hard-linked on the same file system.
   settle();
-  double cp_r = time_shell(wv::str_cat("cp -r ", warm_venv, "/lib ", base, "copy"));
+  Timed cp_r = time_shell(wv::str_cat("cp -r ", warm_venv, "/lib ", base, "copy"));
   settle();
-  double cp_al = time_shell(wv::str_cat("cp -al ", warm_venv, "/lib ", base, "links"));
-  if (std::isnan(cp_r) || std::isnan(cp_al)) figures.copy_error = "cp failed";
+  Timed cp_al = time_shell(wv::str_cat("cp -al ", warm_venv, "/lib ", base, "links"));
+  if (std::isnan(cp_r.wall) || std::isnan(cp_al.wall)) figures.copy_error = "cp failed";
   keep_best(figures.cp_r, cp_r);
   keep_best(figures.cp_al, cp_al);
 
@@ -455,12 +487,11 @@ bool measure_round(const Context& context, const Case& bench_case, const wv::loc
     for (bool compile : {false, true}) {
       const std::string target = base + (compile ? "pip-compiled" : "pip");
       settle();
-      double seconds = time_shell(wv::str_cat(context.pip_python, " -m pip install -q --no-deps --no-index",
-                                              " --disable-pip-version-check",
-                                              compile ? "" : " --no-compile", " --target ", target,
-                                              files, " >/dev/null 2>&1"));
-      if (std::isnan(seconds)) figures.pip_error = "pip install failed";
-      keep_best(compile ? figures.pip_compiled : figures.pip_plain, seconds);
+      Timed pip = time_shell(wv::str_cat(context.pip_python, " -m pip install -q --no-deps --no-index",
+                                         " --disable-pip-version-check", compile ? "" : " --no-compile",
+                                         " --target ", target, files, " >/dev/null 2>&1"));
+      if (std::isnan(pip.wall)) figures.pip_error = "pip install failed";
+      keep_best(compile ? figures.pip_compiled : figures.pip_plain, pip);
     }
   }
   return true;
@@ -468,11 +499,23 @@ bool measure_round(const Context& context, const Case& bench_case, const wv::loc
 
 // ---- the report ----
 
-void line(const std::string& name, const std::string& what, double value, const char* unit,
-          const std::string& note = "") {
+void line(const std::string& name, const std::string& what, const std::string& figure,
+          const char* unit, const std::string& note) {
+  std::printf("%-6s %-46s %9s %-3s %s\n", name.c_str(), what.c_str(), figure.c_str(), unit, note.c_str());
+}
+
+/// A time: wall seconds, then the CPU seconds and `note`.
+void line(const std::string& name, const std::string& what, Timed time, const std::string& note = "") {
+  char wall[32] = "-", cpu[48] = "";
+  if (!std::isnan(time.wall)) std::snprintf(wall, sizeof wall, "%.3f", time.wall);
+  if (!std::isnan(time.cpu)) std::snprintf(cpu, sizeof cpu, "cpu %7.3f s  ", time.cpu);
+  line(name, what, wall, "s", cpu + note);
+}
+
+void line_mib(const std::string& name, const std::string& what, double mib, const std::string& note = "") {
   char figure[32] = "-";
-  if (!std::isnan(value)) std::snprintf(figure, sizeof figure, unit[0] == 's' ? "%.3f" : "%.1f", value);
-  std::printf("%-6s %-46s %9s %-3s %s\n", name.c_str(), what.c_str(), figure, unit, note.c_str());
+  if (!std::isnan(mib)) std::snprintf(figure, sizeof figure, "%.1f", mib);
+  line(name, what, figure, "MiB", note);
 }
 
 std::string ratio(const char* label, double numerator, double denominator) {
@@ -496,35 +539,33 @@ std::string format(const char* pattern, double a, double b = 0) {
 }
 
 void report(const std::string& name, const Figures& f, int rounds) {
-  const std::string best = wv::str_cat("(best of ", rounds, ")");
-  line(name, "venv creation (python3 -m venv --without-pip)", f.venv, "s", best);
-  line(name, "cold sync (fresh venv, empty cache)", f.cold, "s");
-  line(name, "warm sync (fresh venv, cache kept)", f.warm, "s",
-       ratio("warm/(venv + cp -al)", f.warm, f.venv + f.cp_al));
-  line(name, "no-op re-sync (library call)", f.noop, "s");
-  line(name, "no-op re-sync (wvlock sync CLI)", f.noop_cli, "s", f.cli_error.empty() ? "" : "failed: " + f.cli_error);
-  line(name, "pip install --target --no-compile", f.pip_plain, "s",
-       f.pip_error.empty() ? ratio("/cold sync", f.pip_plain, f.cold) : f.pip_error);
-  line(name, "pip install --target (byte-compiled)", f.pip_compiled, "s", ratio("/cold sync", f.pip_compiled, f.cold));
-  line(name, "cp -r of the synced lib/", f.cp_r, "s", f.copy_error);
-  line(name, "cp -al of the synced lib/", f.cp_al, "s");
-  line(name, "max RSS of the cold sync", f.rss_cold, "MiB",
-       format("(the child starts with the bench process's %.1f MiB at fork)", f.bench_rss));
-  line(name, "max RSS of the warm sync", f.rss_warm, "MiB");
+  line(name, "venv creation (python3 -m venv --without-pip)", f.venv, wv::str_cat("(best of ", rounds, ")"));
+  line(name, "cold sync (fresh venv, empty cache)", f.cold);
+  line(name, "warm sync (fresh venv, cache kept)", f.warm,
+       ratio("warm/(venv + cp -al)", f.warm.wall, f.venv.wall + f.cp_al.wall));
+  line(name, "no-op re-sync (library call)", f.noop);
+  line(name, "no-op re-sync (wvlock sync CLI)", f.noop_cli, f.cli_error.empty() ? "" : "failed: " + f.cli_error);
+  line(name, "pip install --target --no-compile", f.pip_plain,
+       f.pip_error.empty() ? ratio("/cold sync", f.pip_plain.wall, f.cold.wall) : f.pip_error);
+  line(name, "pip install --target (byte-compiled)", f.pip_compiled,
+       ratio("/cold sync", f.pip_compiled.wall, f.cold.wall));
+  line(name, "cp -r of the synced lib/", f.cp_r, f.copy_error);
+  line(name, "cp -al of the synced lib/", f.cp_al);
+  line_mib(name, "max RSS of the cold sync", f.rss_cold,
+           format("(the child starts with the bench process's %.1f MiB at fork)", f.bench_rss));
+  line_mib(name, "max RSS of the warm sync", f.rss_warm);
 
-  auto measured = [](std::initializer_list<double> values) {
-    return std::none_of(values.begin(), values.end(), [](double v) { return std::isnan(v); });
+  auto verdict = [](std::initializer_list<double> values, bool pass) {
+    bool measured = std::none_of(values.begin(), values.end(), [](double v) { return std::isnan(v); });
+    return measured ? std::optional<bool>(pass) : std::nullopt;
   };
-  auto verdict = [&](std::initializer_list<double> values, bool pass) {
-    return measured(values) ? std::optional<bool>(pass) : std::nullopt;
-  };
-  const double budget = 3 * (f.venv + f.cp_al);
-  goal(name, "warm sync <= 3x (venv creation + cp -al)", format("%.3f s vs %.3f s", f.warm, budget),
-       verdict({f.warm, budget}, f.warm <= budget));
-  goal(name, "cold sync >= 2x faster than pip --no-compile", format("%.2fx", f.pip_plain / f.cold),
-       verdict({f.pip_plain, f.cold}, f.pip_plain >= 2 * f.cold));
-  goal(name, "no-op re-sync (CLI) <= 30 ms", format("%.1f ms", f.noop_cli * 1000),
-       verdict({f.noop_cli}, f.noop_cli <= 0.030));
+  const double warm = f.warm.wall, cold = f.cold.wall, pip = f.pip_plain.wall, cli = f.noop_cli.wall;
+  const double budget = 3 * (f.venv.wall + f.cp_al.wall);
+  goal(name, "warm sync <= 3x (venv creation + cp -al)", format("%.3f s vs %.3f s", warm, budget),
+       verdict({warm, budget}, warm <= budget));
+  goal(name, "cold sync >= 2x faster than pip --no-compile", format("%.2fx", pip / cold),
+       verdict({pip, cold}, pip >= 2 * cold));
+  goal(name, "no-op re-sync (CLI) <= 30 ms", format("%.1f ms", cli * 1000), verdict({cli}, cli <= 0.030));
   goal(name, "max RSS <= 64 MiB", format("cold %.1f, warm %.1f MiB", f.rss_cold, f.rss_warm),
        verdict({f.rss_cold, f.rss_warm}, f.rss_cold <= 64 && f.rss_warm <= 64));
 }

@@ -61,7 +61,8 @@ inline std::string code_text(Content kind, std::uint64_t seed, std::uint64_t siz
 
 /// Bytes that deflate about 2.5x, like a shared library's code and tables: stretches of
 /// random bytes (incompressible) between runs of one byte (padding, zeroed tables). Random
-/// bytes rather than a small alphabet because zlib deflates those at a third of the speed.
+/// bytes, not a small alphabet: mixed with runs, zlib deflates them 1.5-2x faster at level 1,
+/// which keeps generating the torch-shaped wheel well under a minute on 2 cores.
 class BinaryBytes {
  public:
   explicit BinaryBytes(std::uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 1) {}
@@ -206,47 +207,49 @@ inline bool write_part(const std::string& path, const std::vector<Member*>& memb
   return zip_close(archive) == 0;
 }
 
-/// Writes the wheel `path` from `members` in `threads` parts, then RECORD. Written under a
-/// temporary name and renamed, so a wheel at `path` is always complete.
-inline bool write_wheel(const std::string& path, std::vector<Member>& members, unsigned threads,
-                        const std::string& record_name) {
-  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(members.size())));
-  // Largest first onto the least loaded part.
+/// `members` split into `count` parts of about equal bytes: largest first onto the lightest.
+inline std::vector<std::vector<Member*>> balance(std::vector<Member>& members, unsigned count) {
   std::vector<Member*> by_size;
   for (Member& member : members) by_size.push_back(&member);
   std::sort(by_size.begin(), by_size.end(), [](Member* a, Member* b) { return a->size > b->size; });
-  std::vector<std::vector<Member*>> parts(threads);
-  std::vector<std::uint64_t> load(threads, 0);
+  std::vector<std::vector<Member*>> parts(count);
+  std::vector<std::uint64_t> load(count, 0);
   for (Member* member : by_size) {
-    auto least = std::min_element(load.begin(), load.end()) - load.begin();
-    parts[least].push_back(member);
-    load[least] += member->size + 4096;
+    auto lightest = std::min_element(load.begin(), load.end()) - load.begin();
+    parts[lightest].push_back(member);
+    load[lightest] += member->size + 4096;
   }
-  std::vector<std::string> part_paths;
-  for (unsigned p = 0; p < threads; ++p) part_paths.push_back(wv::str_cat(path, ".part", p));
-  std::vector<char> written(threads, 0);
+  return parts;
+}
+
+/// Each part written by its own thread.
+inline bool write_parts(const std::vector<std::string>& paths, const std::vector<std::vector<Member*>>& parts) {
+  std::vector<char> written(parts.size(), 0);
   std::vector<std::thread> workers;
-  for (unsigned p = 0; p < threads; ++p) {
-    workers.emplace_back([&, p] { written[p] = write_part(part_paths[p], parts[p]); });
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    workers.emplace_back([&, p] { written[p] = write_part(paths[p], parts[p]); });
   }
   for (std::thread& worker : workers) worker.join();
-  bool ok = std::all_of(written.begin(), written.end(), [](char w) { return w != 0; });
+  return std::all_of(written.begin(), written.end(), [](char w) { return w != 0; });
+}
 
+/// The wheel at `path`: the parts' deflated members in `members` order, then RECORD.
+inline bool assemble(const std::string& path, const std::vector<Member>& members,
+                     const std::vector<std::vector<Member*>>& parts,
+                     const std::vector<std::string>& part_paths, const std::string& record_name) {
   std::vector<zip_t*> opened;
   std::vector<std::pair<zip_t*, zip_uint64_t>> where(members.size());  // member -> part, index
-  for (unsigned p = 0; ok && p < threads; ++p) {
+  bool ok = true;
+  for (std::size_t p = 0; ok && p < parts.size(); ++p) {
     int error = 0;
     zip_t* part = zip_open(part_paths[p].c_str(), ZIP_RDONLY, &error);
-    if (part == nullptr) {
-      ok = false;
-      break;
-    }
+    ok = part != nullptr;
+    if (!ok) break;
     opened.push_back(part);
     for (std::size_t i = 0; i < parts[p].size(); ++i) where[parts[p][i] - members.data()] = {part, i};
   }
-  const std::string temporary = path + ".partial";
   int error = 0;
-  zip_t* archive = ok ? zip_open(temporary.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error) : nullptr;
+  zip_t* archive = ok ? zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error) : nullptr;
   ok = archive != nullptr;
   std::string record;
   for (std::size_t i = 0; ok && i < members.size(); ++i) {
@@ -263,6 +266,19 @@ inline bool write_wheel(const std::string& path, std::vector<Member>& members, u
     ok = false;
   }
   for (zip_t* part : opened) zip_discard(part);
+  return ok;
+}
+
+/// Writes the wheel `path` from `members` in `threads` parts, then RECORD. Written under a
+/// temporary name and renamed, so a wheel at `path` is always complete.
+inline bool write_wheel(const std::string& path, std::vector<Member>& members, unsigned threads,
+                        const std::string& record_name) {
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(members.size())));
+  std::vector<std::vector<Member*>> parts = balance(members, threads);
+  std::vector<std::string> part_paths;
+  for (unsigned p = 0; p < threads; ++p) part_paths.push_back(wv::str_cat(path, ".part", p));
+  const std::string temporary = path + ".partial";
+  bool ok = write_parts(part_paths, parts) && assemble(temporary, members, parts, part_paths, record_name);
   std::error_code ec;
   for (const std::string& part_path : part_paths) std::filesystem::remove(part_path, ec);
   if (ok) std::filesystem::rename(temporary, path, ec);
@@ -306,7 +322,8 @@ inline std::vector<Member> small_wheel(const std::string& name, int files, std::
 }
 
 /// A wheel shaped like torch's: ~11,600 Python modules and headers of 1-20 KB, ~320
-/// libraries of 50 KB-5 MB (log-uniform), and a few huge ones, ~1.56 GB in all.
+/// libraries of 50 KB-5 MB (log-uniform), and a few huge ones, ~1.56 GB in all. Tagged
+/// py3-none-any (add_dist_info) so that it installs wherever the bench runs.
 inline std::vector<Member> torchlike_wheel(const std::string& name, const std::string& version) {
   std::mt19937 random(2024);
   std::vector<Member> members;
