@@ -1,5 +1,6 @@
-# Install benchmark: a closure of generated wheels installed by wv::install::sync into a fresh
-# venv, then the same wheel files by pip (/usr/bin/python3 -m pip install --no-deps --no-index
-# --target) in the same run, printing both times and the ratio.
+# Install benchmark: generated closures (a small-wheel case and a torch-shaped one) installed by
+# wv::install::sync() cold, warm and as a no-op (also through the wvlock CLI), against venv
+# creation, pip --target, cp -r and cp -al in the same run, with each sync's max RSS and the
+# goals (bench/install_bench.cc).
 add_executable(install_bench ${CMAKE_CURRENT_SOURCE_DIR}/install_bench.cc)
 target_link_libraries(install_bench PRIVATE wv_install libzip::zip wv_options)
