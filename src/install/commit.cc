@@ -118,6 +118,67 @@ void add_created_dirs(const FileSystem& file_system, const std::string& root,
   }
 }
 
+// The first folder above `rel` that the environment does not have yet ("" when every one
+// exists, or when a file that leaves stands in the way: a folder then replaces it file by file).
+std::string first_missing_folder(const FileSystem& file_system, const std::string& root,
+                                 const std::string& rel, const std::set<std::string>& trashed,
+                                 std::map<std::string, bool>& exists) {
+  std::string prefix;
+  for (std::size_t slash = rel.find('/'); slash != std::string::npos; slash = rel.find('/', slash + 1)) {
+    prefix = rel.substr(0, slash);
+    if (trashed.count(prefix)) return "";
+    auto [it, fresh] = exists.emplace(prefix, false);
+    if (fresh) it->second = file_system.exists(path_join(root, prefix));
+    if (!it->second) return prefix;
+  }
+  return "";
+}
+
+// The moves: a folder that does not exist in the environment yet and whose staged copy holds
+// exactly the files one wheel places there (a new package's `torch/`) moves in one rename; every
+// other file moves alone. Returns the destinations (folders among them) and their staged
+// copies (`N/rel`), pairwise.
+std::pair<std::vector<std::string>, std::vector<std::string>> group_moves(const FileSystem& file_system, const std::string& root,
+                                     const StagedFiles& staged, const std::vector<std::string>& to_move,
+                                     const std::set<std::string>& trashed) {
+  std::map<std::string, bool> exists;
+  std::map<std::string, std::vector<const std::string*>> by_folder;
+  std::vector<std::string> moves;
+  std::vector<std::string> sources;
+  auto move_alone = [&](const std::string& rel) {
+    moves.push_back(rel);
+    sources.push_back(staged.staged_rel(rel));
+  };
+  for (const std::string& rel : to_move) {
+    std::string folder = first_missing_folder(file_system, root, rel, trashed, exists);
+    if (folder.empty()) move_alone(rel);
+    else by_folder[folder].push_back(&rel);
+  }
+  // How many files each wheel staged under each candidate folder (a file another wheel wins
+  // is staged too, and must not move in with the folder).
+  std::map<std::pair<std::size_t, std::string>, std::size_t> staged_under;
+  for (const auto& [key, member] : staged.member_of) {
+    (void)member;
+    for (std::size_t slash = key.second.find('/'); slash != std::string::npos;
+         slash = key.second.find('/', slash + 1)) {
+      std::string prefix = key.second.substr(0, slash);
+      if (by_folder.count(prefix)) ++staged_under[{key.first, prefix}];
+    }
+  }
+  for (const auto& [folder, files] : by_folder) {
+    const std::size_t wheel = staged.source_of.at(*files.front());
+    bool whole = staged_under[{wheel, folder}] == files.size();
+    for (const std::string* rel : files) whole = whole && staged.source_of.at(*rel) == wheel;
+    if (whole) {
+      moves.push_back(folder);
+      sources.push_back(str_cat(wheel, "/", folder));
+    } else {
+      for (const std::string* rel : files) move_alone(*rel);
+    }
+  }
+  return {std::move(moves), std::move(sources)};
+}
+
 // The staged files (and the journal's name) durable before the journal names them, then the
 // journal itself.
 Result<void> write_journal(FileSystem& file_system, const std::string& root,
@@ -208,8 +269,9 @@ Result<Journal> plan_commit(const FileSystem& file_system, const CommitRequest& 
   WV_TRY(add_leaving(file_system, request, journal, trashed));
   WV_ASSIGN_OR_RETURN(std::vector<std::string> to_move,
                       check_destinations(file_system, request, staged, trashed, journal));
-  add_created_dirs(file_system, request.root, to_move, trashed, journal);
-  for (const std::string& rel : to_move) journal.placed.push_back(staged.staged_rel(rel));
+  auto [moves, sources] = group_moves(file_system, request.root, staged, to_move, trashed);
+  add_created_dirs(file_system, request.root, moves, trashed, journal);
+  journal.placed = std::move(sources);
   return journal;
 }
 

@@ -83,8 +83,12 @@ Result<void> roll_back(FileSystem& file_system, const std::string& root, const J
     const std::string destination = path_join(root, destination_of(staged));
     WV_ASSIGN_OR_RETURN(bool still_staged, present(file_system, path_join(staging, staged)));
     if (still_staged) continue;
-    WV_ASSIGN_OR_RETURN(bool placed, present(file_system, destination));
-    if (placed) WV_TRY(file_system.remove(destination));
+    // A placed folder (a whole new package folder moved in one rename) did not exist before
+    // the sync: it goes whole.
+    Result<FileInfo> placed = file_system.stat(destination);
+    if (!placed && placed.error().code != ErrorCode::kNotFound) return std::move(placed).error();
+    if (placed && placed->type == FileType::kDirectory) WV_TRY(file_system.remove_all(destination));
+    else if (placed) WV_TRY(file_system.remove(destination));
   }
   for (auto it = journal.created_dirs.rbegin(); it != journal.created_dirs.rend(); ++it) {
     (void)file_system.remove(path_join(root, *it));  // fails (kept) when not empty
@@ -109,7 +113,7 @@ Result<std::string> repair_environment(FileSystem& file_system, const std::strin
     WV_TRY(roll_back(file_system, root, journal));
     note = str_cat("an interrupted sync left ", in_backticks(journal_path),
                    "; its changes were rolled back (", journal.placed.size(),
-                   " files removed, ", journal.trashed.size(), " restored)");
+                   " placed paths removed, ", journal.trashed.size(), " restored)");
     WV_TRY(file_system.remove(journal_path));
   }
   // Leftover staging and trash folders of a killed sync.

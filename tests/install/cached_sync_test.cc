@@ -4,6 +4,7 @@
 // hard link is noticed, and --compile-bytecode's .pyc files are real, listed and named for the
 // installed path.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -11,6 +12,7 @@
 #include "install/sync.h"
 #include "install/unpacked_cache.h"
 #include "pkg/wheel_filename.h"
+#include "support/faulty_file_system.h"
 #include "support/temp_dir.h"
 #include "wheel_builder.h"
 
@@ -201,6 +203,60 @@ TEST_CASE("cached sync: --compile-bytecode writes .pyc files named for the insta
   auto plain = env.sync_into_venv("plain");
   REQUIRE(plain.has_value());
   CHECK_FALSE(fs::exists(env.site("plain") + "/gamma/sub/__pycache__"));
+}
+
+TEST_CASE("cached sync: a new package folder moves in with one rename, and a failed move of it "
+          "leaves nothing behind", "[install][cache][safety]") {
+  test::TempDir dir;
+  WheelSpec spec;
+  spec.name = "many";
+  spec.version = "1.0";
+  for (int i = 0; i < 40; ++i) {
+    spec.files.push_back(WheelEntry("many/sub" + std::to_string(i % 4) + "/m" + std::to_string(i) +
+                                        ".py",
+                                    "X = " + std::to_string(i) + "\n"));
+  }
+  lock::Lockfile lockfile = lock_of({test::locked_file(test::build_wheel(spec, dir.file("wheels")))});
+  LocalWheelStore store{""};
+  RealFileSystem real;
+  SyncOptions options;
+  options.venv = dir.file("venv");
+  options.cache_dir = dir.file("cache");
+  // The second rename fails both times: with an empty cache it is the first move of the commit
+  // (the first publishes the cache entry); with the entry there, the second move, after
+  // `many/` moved in whole, which the roll back must take out again.
+  run("python3 -m venv --without-pip '" + dir.file("venv") + "'");
+  auto listing = [&] {
+    std::vector<std::string> paths;
+    for (const auto& entry : fs::recursive_directory_iterator(dir.file("venv"))) {
+      paths.push_back(entry.path().string());
+    }
+    std::sort(paths.begin(), paths.end());
+    return paths;
+  };
+  const std::vector<std::string> before = listing();
+  for (int allowed : {1, 1}) {
+    test::FaultyFileSystem failing(real, allowed);
+    options.file_system = &failing;
+    auto failed = sync(options, lockfile, test::live_host(), store);
+    INFO("renames " << failing.renames());
+    REQUIRE_FALSE(failed.has_value());
+    CHECK(failed.error().to_string().find("restored") != std::string::npos);
+    std::vector<std::string> after = listing();
+    after.erase(std::remove_if(after.begin(), after.end(),
+                               [](const std::string& path) {
+                                 return path.find(".wvlock") != std::string::npos;
+                               }),
+                after.end());
+    CHECK(after == before);
+  }
+  test::FaultyFileSystem counting(real, -1);
+  options.file_system = &counting;
+  auto synced = sync(options, lockfile, test::live_host(), store);
+  REQUIRE(synced.has_value());
+  // The cache entry's publication, then `many/` and `many-1.0.dist-info/` whole: not 44 moves.
+  CHECK(counting.renames() <= 4);
+  CHECK(run(dir.file("venv") + "/bin/python -c 'import many.sub3.m39 as m; print(m.X)'") == "39\n");
 }
 
 }  // namespace
