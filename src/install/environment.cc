@@ -285,12 +285,10 @@ Result<SyncLock> SyncLock::acquire(const std::string& venv) {
     return make_error(ErrorCode::kIo,
                       str_cat("cannot lock ", in_backticks(path), ": ", std::strerror(saved)));
   }
-  SyncLock lock;
-  lock.fd_ = fd;
-  return lock;
+  return SyncLock(fd);
 }
 
-SyncLock& SyncLock::operator=(SyncLock&& other) noexcept {
+FileLock& FileLock::operator=(FileLock&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = other.fd_;
@@ -299,7 +297,7 @@ SyncLock& SyncLock::operator=(SyncLock&& other) noexcept {
   return *this;
 }
 
-SyncLock::~SyncLock() {
+FileLock::~FileLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the flock
 }
 

@@ -61,17 +61,25 @@ Result<std::vector<std::string>> installed_files(const InstallScheme& scheme,
                                                  const InstalledDistribution& distribution);
 
 /// An exclusive lock on `{venv}/.wvlock.lock` held while the object lives.
-class SyncLock {
+/// An flock held on an open file while the object lives (closing releases it): what the sync
+/// lock and the cache lock (unpacked_cache.h) hold.
+class FileLock {
  public:
-  /// Fails at once (kUnavailable) when another process holds it.
-  static Result<SyncLock> acquire(const std::string& venv);
-  SyncLock() = default;
-  SyncLock(SyncLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  SyncLock& operator=(SyncLock&& other) noexcept;
-  ~SyncLock();
+  FileLock() = default;
+  explicit FileLock(int fd) : fd_(fd) {}
+  FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  FileLock& operator=(FileLock&& other) noexcept;
+  ~FileLock();
 
  private:
   int fd_ = -1;
+};
+
+class SyncLock : public FileLock {
+ public:
+  /// Fails at once (kUnavailable) when another process holds it.
+  static Result<SyncLock> acquire(const std::string& venv);
+  using FileLock::FileLock;
 };
 
 /// The names wvlock keeps inside the environment root.

@@ -136,22 +136,7 @@ Result<CacheLock> CacheLock::acquire(const std::string& cache_root, bool exclusi
                         str_cat("cannot lock ", in_backticks(path), ": ", std::strerror(saved)));
     }
   }
-  CacheLock lock;
-  lock.fd_ = fd;
-  return lock;
-}
-
-CacheLock& CacheLock::operator=(CacheLock&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = other.fd_;
-    other.fd_ = -1;
-  }
-  return *this;
-}
-
-CacheLock::~CacheLock() {
-  if (fd_ >= 0) ::close(fd_);
+  return CacheLock(fd);
 }
 
 UnpackedCache::UnpackedCache(FileSystem& file_system, const std::string& cache_dir)

@@ -20,6 +20,7 @@
 
 #include "base/file_system.h"
 #include "base/result.h"
+#include "install/environment.h"
 #include "install/wheel_extract.h"
 
 namespace wv::install {
@@ -56,17 +57,11 @@ struct CacheSweep {
 };
 
 /// flock on the cache's `.lock`: shared for syncs, exclusive for prune and clean.
-class CacheLock {
+class CacheLock : public FileLock {
  public:
   /// Waits for the lock (saying so once on stderr when it has to wait).
   static Result<CacheLock> acquire(const std::string& cache_root, bool exclusive);
-  CacheLock() = default;
-  CacheLock(CacheLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  CacheLock& operator=(CacheLock&& other) noexcept;
-  ~CacheLock();
-
- private:
-  int fd_ = -1;
+  using FileLock::FileLock;
 };
 
 class UnpackedCache {

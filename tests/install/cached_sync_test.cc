@@ -23,26 +23,7 @@ namespace fs = std::filesystem;
 using test::WheelEntry;
 using test::WheelSpec;
 
-lock::Lockfile lock_of(const std::vector<lock::LockedFile>& files) {
-  lock::Lockfile lockfile;
-  lock::LockedTarget target;
-  target.name = "cpu";
-  target.declared = *targets::target_from_facts("cpu", {{"platform", "linux-" + test::machine()}});
-  for (const lock::LockedFile& file : files) {
-    auto parsed = pkg::parse_wheel_filename(file.name);
-    REQUIRE(parsed.has_value());
-    lock::LockedPackage package;
-    package.name = parsed->name.str();
-    package.version = parsed->version.to_string();
-    package.wheels = {file};
-    package.targets["cpu"].wheels = {file.name};
-    target.roots.push_back(package.name + "==" + package.version);
-    lockfile.packages.push_back(std::move(package));
-  }
-  lockfile.targets = {target};
-  lock::canonicalize(lockfile);
-  return lockfile;
-}
+lock::Lockfile lock_of(const std::vector<lock::LockedFile>& files) { return test::lock_of_wheels(files); }
 
 WheelSpec gamma_wheel() {
   WheelSpec spec;
@@ -57,13 +38,7 @@ WheelSpec gamma_wheel() {
   return spec;
 }
 
-std::string run(const std::string& command) {
-  std::string output;
-  int code = test::run_command(command, &output);
-  INFO(command << "\n" << output);
-  CHECK(code == 0);
-  return output;
-}
+std::string run(const std::string& command) { return test::run_checked(command); }
 
 struct Cached {
   test::TempDir dir;

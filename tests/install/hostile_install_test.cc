@@ -92,13 +92,7 @@ std::string tree_digest(const std::string& root) {
   return out;
 }
 
-std::string run(const std::string& command) {
-  std::string output;
-  int code = test::run_command(command, &output);
-  INFO(command << "\n" << output);
-  CHECK(code == 0);
-  return output;
-}
+std::string run(const std::string& command) { return test::run_checked(command); }
 
 WheelSpec spec_of(const std::string& name, const std::string& version,
                   std::vector<test::WheelEntry> files) {

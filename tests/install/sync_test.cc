@@ -28,27 +28,7 @@ using test::live_host;
 using test::machine;
 
 /// One target `cpu` whose closure is every given wheel (each its own package).
-lock::Lockfile lock_of(const std::vector<lock::LockedFile>& files) {
-  lock::Lockfile lockfile;
-  lock::LockedTarget target;
-  target.name = "cpu";
-  target.declared = *targets::target_from_facts("cpu", {{"platform", "linux-" + machine()}});
-  for (const lock::LockedFile& file : files) {
-    auto parsed = pkg::parse_wheel_filename(file.name);
-    REQUIRE(parsed.has_value());
-    lock::LockedPackage package;
-    package.name = parsed->name.str();
-    package.version = parsed->version.to_string();
-    package.wheels = {file};
-    package.targets["cpu"].wheels = {file.name};
-    target.roots.push_back(package.name + "==" + package.version);
-    lockfile.packages.push_back(std::move(package));
-  }
-  lockfile.targets = {target};
-  lock::canonicalize(lockfile);
-  REQUIRE(lock::validate(lockfile, "test.toml").has_value());
-  return lockfile;
-}
+lock::Lockfile lock_of(const std::vector<lock::LockedFile>& files) { return test::lock_of_wheels(files); }
 
 /// Every path under `root` with its type and content hash, sorted: equal strings mean an
 /// unchanged environment.
@@ -74,11 +54,7 @@ std::string tree_digest(const std::string& root) {
 }
 
 std::string run(const std::string& command, int expected_exit = 0) {
-  std::string output;
-  int code = test::run_command(command, &output);
-  INFO(command << "\n" << output);
-  CHECK(code == expected_exit);
-  return output;
+  return test::run_checked(command, expected_exit);
 }
 
 WheelSpec alpha(const std::string& version, bool with_old_module) {

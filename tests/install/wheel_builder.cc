@@ -16,6 +16,7 @@
 #include "base/file_system.h"
 #include "base/sha256.h"
 #include "base/str.h"
+#include "pkg/wheel_filename.h"
 
 namespace wv::test {
 namespace {
@@ -113,6 +114,36 @@ targets::HostProfile live_host() {
   host.libc.set(targets::LibcKind::kGlibc, targets::FactSource::kLibc);
   host.libc_version.set({2, 35}, targets::FactSource::kLibc);
   return host;
+}
+
+std::string run_checked(const std::string& command, int expected_exit) {
+  std::string output;
+  int code = run_command(command, &output);
+  INFO(command << "\n" << output);
+  CHECK(code == expected_exit);
+  return output;
+}
+
+lock::Lockfile lock_of_wheels(const std::vector<lock::LockedFile>& files) {
+  lock::Lockfile lockfile;
+  lock::LockedTarget target;
+  target.name = "cpu";
+  target.declared = *targets::target_from_facts("cpu", {{"platform", "linux-" + machine()}});
+  for (const lock::LockedFile& file : files) {
+    auto parsed = pkg::parse_wheel_filename(file.name);
+    REQUIRE(parsed.has_value());
+    lock::LockedPackage package;
+    package.name = parsed->name.str();
+    package.version = parsed->version.to_string();
+    package.wheels = {file};
+    package.targets["cpu"].wheels = {file.name};
+    target.roots.push_back(package.name + "==" + package.version);
+    lockfile.packages.push_back(std::move(package));
+  }
+  lockfile.targets = {target};
+  lock::canonicalize(lockfile);
+  REQUIRE(lock::validate(lockfile, "test.toml").has_value());
+  return lockfile;
 }
 
 }  // namespace wv::test

@@ -51,5 +51,10 @@ std::string machine();
 targets::HostProfile live_host();
 /// Runs a shell command; returns its exit code and fills `output` with stdout+stderr.
 int run_command(const std::string& command, std::string* output = nullptr);
+/// The same as a test step: checks the exit code and returns the output.
+std::string run_checked(const std::string& command, int expected_exit = 0);
+/// One valid target `cpu` of this machine whose closure is every given wheel, each its own
+/// package (the name and version its file name says).
+lock::Lockfile lock_of_wheels(const std::vector<lock::LockedFile>& files);
 
 }  // namespace wv::test
