@@ -187,6 +187,21 @@ class ForwardingFileSystem : public FileSystem {
   FileSystem& inner_;
 };
 
+/// Removes a temporary folder (or file) and everything under it when the object goes: the
+/// partial output of a step that failed midway never stays.
+class ScopedRemoval {
+ public:
+  ScopedRemoval(FileSystem& file_system, std::string path)
+      : file_system_(file_system), path_(std::move(path)) {}
+  ScopedRemoval(const ScopedRemoval&) = delete;
+  ScopedRemoval& operator=(const ScopedRemoval&) = delete;
+  ~ScopedRemoval() { (void)file_system_.remove_all(path_); }
+
+ private:
+  FileSystem& file_system_;
+  std::string path_;
+};
+
 /// Joins two path pieces with one '/'.
 std::string path_join(std::string_view base, std::string_view leaf);
 /// The folder part of a path ("a/b/c" -> "a/b"; "c" -> ".").

@@ -218,11 +218,7 @@ Result<CacheEntry> UnpackedCache::add(std::string_view sha256, const std::string
   const std::string temporary = path_join(path_join(root_, ".tmp"), str_cat(hex, ".", unique_suffix()));
   const std::string tree = path_join(temporary, "files");
   WV_TRY(file_system_.create_directories(tree));
-  struct Guard {
-    FileSystem& file_system;
-    const std::string& path;
-    ~Guard() { (void)file_system.remove_all(path); }
-  } guard{file_system_, temporary};
+  const ScopedRemoval removal(file_system_, temporary);
   Manifest manifest;
   manifest.wheel = options.wheel_name.empty() ? std::string(path_filename(wheel_path))
                                               : options.wheel_name;

@@ -96,11 +96,7 @@ Result<LinkedWheel> unpack_linked(FileSystem& file_system, const std::string& wh
   const std::string tree = options.staging + ".tree";
   (void)file_system.remove_all(tree);
   WV_TRY(file_system.create_directories(tree));
-  struct TreeGuard {
-    FileSystem& file_system;
-    const std::string& path;
-    ~TreeGuard() { (void)file_system.remove_all(path); }
-  } guard{file_system, tree};
+  const ScopedRemoval removal(file_system, tree);
   ExtractOptions extract;
   extract.limits = options.limits;
   extract.wheel_name = options.wheel_name;
