@@ -2,6 +2,7 @@
 #include "install/prepare.h"
 
 #include "base/file_system.h"
+#include "base/log.h"
 #include "base/str.h"
 #include "install/built_sources.h"
 #include "install/wheel_link.h"
@@ -89,10 +90,18 @@ Result<void> extract_one(UnpackedCache& cache, PreparedWheel& wheel, const SyncO
   extract.limits = options.limits;
   extract.wheel_name = wheel.item->file->name;
   extract.threads = threads;
-  WV_ASSIGN_OR_RETURN(CacheEntry entry,
-                      cache.add(wheel.item->file->sha256, wheel.path, extract, options.reinstall));
-  WV_TRY(check_layout(entry.contents, entry.wheel));
-  wheel.entry = std::move(entry);
+  Result<CacheEntry> entry =
+      cache.add(wheel.item->file->sha256, wheel.path, extract, options.reinstall);
+  if (!entry && entry.error().code == ErrorCode::kIo) {
+    // The cache's file system failed (full, read-only): the wheel is unpacked in the
+    // environment instead, where a real problem with it is reported all the same.
+    log_warning(str_cat(entry.error().message, "; unpacking ", in_backticks(wheel.item->file->name),
+                        " in the environment instead of through the cache"));
+    return {};
+  }
+  if (!entry) return std::move(entry).error();
+  WV_TRY(check_layout(entry->contents, entry->wheel));
+  wheel.entry = std::move(*entry);
   return {};
 }
 
@@ -130,7 +139,10 @@ Result<void> extract_all(UnpackedCache& cache, PreparedWheels& prepared, const S
   for (std::optional<Error>& error : errors) {
     if (error) return std::move(*error).with_note(unchanged_note(root));
   }
-  prepared.extracted = big.size() + small.size();
+  for (PreparedWheel& wheel : prepared.wheels) {
+    if (wheel.entry && wheel.item->build == nullptr) ++prepared.extracted;
+  }
+  prepared.extracted -= prepared.cache_hits;
   return {};
 }
 
@@ -171,8 +183,16 @@ Result<PreparedWheels> prepare(const Plan& plan, const SyncOptions& options, Whe
   std::optional<UnpackedCache> cache;
   if (!options.cache_dir.empty()) {
     cache.emplace(file_system, options.cache_dir);
-    WV_ASSIGN_OR_RETURN(prepared.cache_lock, CacheLock::acquire(cache->root(), false));
-    if (!options.reinstall) WV_TRY(take_cached(wanted, *cache, store, prepared));
+    Result<CacheLock> lock = CacheLock::acquire(cache->root(), false);
+    if (lock) {
+      prepared.cache_lock = std::move(*lock);
+      if (!options.reinstall) WV_TRY(take_cached(wanted, *cache, store, prepared));
+    } else {
+      // A cache that cannot be used (read-only, not a folder) costs speed, not the sync.
+      log_warning(str_cat(lock.error().message, "; unpacking each wheel in the environment "
+                                                "instead of through the cache"));
+      cache.reset();
+    }
   }
   WV_TRY(fetch_all(wanted, store, root, prepared));
   if (cache) WV_TRY(extract_all(*cache, prepared, options, root));

@@ -110,6 +110,18 @@ TEST_CASE("cached sync: a second environment links the extracted files and never
   CHECK(renewed->extracted == 1);
 }
 
+TEST_CASE("cached sync: a cache folder that cannot be made costs speed, not the sync",
+          "[install][cache]") {
+  Cached env;
+  std::ofstream(env.dir.file("not-a-folder")) << "a file where the cache would go";
+  env.cache = env.dir.file("not-a-folder") + "/cache";
+  auto synced = env.sync_into_venv("venv");
+  REQUIRE(synced.has_value());
+  CHECK(synced->cache_hits == 0);
+  CHECK(synced->extracted == 0);
+  CHECK(run(env.dir.file("venv") + "/bin/gamma-run") == "gamma ran\n");
+}
+
 TEST_CASE("cached sync: --link-mode copy shares nothing with the cache", "[install][cache]") {
   Cached env;
   SyncOptions copy;
