@@ -111,6 +111,7 @@ Result<void> inflate_member(zip_t* archive, const Member& member, std::string_vi
     }
     state->next_out = reinterpret_cast<uint8_t*>(output.data());
     state->avail_out = static_cast<uint32_t>(output.size());
+    const uint32_t input_before = state->avail_in;
     const int status = isal_inflate(state.get());
     if (status != ISAL_DECOMP_OK) return broken(str_cat("invalid deflate data (", status, ")"));
     const std::size_t produced = output.size() - state->avail_out;
@@ -121,8 +122,9 @@ Result<void> inflate_member(zip_t* archive, const Member& member, std::string_vi
                                                        " expands past its declared size"));
     }
     if (produced > 0) WV_TRY(sink(std::string_view(output.data(), produced)));
-    if (produced == 0 && state->avail_in == 0 && input_done &&
-        state->block_state != ISAL_BLOCK_FINISH) {
+    // No output and no input taken: more input cannot come, or the stream is stuck.
+    if (produced == 0 && state->avail_in == input_before &&
+        state->block_state != ISAL_BLOCK_FINISH && (input_done || state->avail_in > 0)) {
       return broken("the compressed data ends early");
     }
   }
