@@ -139,10 +139,10 @@ Result<void> extract_all(UnpackedCache& cache, PreparedWheels& prepared, const S
   for (std::optional<Error>& error : errors) {
     if (error) return std::move(*error).with_note(unchanged_note(root));
   }
-  for (PreparedWheel& wheel : prepared.wheels) {
-    if (wheel.entry && wheel.item->build == nullptr) ++prepared.extracted;
+  // A wheel the cache's file system refused has no entry: it unpacks in the environment.
+  for (const std::vector<PreparedWheel*>* group : {&big, &small}) {
+    for (const PreparedWheel* wheel : *group) prepared.extracted += wheel->entry ? 1 : 0;
   }
-  prepared.extracted -= prepared.cache_hits;
   return {};
 }
 

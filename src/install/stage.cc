@@ -23,6 +23,11 @@ namespace {
 /// Wheels unpacked at once (bounded: unpacking is mostly file creation).
 constexpr std::size_t kMaxUnpackThreads = 8;
 
+// Wheel `number`'s own folder in the staging folder.
+std::string wheel_staging(const std::string& staging, std::size_t number) {
+  return path_join(staging, std::to_string(number));
+}
+
 // What the unpack options of every wheel are made from. Each dist-info also records whether
 // the package was asked for (REQUESTED) and, when the lock names it by location, where from
 // (direct_url.json).
@@ -55,7 +60,7 @@ UnpackOptions unpack_options_for(std::size_t number, const UnpackContext& contex
   const SyncOptions& options = context.request.options;
   UnpackOptions unpack;
   unpack.scheme = context.request.scheme;
-  unpack.staging = str_cat(context.staging, "/", number);
+  unpack.staging = wheel_staging(context.staging, number);
   unpack.limits = options.limits;
   if (item->build != nullptr) {
     auto identity = context.request.identities.find(item->name);
@@ -118,7 +123,7 @@ Result<void> compile_all(std::vector<LinkedWheel*>& wheels, const StageRequest& 
   std::vector<CompileJob> jobs;
   std::vector<Source> sources;
   for (std::size_t w = 0; w < wheels.size(); ++w) {
-    const std::string folder = path_join(staging, std::to_string(w));
+    const std::string folder = wheel_staging(staging, w);
     for (const std::string& rel : wheels[w]->unpacked.files) {
       if (!compiles(rel, request.scheme)) continue;
       jobs.push_back(CompileJob{path_join(folder, rel), path_join(request.root, rel)});
@@ -252,7 +257,7 @@ Result<StagedFiles> stage(const PreparedWheels& prepared, const StageRequest& re
     const PreparedWheel& wheel = prepared.wheels[i];
     staged.wheels.push_back(wheel.item->file ? wheel.item->file->name
                                              : std::string(path_filename(wheel.path)));
-    WV_TRY(write_record(request.file_system, *wheels[i], unpack_options_for(i, context)));
+    WV_TRY(write_record(request.file_system, *wheels[i], wheel_staging(staging.path(), i)));
     staged.links.add(wheels[i]->counts);
     merge(i, wheels[i]->unpacked, staged);
   }

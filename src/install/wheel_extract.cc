@@ -267,6 +267,28 @@ const Member* find_member(const Listing& listing, const std::string& name) {
   return nullptr;
 }
 
+/// One of the dist-info folder's own files (METADATA, WHEEL, RECORD), which a wheel must have,
+/// and its text, bounded by the metadata limit.
+struct MetadataFile {
+  const Member* member = nullptr;
+  std::string text;
+};
+
+Result<MetadataFile> read_metadata_file(zip_t* archive, const Listing& listing,
+                                        std::string_view leaf, std::string_view wheel,
+                                        const UnpackLimits& limits) {
+  MetadataFile file;
+  file.member = find_member(listing, str_cat(listing.dist_info, "/", leaf));
+  if (file.member == nullptr) {
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat("wheel ", in_backticks(wheel), " has no ", leaf, " file in ",
+                              in_backticks(listing.dist_info)));
+  }
+  WV_ASSIGN_OR_RETURN(file.text,
+                      read_member_text(archive, *file.member, wheel, limits.max_metadata_size));
+  return file;
+}
+
 /// The file name, the dist-info folder and METADATA must name one distribution and version
 /// (pip refuses the same, "inconsistent name/version"): otherwise the lock, the plan and what
 /// the next sync reads back from the environment would each describe a different package.
@@ -284,14 +306,10 @@ Result<void> check_metadata(zip_t* archive, const Listing& listing, std::string_
                               "file name says ", in_backticks(written_version), ", its folder ",
                               in_backticks(dist_info), " says ", in_backticks(folder_version)));
   }
-  const Member* metadata_member = find_member(listing, dist_info + "/METADATA");
-  if (metadata_member == nullptr) {
-    return make_error(ErrorCode::kInvalidInput,
-                      str_cat("wheel ", in_backticks(wheel), " has no METADATA file in ",
-                              in_backticks(dist_info)));
-  }
-  WV_ASSIGN_OR_RETURN(std::string metadata_text,
-                      read_member_text(archive, *metadata_member, wheel, limits.max_metadata_size));
+  WV_ASSIGN_OR_RETURN(MetadataFile metadata,
+                      read_metadata_file(archive, listing, "METADATA", wheel, limits));
+  const Member* metadata_member = metadata.member;
+  const std::string& metadata_text = metadata.text;
   // Only the two header fields are read: a full parse would refuse wheels for fields that
   // installing never uses.
   std::optional<std::string> metadata_name;
@@ -330,16 +348,10 @@ Result<void> check_metadata(zip_t* archive, const Listing& listing, std::string_
 /// WHEEL: Root-Is-Purelib, and a Wheel-Version of 1.x.
 Result<bool> read_root_is_purelib(zip_t* archive, const Listing& listing, std::string_view wheel,
                                   const UnpackLimits& limits) {
-  const Member* wheel_member = find_member(listing, listing.dist_info + "/WHEEL");
-  if (wheel_member == nullptr) {
-    return make_error(ErrorCode::kInvalidInput,
-                      str_cat("wheel ", in_backticks(wheel), " has no WHEEL file in ",
-                              in_backticks(listing.dist_info)));
-  }
-  WV_ASSIGN_OR_RETURN(std::string text,
-                      read_member_text(archive, *wheel_member, wheel, limits.max_metadata_size));
+  WV_ASSIGN_OR_RETURN(MetadataFile wheel_file,
+                      read_metadata_file(archive, listing, "WHEEL", wheel, limits));
   bool root_is_purelib = true;
-  for (std::string_view line : split(text, '\n')) {
+  for (std::string_view line : split(wheel_file.text, '\n')) {
     std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
     std::string_view key = trim(line.substr(0, colon));
@@ -371,14 +383,10 @@ bool is_record_or_signature(const Listing& listing, const std::string& name) {
 Result<void> read_record(zip_t* archive, const Listing& listing, std::string_view wheel,
                          const UnpackLimits& limits, ExtractedWheel& extracted,
                          std::vector<std::string>& sizes) {
-  const Member* record_member = find_member(listing, listing.dist_info + "/RECORD");
-  if (record_member == nullptr) {
-    return make_error(ErrorCode::kInvalidInput,
-                      str_cat("wheel ", in_backticks(wheel), " has no RECORD file in ",
-                              in_backticks(listing.dist_info)));
-  }
-  WV_ASSIGN_OR_RETURN(std::string text,
-                      read_member_text(archive, *record_member, wheel, limits.max_metadata_size));
+  WV_ASSIGN_OR_RETURN(MetadataFile record_file,
+                      read_metadata_file(archive, listing, "RECORD", wheel, limits));
+  const Member* record_member = record_file.member;
+  const std::string& text = record_file.text;
   const std::string what = str_cat(wheel, "!", listing.dist_info, "/RECORD");
   WV_ASSIGN_OR_RETURN(std::vector<RecordRow> rows, parse_record(text, what));
   std::map<std::string_view, const RecordRow*> record;

@@ -292,7 +292,7 @@ void add_record_row(LinkedWheel& wheel, std::string rel, std::string hash, std::
   wheel.rows.push_back(RecordRow{std::move(rel), std::move(hash), std::to_string(size)});
 }
 
-Result<void> write_record(FileSystem& file_system, LinkedWheel& wheel, const UnpackOptions& options) {
+Result<void> write_record(FileSystem& file_system, LinkedWheel& wheel, const std::string& staging) {
   // A launcher may replace a file of the same name: the last one written is the one listed.
   std::set<std::string> listed;
   std::vector<bool> keep(wheel.rows.size(), false);
@@ -314,7 +314,7 @@ Result<void> write_record(FileSystem& file_system, LinkedWheel& wheel, const Unp
   const std::string record_rel = join_rel(wheel.unpacked.dist_info, "RECORD");
   text += str_cat(record_field(relative_to_site(record_rel)), ",,\n");
   WV_ASSIGN_OR_RETURN(std::unique_ptr<WritableFile> file,
-                      file_system.create_file(path_join(options.staging, record_rel), false));
+                      file_system.create_file(path_join(staging, record_rel), false));
   WV_TRY(file->write(text));
   WV_TRY(file->close());
   files.push_back(record_rel);

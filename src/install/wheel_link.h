@@ -72,7 +72,7 @@ Result<LinkedWheel> unpack_linked(FileSystem& file_system, const std::string& wh
 void add_record_row(LinkedWheel& wheel, std::string rel, std::string hash, std::uint64_t size);
 
 /// Writes RECORD (paths relative to the wheel's site folder, itself listed without a hash)
-/// into staging and lists it in `wheel.unpacked.files`.
-Result<void> write_record(FileSystem& file_system, LinkedWheel& wheel, const UnpackOptions& options);
+/// into the wheel's staging folder (`UnpackOptions::staging`) and lists it in `wheel.unpacked.files`.
+Result<void> write_record(FileSystem& file_system, LinkedWheel& wheel, const std::string& staging);
 
 }  // namespace wv::install

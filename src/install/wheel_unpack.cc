@@ -112,7 +112,7 @@ Result<LinkedWheel> unpack_linked(FileSystem& file_system, const std::string& wh
 Result<UnpackedWheel> unpack_wheel(const std::string& wheel_path, const UnpackOptions& options) {
   RealFileSystem file_system;
   WV_ASSIGN_OR_RETURN(LinkedWheel linked, unpack_linked(file_system, wheel_path, options));
-  WV_TRY(write_record(file_system, linked, options));
+  WV_TRY(write_record(file_system, linked, options.staging));
   return std::move(linked.unpacked);
 }
 
