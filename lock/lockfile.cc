@@ -173,17 +173,7 @@ std::string label(const LockedPackage& package) {
 
 // User-info in a URL is a credential unless it is a bare ssh user (`ssh://git@host/...`, no
 // secret): a password never belongs in a lock, and over http(s) a bare user is a token.
-bool has_credentials(std::string_view url) {
-  if (strip_credentials(url) == url) return false;
-  std::size_t scheme_end = url.find("://");
-  std::string_view scheme = url.substr(0, scheme_end);
-  std::string_view rest = url.substr(scheme_end + 3);
-  std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
-  std::size_t at = authority.rfind('@');
-  bool bare_user = at != std::string_view::npos &&
-                   authority.substr(0, at).find(':') == std::string_view::npos;
-  return !(bare_user && scheme.find("ssh") != std::string_view::npos);
-}
+bool has_credentials(std::string_view url) { return carries_credentials(url); }
 
 // A subdirectory names a folder inside its source tree: relative, no `..`, no NUL.
 bool is_inner_path(std::string_view path) {

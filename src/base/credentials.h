@@ -1,6 +1,7 @@
 // Credentials never enter a lockfile or a message (DESIGN.md §2.1): URLs are stored bare and
-// printed masked. Pure string functions; every sink (the lock writer's URL mapping, the input
-// hash, error and log output) calls them. Cheap to include.
+// printed masked. One rule finds user-info, for masking and stripping alike; every write to
+// stdout and stderr applies it (base/output.h), as do the writers of stored URLs (the lock
+// writer's URL mapping, the input hash, the cache's sidecars). Cheap to include.
 #pragma once
 
 #include <string>
@@ -8,12 +9,18 @@
 
 namespace wv {
 
-/// `text` with the user-info of every `scheme://user:password@host` in it replaced by `****`
-/// (`https://****@host/...`), for messages and logs.
+/// `text` with the user-info of every URL in it replaced by `****` (`https://****@host/...`),
+/// for messages and logs. The rule: after each `scheme://`, the authority is the run of RFC
+/// 3986 authority characters (unreserved, `%`, sub-delims `!$&'()*+,;=`, `:`, `@`, `[`, `]`);
+/// if it holds an `@`, all before the last `@` is user-info. Idempotent.
 std::string redact_credentials(std::string_view text);
 
-/// `url` without its user-info (`https://user:pw@host/x` -> `https://host/x`), for what is
-/// stored: the lockfile's URLs, the input hash.
+/// `url` without its user-info (`https://user:pw@host/x` -> `https://host/x`), by the same
+/// rule, for what is stored: the lockfile's URLs, the input hash, cache metadata.
 std::string strip_credentials(std::string_view url);
+
+/// True when `url` holds user-info the rule above would mask (an ssh account name alone does
+/// not count: it is an address, not a secret).
+bool carries_credentials(std::string_view url);
 
 }  // namespace wv

@@ -1,9 +1,9 @@
 #include "base/log.h"
 
 #include <atomic>
-#include <cstdio>
 
-#include "base/credentials.h"
+#include "base/output.h"
+#include "base/str.h"
 
 namespace wv {
 namespace {
@@ -11,9 +11,7 @@ std::atomic<int> current_level{int(Verbosity::kNormal)};
 std::atomic<bool> colored{false};
 
 void emit(std::string_view prefix, std::string_view message) {
-  // never print a password
-  const std::string shown = paint_diagnostic(redact_credentials(std::string(prefix) + std::string(message)));
-  std::fprintf(stderr, "%s\n", shown.c_str());
+  print_diagnostic(std::string(prefix) + std::string(message));
 }
 
 struct Prefix {
@@ -63,6 +61,11 @@ std::string paint_diagnostic(std::string_view text) {
     start = end + 1;
   }
   return out;
+}
+
+void print_diagnostic(std::string_view text) {
+  // Escaped before painting, so only our own colour codes reach the terminal.
+  write_err(paint_diagnostic(printable_text(text)) + "\n");
 }
 
 void set_verbosity(Verbosity level) { current_level = int(level); }

@@ -22,6 +22,11 @@ std::string paint(std::string_view text, Style style);
 /// line that has one.
 std::string paint_diagnostic(std::string_view text);
 
+/// Prints `text` and a newline on stderr as a diagnostic: control characters made visible
+/// (printable_text: a message may quote a backend's output or a hostile name), prefixes
+/// painted, credentials masked (base/output.h). Every message goes out through here.
+void print_diagnostic(std::string_view text);
+
 void log_warning(std::string_view message);  ///< "warning: ..." unless quiet
 void log_info(std::string_view message);     ///< shown at normal verbosity and above
 void log_debug(std::string_view message);    ///< shown with -vv

@@ -22,4 +22,54 @@ std::string percent_encode(std::string_view text, std::string_view keep) {
   return out;
 }
 
+namespace {
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+std::string percent_decode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size()) {
+      const int high = hex_digit(text[i + 1]);
+      const int low = hex_digit(text[i + 2]);
+      if (high >= 0 && low >= 0) {
+        out.push_back(static_cast<char>(high * 16 + low));
+        i += 2;
+        continue;
+      }
+    }
+    out.push_back(text[i]);
+  }
+  return out;
+}
+
+bool is_file_url(std::string_view url) { return url.size() >= 5 && iequals(url.substr(0, 5), "file:"); }
+
+std::optional<std::string> file_url_to_path(std::string_view url) {
+  if (!is_file_url(url)) return std::nullopt;
+  url = url.substr(0, url.find('#'));
+  url = url.substr(0, url.find('?'));
+  std::string_view rest = url.substr(5);  // after "file:"
+  if (rest.substr(0, 2) == "//") {
+    rest.remove_prefix(2);
+    const std::size_t slash = rest.find('/');
+    const std::string_view host = rest.substr(0, slash);
+    if (!host.empty() && !iequals(host, "localhost")) return std::nullopt;
+    if (slash == std::string_view::npos) return std::string("/");
+    rest = rest.substr(slash);
+  }
+  if (rest.empty() || rest.front() != '/') return std::nullopt;
+  std::string path = percent_decode(rest);
+  if (path.find('\0') != std::string::npos) return std::nullopt;
+  return path;
+}
+
 }  // namespace wv

@@ -1,6 +1,9 @@
 #include "base/result.h"
 
-#include <cstdio>
+#include <cstdlib>
+
+#include "base/output.h"
+#include "base/str.h"
 
 namespace wv {
 
@@ -42,7 +45,7 @@ Error make_parse_error(std::string_view what, std::string_view input, std::size_
 }
 
 [[noreturn]] void check_failed(const char* file, int line, const char* message) {
-  std::fprintf(stderr, "%s:%d: internal error: %s\n", file, line, message);
+  write_err(str_cat(file, ":", line, ": internal error: ", message, "\n"));
   std::abort();
 }
 

@@ -109,4 +109,35 @@ std::string counted(std::size_t count, std::string_view one, std::string_view ma
 
 std::string in_backticks(std::string_view text) { return str_cat("`", text, "`"); }
 
+namespace {
+void append_escaped(std::string& out, unsigned char byte) {
+  constexpr char kHex[] = "0123456789abcdef";
+  out += "\\x";
+  out += kHex[byte >> 4];
+  out += kHex[byte & 0xf];
+}
+}  // namespace
+
+std::string printable_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const bool c0 = (byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7f;
+    // A C1 control as UTF-8 is two bytes; some terminals act on it (U+009B is CSI).
+    const bool c1 = byte == 0xc2 && i + 1 < text.size() &&
+                    static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9f;
+    if (c1) {
+      append_escaped(out, byte);
+      append_escaped(out, static_cast<unsigned char>(text[++i]));
+    } else if (c0) {
+      append_escaped(out, byte);
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace wv

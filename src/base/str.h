@@ -42,6 +42,12 @@ std::string to_hex(std::string_view bytes);
 /// Wraps text in backticks for messages: `text`.
 std::string in_backticks(std::string_view text);
 
+/// `text` safe to show on a terminal: C0 control bytes but `\n` and `\t`, DEL, and the C1
+/// controls U+0080..U+009F (UTF-8 `\xc2\x80`..) as visible `\xNN` escapes, so a subprocess's
+/// output (a build backend's, git's) cannot move the cursor, retitle the window or recolour
+/// the terminal. Everything else, UTF-8 included, is kept.
+std::string printable_text(std::string_view text);
+
 /// Each name in backticks, joined: "`a`, `b`" ("" for none).
 std::string join_backticked(const std::vector<std::string>& names);
 

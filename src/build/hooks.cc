@@ -55,7 +55,8 @@ std::string subject(const HookCall& call) {
   return str_cat(in_backticks(hook_name(call.hook)), " of ", call.what);
 }
 
-/// The last `count` lines of `output`, each cut to kLogLineChars.
+/// The last `count` lines of `output`, each cut to kLogLineChars, its control characters made
+/// visible: a backend's colours and terminal titles never reach ours raw.
 std::vector<std::string> last_lines(std::string_view output, std::size_t count) {
   while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) {
     output.remove_suffix(1);
@@ -67,8 +68,8 @@ std::vector<std::string> last_lines(std::string_view output, std::size_t count) 
   for (std::string_view line : lines) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     result.push_back(line.size() > kLogLineChars
-                         ? str_cat(line.substr(0, kLogLineChars), " [...]")
-                         : std::string(line));
+                         ? str_cat(printable_text(line.substr(0, kLogLineChars)), " [...]")
+                         : printable_text(line));
   }
   return result;
 }

@@ -41,6 +41,8 @@ constexpr std::uint64_t kMaxMembers = 1000000;
 
 using DataSink = std::function<Result<void>(std::string_view)>;
 
+Error io_error(std::string_view what, const std::string& path, int error_number);
+
 using install::ZipFilePtr;
 using install::ZipPtr;
 
@@ -133,13 +135,42 @@ Result<std::unique_ptr<ArchiveReader>> open_zip_reader(const std::string& path) 
       std::make_unique<ZipReader>(path, std::move(archive), count));
 }
 
+enum class ArchiveKind { kTar, kZip, kUnknown };
+
+/// What the file holds, by its first bytes: a downloaded file sits in the cache under its
+/// sha256, with no suffix, and a name can lie, so the content decides. A gzip stream is taken
+/// as a compressed tar (the tar reader checks the rest), `PK` records as a zip, `ustar` at
+/// offset 257 as an uncompressed tar.
+Result<ArchiveKind> archive_kind(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error("open sdist", path, errno);
+  char head[263] = {};
+  std::size_t got = 0;
+  while (got < sizeof head) {
+    const ssize_t n = ::read(fd, head + got, sizeof head - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  const std::string_view bytes(head, got);
+  if (bytes.starts_with("\x1f\x8b")) return ArchiveKind::kTar;
+  if (bytes.starts_with("PK\x03\x04") || bytes.starts_with("PK\x05\x06")) return ArchiveKind::kZip;
+  if (got == sizeof head && bytes.substr(257, 5) == "ustar") return ArchiveKind::kTar;
+  return ArchiveKind::kUnknown;
+}
+
 Result<std::unique_ptr<ArchiveReader>> open_archive(const std::string& path) {
-  const std::string_view name = path_filename(path);
-  if (name.ends_with(".tar.gz") || name.ends_with(".tgz")) return open_tar_reader(path);
-  if (name.ends_with(".zip")) return open_zip_reader(path);
+  WV_ASSIGN_OR_RETURN(const ArchiveKind kind, archive_kind(path));
+  switch (kind) {
+    case ArchiveKind::kTar: return open_tar_reader(path);
+    case ArchiveKind::kZip: return open_zip_reader(path);
+    case ArchiveKind::kUnknown: break;
+  }
   return make_error(ErrorCode::kUnsupported,
                     str_cat("sdist ", in_backticks(path),
-                            " is neither a .tar.gz nor a .zip; wvlock reads only those"));
+                            " holds neither a gzip-compressed tar nor a zip archive; wvlock "
+                            "reads only those (.tar.gz and .zip sdists)"));
 }
 
 /// The member's name as a tree path: leading `./` and trailing `/` dropped; "" for the

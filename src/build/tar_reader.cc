@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 
+#include "base/limits.h"
 #include "base/str.h"
 
 namespace wv::build {
@@ -172,6 +173,13 @@ class TarReader final : public ArchiveReader {
       break;  // the end of the data
     }
     offset_ += got;
+    // Every byte of the tar stream counts, headers, extended headers, padding and skipped
+    // data included: a stream of nothing but headers must not inflate for free.
+    if (offset_ > limit_value(Limit::kSdistBytes)) {
+      return limit_error(Limit::kSdistBytes,
+                         str_cat("sdist ", in_backticks(path_), " (its tar stream, headers included)"),
+                         std::nullopt);
+    }
     return got;
   }
 

@@ -3,9 +3,10 @@
 // archives it would build) is here with the locked size and sha256. Found and verified by the
 // code sync uses (install::LocalWheelStore, install::inspect_file); a file with a remote url is
 // looked up in the download cache only: check never uses the network.
-#include <cstdio>
 
 #include "base/json_writer.h"
+#include "base/log.h"
+#include "base/output.h"
 #include "base/str.h"
 #include "cli/commands.h"
 #include "cli/lock_view.h"
@@ -193,15 +194,15 @@ int run_check(const GlobalOptions& options, Arguments& arguments) {
     reports.push_back(check_target(lockfile, context, store));
     const TargetReport& report = reports.back();
     for (const Problem& problem : report.problems) {
-      std::fprintf(stderr, "error: target `%s`: %s\n", report.name.c_str(), problem.message.c_str());
+      print_diagnostic(str_cat("error: target `", report.name, "`: ", problem.message));
       file_problems = file_problems || problem.kind == "missing" || problem.kind == "mismatch";
     }
     problems = problems || !report.problems.empty();
     unreadable = unreadable || report.unreadable;
   }
   if (file_problems) {
-    std::fprintf(stderr, "hint: put the files back as they were locked, or run `wvlock lock` "
-                         "to lock the files that are there now\n");
+    print_diagnostic("hint: put the files back as they were locked, or run `wvlock lock` "
+                     "to lock the files that are there now");
   }
   std::string out;
   if (json) {
@@ -209,7 +210,7 @@ int run_check(const GlobalOptions& options, Arguments& arguments) {
   } else {
     for (const TargetReport& report : reports) out += summary_line(report);
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  write_out(out);
   if (unreadable) return kExitIo;
   return fresh && !problems ? kExitOk : kExitFailure;
 }

@@ -1,9 +1,9 @@
 // `wvlock detect`: the live host profile (each fact with its source) and each provider's
 // ordered output; `--json` for tools.
 #include <chrono>
-#include <cstdio>
 
 #include "base/log.h"
+#include "base/output.h"
 #include "base/str.h"
 #include "cli/commands.h"
 #include "targets/detect/detect.h"
@@ -27,7 +27,7 @@ int run_detect(const GlobalOptions&, Arguments& arguments) {
     return exit_code_for(host.error());
   }
   std::string report = targets::render_detect_report(*host, json);
-  std::fwrite(report.data(), 1, report.size(), stdout);
+  write_out(report);
   double elapsed_ms = std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - started).count();
   log_debug(str_cat("detection took ", std::to_string(elapsed_ms), " ms"));

@@ -1,9 +1,9 @@
 // `wvlock export`: one target as a plain PEP 751 lock or a hashed requirements file, with the
 // extras and dependency groups it locked (or the ones named); `--json` summarises it on stdout.
-#include <cstdio>
 
 #include "base/json_writer.h"
 #include "base/log.h"
+#include "base/output.h"
 #include "base/str.h"
 #include "cli/commands.h"
 #include "cli/lock_view.h"
@@ -153,7 +153,7 @@ int run_export(const GlobalOptions& options, Arguments& arguments) {
                                              path_filename(inputs->project.lockfile_path))
                          : lock::write_lockfile(*exported);
   if (destination == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    write_out(text);
     return kExitOk;
   }
   if (auto written = file_system.write_file_atomic(destination, text); !written) {
@@ -164,7 +164,7 @@ int run_export(const GlobalOptions& options, Arguments& arguments) {
   if (json) {
     std::string summary =
         summary_json(lockfile, *exported, target.name, kind, destination, *selection);
-    std::fwrite(summary.data(), 1, summary.size(), stdout);
+    write_out(summary);
   }
   return kExitOk;
 }

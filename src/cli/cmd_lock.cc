@@ -1,11 +1,11 @@
 // `wvlock lock`: resolve every declared target and write pylock.toml (DESIGN.md §1, §3).
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <set>
 
-#include "base/log.h"
 #include "base/limits.h"
+#include "base/log.h"
+#include "base/output.h"
 #include "base/str.h"
 #include "cli/commands.h"
 #include "cli/lock_report.h"
@@ -124,7 +124,7 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
     report.elapsed_ms = elapsed_ms();
     if (json) {
       std::string document = lock_json(report);
-      std::fwrite(document.data(), 1, document.size(), stdout);
+      write_out(document);
     }
     return code;
   };

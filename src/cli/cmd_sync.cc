@@ -1,10 +1,10 @@
 // `wvlock sync` and `wvlock targets`: the live host picks a locked target and its wheels
 // (DESIGN.md §1, target selection), then the environment is made to match (src/install).
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include "base/log.h"
+#include "base/output.h"
 #include "base/str.h"
 #include "cli/commands.h"
 #include "cli/network.h"
@@ -214,7 +214,7 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
   auto verdicts = install::evaluate_targets(inputs->lockfile, inputs->live, flags->select);
   std::string out = json ? install::render_targets_json(inputs->lockfile, verdicts, inputs->live)
                          : install::render_targets_table(inputs->lockfile, verdicts, inputs->live);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  write_out(out);
   for (const install::TargetVerdict& verdict : verdicts) {
     if (verdict.status == install::TargetStatus::kSelected) return kExitOk;
   }
@@ -304,14 +304,14 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   if (json) {
     std::string document =
         install::render_sync_json(report, inputs->lockfile, synced ? "" : synced.error().message);
-    std::fwrite(document.data(), 1, document.size(), stdout);
+    write_out(document);
   }
   // A refused selection's error carries the target table: the host facts it used and one
   // line per target.
   if (!synced) return fail(synced.error());
   if (!json) {
     std::string plan = install::render_plan(report.plan, report.dry_run, options.verbosity >= 2);
-    std::fwrite(plan.data(), 1, plan.size(), stdout);
+    write_out(plan);
   }
   return kExitOk;
 }

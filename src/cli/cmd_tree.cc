@@ -1,12 +1,12 @@
 // `wvlock tree` and `wvlock why PKG`: a target's graph from the lockfile, whole or as the
 // shortest chain to one package.
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
 
 #include "base/json_writer.h"
+#include "base/output.h"
 #include "base/str.h"
 #include "cli/commands.h"
 #include "cli/lock_view.h"
@@ -26,13 +26,13 @@ void edge_json(JsonWriter& json, const std::string& text) {
 // One target's tree; a package already shown is marked, not expanded again, so the output stays
 // linear in the lock's size.
 void print_tree(const lock::Lockfile& lockfile, const lock::LockedTarget& target) {
-  std::printf("%s\n", target.name.c_str());
+  write_out(target.name + "\n");
   std::set<std::string> shown;
   std::function<void(const std::string&, const std::string&, int)> print =
       [&](const std::string& text, const std::string& label, int depth) {
         bool again = !shown.insert(text).second;
-        std::printf("%s%s%s%s\n", std::string(std::size_t(depth) * 2, ' ').c_str(), text.c_str(),
-                    label.empty() ? "" : (" (" + label + ")").c_str(), again ? " (*)" : "");
+        write_out(str_cat(std::string(std::size_t(depth) * 2, ' '), text,
+                          label.empty() ? "" : " (" + label + ")", again ? " (*)" : "", "\n"));
         if (again) return;
         for (const std::string& child : children(lockfile, target.name, parse_edge(text))) {
           print(child, "", depth + 1);
@@ -121,7 +121,7 @@ int run_tree(const GlobalOptions& options, Arguments& arguments) {
   writer.begin_object().field("version", 1).key("targets").begin_array();
   for (const lock::LockedTarget* target : *targets) tree_json(writer, inputs->lockfile, *target);
   writer.end().end();
-  std::fputs(writer.text().c_str(), stdout);
+  write_out(writer.text());
   return kExitOk;
 }
 
@@ -158,14 +158,13 @@ int run_why(const GlobalOptions& options, Arguments& arguments) {
     writer.end().end();
     if (json) continue;
     if (!chain) {
-      std::printf("%s: %s is not needed\n", target->name.c_str(), name.c_str());
+      write_out(str_cat(target->name, ": ", name, " is not needed\n"));
       continue;
     }
-    std::printf("%s: %s -> %s\n", target->name.c_str(), chain->via.c_str(),
-                join(chain->edges, " -> ").c_str());
+    write_out(str_cat(target->name, ": ", chain->via, " -> ", join(chain->edges, " -> "), "\n"));
   }
   writer.end().end();
-  if (json) std::fputs(writer.text().c_str(), stdout);
+  if (json) write_out(writer.text());
   return found_any ? kExitOk : kExitFailure;
 }
 

@@ -1,7 +1,6 @@
 #include "cli/lock_report.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "base/json_writer.h"
 #include "base/log.h"
@@ -105,21 +104,16 @@ void print_failures(const std::vector<lock::TargetFailure>& failures) {
     }
   }
   for (const auto& [explanation, targets] : explained) {
-    std::fprintf(stderr, "%s\n\n%s\n\n",
-                 paint_diagnostic(str_cat("error: no resolution for target",
-                                          targets.size() == 1 ? " " : "s ", join(targets, ", "),
-                                          ":")).c_str(),
-                 paint_diagnostic(explanation).c_str());
+    print_diagnostic(str_cat("error: no resolution for target", targets.size() == 1 ? " " : "s ",
+                             join(targets, ", "), ":\n\n", explanation, "\n"));
   }
   // Only a package that exists but offers a target nothing it can install can be moved out
   // of that target's way; a misspelt name or an impossible specifier cannot.
   if (without_file.empty()) return;
-  std::fprintf(stderr, "%s\n",
-               paint_diagnostic(str_cat(
-                   "hint: ", join(without_file, "; "),
-                   ": a package that only some targets can have (a CUDA-only build on a CPU "
-                   "target) can move to an extra that only those targets ask for (`extras = "
-                   "[...]` in the target)")).c_str());
+  print_diagnostic(str_cat("hint: ", join(without_file, "; "),
+                           ": a package that only some targets can have (a CUDA-only build on "
+                           "a CPU target) can move to an extra that only those targets ask for "
+                           "(`extras = [...]` in the target)"));
 }
 
 void warn_unknown_upgrades(const std::set<std::string>& upgrade_packages,

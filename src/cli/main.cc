@@ -1,6 +1,5 @@
 // wvlock: argv -> global options -> one subcommand -> exit code. stdout is data, stderr is
 // diagnostics.
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -9,6 +8,8 @@
 
 #include "base/limits.h"
 #include "base/log.h"
+#include "base/output.h"
+#include "base/str.h"
 #include "cli/commands.h"
 #include "cli/help.h"
 #include "pkg/name.h"
@@ -19,12 +20,24 @@ namespace {
 
 constexpr const char* kVersion = "0.1.0";
 
+void print_unknown_command(std::string_view name) {
+  print_diagnostic(
+      str_cat("error: unknown command `", name, "`\n\nhint: `wvlock help` lists the commands"));
+}
+
+// `text` left-aligned in `width` columns, for the help's tables.
+std::string padded(std::string_view text, std::size_t width) {
+  std::string out(text);
+  if (out.size() < width) out.append(width - out.size(), ' ');
+  return out;
+}
+
 int run_version(const GlobalOptions&, Arguments& arguments) {
   if (auto done = arguments.expect_done(); !done) {
     print_error(done.error());
     return kExitUsage;
   }
-  std::printf("wvlock %s\n", kVersion);
+  write_out(str_cat("wvlock ", kVersion, "\n"));
   return kExitOk;
 }
 
@@ -52,11 +65,10 @@ constexpr std::size_t kCommandCount = sizeof kCommands / sizeof kCommands[0];
 int print_command_help(const std::string& name) {
   std::optional<std::string> help = command_help(name);
   if (!help) {
-    std::fprintf(stderr, "error: unknown command `%s`\n\nhint: `wvlock help` lists the commands\n",
-                 name.c_str());
+    print_unknown_command(name);
     return kExitUsage;
   }
-  std::fwrite(help->data(), 1, help->size(), stdout);
+  write_out(*help);
   return kExitOk;
 }
 
@@ -72,14 +84,13 @@ int run_help(const GlobalOptions&, Arguments& arguments) {
     print_error(done.error());
     return kExitUsage;
   }
-  std::printf(
-      "wvlock %s: one lockfile for every machine, the right build on each\n\n"
-      "usage: wvlock [global options] <command> [options]\n\ncommands:\n",
-      kVersion);
+  std::string text = str_cat(
+      "wvlock ", kVersion, ": one lockfile for every machine, the right build on each\n\n"
+      "usage: wvlock [global options] <command> [options]\n\ncommands:\n");
   for (std::size_t i = 0; i < kCommandCount; ++i) {
-    std::printf("  %-9s %s\n", kCommands[i].name, kCommands[i].summary);
+    text += str_cat("  ", padded(kCommands[i].name, 9), " ", kCommands[i].summary, "\n");
   }
-  std::printf(
+  text += str_cat(
       "\nglobal options:\n"
       "  --project DIR     the folder of pyproject.toml (default: .)\n"
       "  --offline         use only local folders and the cache\n"
@@ -94,15 +105,14 @@ int run_help(const GlobalOptions&, Arguments& arguments) {
       "  --color WHEN      auto, always or never (NO_COLOR is honoured)\n"
       "  --limit NAME=N    raise or lower a resource limit (also WVLOCK_LIMIT_NAME=N):\n");
   for (const wv::LimitSpec& spec : wv::limit_specs()) {
-    std::printf("      %-24s %s (default %llu %s)\n", std::string(spec.name).c_str(),
-                std::string(spec.description).c_str(),
-                static_cast<unsigned long long>(spec.default_value),
-                std::string(spec.unit).c_str());
+    text += str_cat("      ", padded(spec.name, 24), " ", spec.description, " (default ",
+                    spec.default_value, " ", spec.unit, ")\n");
   }
-  std::printf(
+  text += str_cat(
       "\n`wvlock help COMMAND` or `wvlock COMMAND --help` describes one command.\n"
       "exit codes: 0 ok, 1 resolution or selection failed, 2 bad input or usage, 3 network or "
       "file system\n");
+  write_out(text);
   return kExitOk;
 }
 
@@ -140,9 +150,9 @@ int main(int argc, char** argv) {
     std::string refreshed;
     if (value_of("--keyring-provider", options.keyring_provider)) {
       if (options.keyring_provider != "subprocess" && options.keyring_provider != "disabled") {
-        std::fprintf(stderr,
-                     "error: `--keyring-provider` takes subprocess or disabled, not `%s`\n",
-                     options.keyring_provider.c_str());
+        wv::print_diagnostic(
+            wv::str_cat("error: `--keyring-provider` takes subprocess or disabled, not `",
+                        options.keyring_provider, "`"));
         return kExitUsage;
       }
       continue;
@@ -154,8 +164,8 @@ int main(int argc, char** argv) {
     if (value_of("--refresh-package", refreshed)) {
       wv::Result<wv::pkg::PackageName> name = wv::pkg::parse_package_name(refreshed);
       if (!name) {
-        std::fprintf(stderr, "error: `--refresh-package` takes a package name, not `%s`\n",
-                     refreshed.c_str());
+        wv::print_diagnostic(
+            wv::str_cat("error: `--refresh-package` takes a package name, not `", refreshed, "`"));
         return kExitUsage;
       }
       options.refresh_packages.push_back(name->str());
@@ -168,8 +178,8 @@ int main(int argc, char** argv) {
       if (color == "always") options.color = true;
       else if (color == "never") options.color = false;
       else if (color != "auto") {
-        std::fprintf(stderr, "error: `--color` takes auto, always or never, not `%s`\n",
-                     color.c_str());
+        wv::print_diagnostic(
+            wv::str_cat("error: `--color` takes auto, always or never, not `", color, "`"));
         return kExitUsage;
       }
       continue;
@@ -213,7 +223,6 @@ int main(int argc, char** argv) {
       return kCommands[i].run(options, command_arguments);
     }
   }
-  std::fprintf(stderr, "error: unknown command `%s`\n\nhint: `wvlock help` lists the commands\n",
-               command_name);
+  print_unknown_command(command_name);
   return kExitUsage;
 }

@@ -1,9 +1,5 @@
 #include "cli/options.h"
 
-#include "base/credentials.h"
-
-#include <cstdio>
-
 #include "base/log.h"
 #include "base/str.h"
 #include "pkg/name.h"
@@ -106,8 +102,7 @@ int exit_code_for(const Error& error) {
 void print_error(const Error& error) {
   std::string text = "error: " + error.message;
   for (const std::string& note : error.notes) text += "\n" + note;
-  // never print a password
-  std::fprintf(stderr, "%s\n", paint_diagnostic(redact_credentials(text)).c_str());
+  print_diagnostic(text);
 }
 
 }  // namespace wv::cli

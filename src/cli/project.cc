@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <set>
 
+#include "base/contained_path.h"
 #include "base/credentials.h"
 #include "base/log.h"
+#include "base/percent.h"
 #include "base/str.h"
 #include "build/builder.h"
 #include "build/source_listing.h"
@@ -115,7 +117,7 @@ class WiredSource final : public ProjectSource {
   // URLs stay as they are; local files (plain or file://) become paths relative to the project
   // folder, so the lockfile is the same on every checkout.
   std::string project_relative(std::string location) const {
-    if (location.rfind("file://", 0) == 0) location = location.substr(7);
+    if (std::optional<std::string> path = file_url_to_path(location)) location = std::move(*path);
     if (is_url(location)) return strip_credentials(location);  // the lock holds bare URLs
     std::filesystem::path absolute = std::filesystem::absolute(location).lexically_normal();
     std::filesystem::path base = std::filesystem::absolute(project_dir_).lexically_normal();
@@ -213,18 +215,24 @@ Result<void> add_direct_references(const lock::ProjectRequirements& requirements
 }
 
 // A path source's pyproject.toml (and setup.cfg / setup.py) is part of what the lock read: a
-// change there makes the lock stale (`--check`, sync's freshness check).
+// change there makes the lock stale (`--check`, sync's freshness check). Each is read only
+// inside the folder (links followed, contained_path.h): one that leads out of it is refused.
 Result<void> add_source_tree_inputs(LoadedProject& project) {
   std::set<std::string> seen;
   RealFileSystem file_system;
   for (const lock::TargetContext& target : project.targets) {
     for (const auto& [name, direct] : target.direct_sources) {
       if (direct.kind != pkg::DirectKind::kDirectory || !seen.insert(direct.key()).second) continue;
-      std::string tree = direct.location;
-      if (!direct.subdirectory.empty()) tree = path_join(tree, direct.subdirectory);
       std::string text = str_cat("source-tree:", name);
+      Result<std::string> tree = resolve_inside(direct.location, direct.subdirectory,
+                                                str_cat("the folder ", in_backticks(direct.location)));
+      if (!tree && tree.error().code != ErrorCode::kNotFound) return std::move(tree).error();
       for (std::string_view leaf : pkg::kMetadataFiles) {
-        Result<std::string> content = file_system.read_file(path_join(tree, leaf));
+        if (!tree) break;  // no folder: the lock says so
+        Result<std::string> path = resolve_inside(*tree, leaf, str_cat("the folder ", in_backticks(*tree)));
+        if (!path && path.error().code != ErrorCode::kNotFound) return std::move(path).error();
+        if (!path) continue;
+        Result<std::string> content = file_system.read_file(*path);
         if (content) text += str_cat("\n", leaf, "\n", *content);
       }
       project.inputs.push_back(std::move(text));

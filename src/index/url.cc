@@ -112,7 +112,7 @@ bool is_http_url(std::string_view url) {
   return starts_with_ci(url, "http://") || starts_with_ci(url, "https://");
 }
 
-bool is_file_url(std::string_view url) { return starts_with_ci(url, "file:"); }
+bool is_file_url(std::string_view url) { return wv::is_file_url(url); }
 
 bool has_url_scheme(std::string_view text) {
   // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) (wvlock has no Windows drive letters).
@@ -125,44 +125,14 @@ bool has_url_scheme(std::string_view text) {
   return i < text.size() && text[i] == ':';
 }
 
-std::string percent_decode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size()) {
-      int high = hex_value(text[i + 1]);
-      int low = hex_value(text[i + 2]);
-      if (high >= 0 && low >= 0) {
-        out.push_back(static_cast<char>(high * 16 + low));
-        i += 2;
-        continue;
-      }
-    }
-    out.push_back(text[i]);
-  }
-  return out;
-}
+std::string percent_decode(std::string_view text) { return wv::percent_decode(text); }
 
 std::string percent_encode_path(std::string_view path) {
   return percent_encode(path, "/+=@:,!");
 }
 
 std::optional<std::string> file_url_to_path(std::string_view url) {
-  if (!is_file_url(url)) return std::nullopt;
-  url = strip_fragment(url);
-  std::size_t query = url.find('?');
-  if (query != std::string_view::npos) url = url.substr(0, query);
-  std::string_view rest = url.substr(5);  // after "file:"
-  if (rest.substr(0, 2) == "//") {
-    rest.remove_prefix(2);
-    std::size_t slash = rest.find('/');
-    std::string_view host = rest.substr(0, slash);
-    if (!host.empty() && !iequals(host, "localhost")) return std::nullopt;
-    if (slash == std::string_view::npos) return std::string("/");
-    rest = rest.substr(slash);
-  }
-  if (rest.empty() || rest.front() != '/') return std::nullopt;
-  return percent_decode(rest);
+  return wv::file_url_to_path(url);
 }
 
 std::string path_to_file_url(std::string_view absolute_path) {

@@ -86,7 +86,7 @@ Result<bool> ensure_venv(const std::string& venv, const std::string& base_python
   if (output->exit_code != 0) {
     return make_error(ErrorCode::kIo,
                       str_cat("`", base_python, " -m venv --without-pip ", venv, "` failed: ",
-                              trim(output->output)));
+                              printable_text(trim(output->output))));
   }
   return true;
 }

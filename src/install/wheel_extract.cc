@@ -9,6 +9,7 @@
 #include <zip.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -37,6 +38,7 @@ struct Member {
   std::uint64_t compressed_size = 0;
   bool deflated = false;
   bool executable = false;
+  std::optional<std::uint32_t> crc;  ///< the directory's CRC-32; a deflated member is checked against it
 };
 
 /// What the archive's directory says, checked.
@@ -44,6 +46,12 @@ struct Listing {
   std::vector<Member> members;  ///< files only, archive order
   std::string dist_info;        ///< e.g. pkg-1.0.dist-info
 };
+
+std::string hex32(std::uint32_t value) {
+  char text[11];
+  std::snprintf(text, sizeof text, "0x%08x", value);
+  return text;
+}
 
 /// Reads a member through libzip (which inflates and checks the CRC), calling `sink` per chunk;
 /// it must yield exactly its declared size.
@@ -84,7 +92,9 @@ Result<void> read_member(zip_t* archive, const Member& member, std::string_view 
 }
 
 /// The same for a deflated member, inflated here with ISA-L from the raw stream (several times
-/// zlib's speed); the CRC-32 is not computed: the caller checks the sha256 RECORD names.
+/// zlib's speed). ISA-L computes the CRC-32 while it inflates, and it must match the zip
+/// directory's, as libzip's own reads and pip require: a member whose CRC does not match is a
+/// damaged wheel even when RECORD's hash (which the wheel's author computed) agrees.
 template <class Sink>
 Result<void> inflate_member(zip_t* archive, const Member& member, std::string_view wheel,
                             Sink&& sink) {
@@ -96,7 +106,7 @@ Result<void> inflate_member(zip_t* archive, const Member& member, std::string_vi
   if (!file) return broken(zip_error_text(zip_get_error(archive)));
   auto state = std::make_unique<inflate_state>();
   isal_inflate_init(state.get());
-  state->crc_flag = ISAL_DEFLATE;
+  state->crc_flag = ISAL_GZIP_NO_HDR;  // raw deflate, the gzip CRC-32 of the output kept
   std::string input(kChunk, '\0');
   std::string output(kChunk, '\0');
   std::uint64_t total = 0;
@@ -133,6 +143,11 @@ Result<void> inflate_member(zip_t* archive, const Member& member, std::string_vi
                       str_cat(in_backticks(member.name), " in ", in_backticks(wheel), " is ",
                               total, " bytes, its zip header says ", member.size));
   }
+  if (!member.crc) return broken("the zip directory gives no CRC-32");
+  if (state->crc != *member.crc) {
+    return broken(str_cat("its CRC-32 is ", hex32(state->crc), ", the zip directory says ",
+                          hex32(*member.crc), " (a damaged wheel)"));
+  }
   return {};
 }
 
@@ -167,6 +182,7 @@ Result<std::optional<Member>> read_entry(zip_t* archive, zip_uint64_t index, std
   member.size = stat.size;
   member.compressed_size = (stat.valid & ZIP_STAT_COMP_SIZE) ? stat.comp_size : stat.size;
   member.deflated = (stat.valid & ZIP_STAT_COMP_METHOD) && stat.comp_method == ZIP_CM_DEFLATE;
+  if (stat.valid & ZIP_STAT_CRC) member.crc = stat.crc;
   if (std::string why = check_member_name(member.name); !why.empty()) {
     return make_error(ErrorCode::kInvalidInput,
                       str_cat("wheel ", in_backticks(wheel), " has an entry ",

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "base/file_system.h"
+#include "base/percent.h"
 #include "base/sha256.h"
 #include "base/str.h"
 
@@ -76,10 +77,7 @@ std::string LocalWheelStore::local_path(const lock::LockedFile& file) const {
     if (file.path.front() == '/') return file.path;
     return path_join(lock_dir_.empty() ? std::string(".") : lock_dir_, file.path);
   }
-  constexpr std::string_view kFileScheme = "file://";
-  if (file.url.compare(0, kFileScheme.size(), kFileScheme) == 0) {
-    return file.url.substr(kFileScheme.size());
-  }
+  if (is_file_url(file.url)) return file_url_to_path(file.url).value_or("");
   return "";
 }
 

@@ -2,14 +2,17 @@
 
 #include <cstdint>
 
+#include "base/credentials.h"
 #include "base/str.h"
 
 namespace wv::net {
 
 namespace {
 
+// One line, and bare: a sidecar is a file wvlock writes, so no URL in it keeps its user-info,
+// whatever the caller passed (a redirect's Location header included).
 std::string one_line(std::string_view value) {
-  std::string out(value);
+  std::string out = strip_credentials(value);
   for (char& c : out) {
     if (c == '\n' || c == '\r' || c == '\0') c = ' ';
   }

@@ -19,6 +19,7 @@
 #include "base/file_system.h"
 #include "base/limits.h"
 #include "base/log.h"
+#include "base/output.h"
 #include "base/sha256.h"
 #include "base/str.h"
 #include "net/progress.h"
@@ -278,15 +279,6 @@ std::size_t terminal_width() {
   winsize size{};
   if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 10) return size.ws_col - 1;
   return 79;
-}
-
-void write_stderr(const std::string& text) {
-  std::size_t written = 0;
-  while (written < text.size()) {
-    ssize_t n = ::write(STDERR_FILENO, text.data() + written, text.size() - written);
-    if (n <= 0) return;
-    written += std::size_t(n);
-  }
 }
 
 }  // namespace
@@ -640,13 +632,13 @@ struct CurlFetcher::Impl {
             }
           }
           if (!sizes_known) snapshot.bytes_total = 0;
-          write_stderr("\r" + render_progress_line(snapshot, terminal_width()));
+          write_err("\r" + render_progress_line(snapshot, terminal_width()));
           last_drawn = now;
           drew = true;
         }
       }
     }
-    if (drew) write_stderr("\r" + std::string(terminal_width(), ' ') + "\r");
+    if (drew) write_err("\r" + std::string(terminal_width(), ' ') + "\r");
     if (multi != nullptr) curl_multi_cleanup(multi);
 
     std::vector<Result<FetchResponse>> out;

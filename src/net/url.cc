@@ -1,5 +1,6 @@
 #include "net/url.h"
 
+#include "base/credentials.h"
 #include "base/str.h"
 
 namespace wv::net {
@@ -135,22 +136,8 @@ Result<std::string> file_url_to_path(std::string_view url) {
   return *decoded;
 }
 
-std::string redact_url(std::string_view url) {
-  std::size_t scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) return std::string(url);
-  std::size_t authority_start = scheme_end + 3;
-  std::size_t authority_end = url.find_first_of("/?#", authority_start);
-  std::string_view authority = url.substr(authority_start, authority_end == std::string_view::npos
-                                                               ? std::string_view::npos
-                                                               : authority_end - authority_start);
-  std::size_t at = authority.rfind('@');
-  if (at == std::string_view::npos) return std::string(url);
-  std::size_t colon = authority.substr(0, at).find(':');
-  if (colon == std::string_view::npos) return std::string(url);  // a user name alone is no secret
-  std::string out(url.substr(0, authority_start + colon + 1));
-  out += "****";
-  out += url.substr(authority_start + at);
-  return out;
-}
+// The one credential rule (base/credentials.h): a user name alone can be a token, so all of
+// the user-info goes.
+std::string redact_url(std::string_view url) { return redact_credentials(url); }
 
 }  // namespace wv::net

@@ -33,7 +33,8 @@ Result<std::string> file_url_to_path(std::string_view url);
 /// True for URLs whose scheme is `file` (case-insensitive).
 bool is_file_url(std::string_view url);
 
-/// The URL with any password replaced by `****`, for messages and cache metadata.
+/// The URL with its user-info replaced by `****` (`https://****@host/`), for messages: the
+/// one rule of redact_credentials (base/credentials.h).
 std::string redact_url(std::string_view url);
 
 /// Decodes %XX escapes; nullopt when an escape is malformed.

@@ -244,6 +244,29 @@ TEST_CASE("a failing backend: the error names the package and the hook, notes en
   CHECK(std::find(lines.begin(), lines.end(), "    compiling 10") == lines.end());
 }
 
+TEST_CASE("a backend's terminal escapes reach the error's notes only as visible text") {
+  Project project;
+  // Colours, a window title (OSC ... BEL), a cursor move, a carriage return, then a failure.
+  write_backend(project,
+                BUILD_WHEEL_SIGNATURE
+                "    sys.stdout.write('\\x1b[31mred alert\\x1b[0m\\n')\n"
+                "    sys.stdout.write('\\x1b]0;owned\\x07\\x1b[2J\\rover\\n')\n"
+                "    sys.stdout.flush()\n"
+                "    raise RuntimeError('broken on purpose')\n");
+  auto result = call_hook(project.call(Hook::kBuildWheel, "_backend", {"_build"}));
+  REQUIRE_FALSE(result.has_value());
+  const Error& error = result.error();
+  for (const std::string& note : error.notes) {
+    INFO(note);
+    CHECK(note.find('\x1b') == std::string::npos);
+    CHECK(note.find('\x07') == std::string::npos);
+    CHECK(note.find('\r') == std::string::npos);
+  }
+  CHECK(notes_contain(error, "\\x1b[31mred alert\\x1b[0m"));
+  CHECK(notes_contain(error, "\\x1b]0;owned\\x07\\x1b[2J\\x0dover"));
+  CHECK(notes_contain(error, "RuntimeError: broken on purpose"));
+}
+
 TEST_CASE("a backend that cannot be imported says so") {
   Project project;
   auto result = call_hook(project.call(Hook::kBuildWheel, "no_such_backend.api"));

@@ -266,11 +266,13 @@ with open(out, "wb") as file:
 )PY");
     check_broken(archive, "bad checksum");
   }
-  SECTION("not an sdist's suffix") {
+  SECTION("neither a tar nor a zip inside") {
     test::TempDir dir;
-    auto unpacked = unpack_sdist(dir.file("demo-1.0.rar"), dir.file("out"));
+    std::ofstream(dir.file("demo-1.0.tar.gz")) << "Rar!\x1a\x07\x00 not a tar at all";
+    auto unpacked = unpack_sdist(dir.file("demo-1.0.tar.gz"), dir.file("out"));
     REQUIRE_FALSE(unpacked.has_value());
     CHECK(unpacked.error().code == ErrorCode::kUnsupported);
+    CHECK_FALSE(fs::exists(dir.file("out")));
   }
 }
 
@@ -306,6 +308,66 @@ with sdist() as tar:
   REQUIRE_FALSE(pkg_info.has_value());
   CHECK(pkg_info.error().code == ErrorCode::kNotFound);
   CHECK(pkg_info.error().message.find("`demo-1.0/PKG-INFO`") != std::string::npos);
+}
+
+// A downloaded sdist sits in the cache under its sha256, without a suffix: what it is comes
+// from its content, for both kinds and for both readers.
+TEST_CASE("an sdist is read by its content, whatever its file is called") {
+  Archive tar("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", R"PY(
+with sdist() as tar:
+    add(tar, "demo-1.0/PKG-INFO", PKG_INFO)
+)PY");
+  CHECK(read_sdist_pkg_info(tar.path).value_or("") == kPkgInfo);
+  auto tree = unpack_sdist(tar.path, tar.destination);
+  REQUIRE(tree.has_value());
+  CHECK(read_file(*tree + "/PKG-INFO") == kPkgInfo);
+
+  Archive zip("0123abcd", R"PY(
+with zipfile.ZipFile(out, "w") as z:
+    z.writestr("demo-1.0/PKG-INFO", PKG_INFO)
+)PY");
+  CHECK(read_sdist_pkg_info(zip.path).value_or("") == kPkgInfo);
+  // A name that lies is not believed either: this `.zip` is a gzip-compressed tar.
+  test::TempDir dir;
+  fs::copy_file(tar.path, dir.file("demo-1.0.zip"));
+  CHECK(read_sdist_pkg_info(dir.file("demo-1.0.zip")).value_or("") == kPkgInfo);
+}
+
+// Headers are bytes too: 64 pax global headers of 1 MiB each hold no member at all, and still
+// count against sdist-bytes, headers and their padding included.
+TEST_CASE("every byte of a tar stream counts against sdist-bytes, headers included") {
+  Archive archive("demo-1.0.tar.gz", R"PY(
+import tarfile
+buffer = io.BytesIO()
+def block(name, type, size):
+    info = tarfile.TarInfo(name)
+    info.type, info.size = type, size
+    return info.tobuf(tarfile.USTAR_FORMAT)
+body = b"x" * (1024 * 1024 - 40)
+line = b" comment=" + body + b"\n"
+length = len(line) + 7
+line = (b"%d" % length) + line
+assert len(line) == length
+for i in range(64):
+    buffer.write(block("pax_global_header", tarfile.XGLTYPE, len(line)))
+    buffer.write(line + b"\0" * ((512 - len(line) % 512) % 512))
+with tarfile.open(fileobj=buffer, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+    add(tar, "demo-1.0/PKG-INFO", PKG_INFO)
+with open(out, "wb") as file:
+    file.write(gzip.compress(buffer.getvalue()))
+)PY");
+  // Under the default limit the archive is fine: global headers are legal.
+  CHECK(read_sdist_pkg_info(archive.path).value_or("") == kPkgInfo);
+  set_limit_value(Limit::kSdistBytes, 16 * 1024 * 1024);
+  auto pkg_info = read_sdist_pkg_info(archive.path);
+  auto unpacked = unpack_sdist(archive.path, archive.destination);
+  reset_limit_values();
+  REQUIRE_FALSE(pkg_info.has_value());
+  CHECK(pkg_info.error().code == ErrorCode::kLimit);
+  CHECK(pkg_info.error().message.find("headers included") != std::string::npos);
+  REQUIRE_FALSE(unpacked.has_value());
+  CHECK(unpacked.error().code == ErrorCode::kLimit);
+  CHECK(archive.leftovers().empty());
 }
 
 }  // namespace

@@ -1,15 +1,18 @@
 // Enterprise networks end to end: `wvlock lock` and `sync` against a private index (nginx,
 // HTTPS with a private CA, Basic auth; tests/cli/private_index.h): trust from SSL_CERT_FILE /
 // SSL_CERT_DIR / CURL_CA_BUNDLE, credentials from WVLOCK_INDEX_<NAME>_*, NETRC and a keyring
-// stand-in, the 401 hint, WVLOCK_HTTP_RETRIES; and the password in no lockfile, cache or message.
+// stand-in, the 401 hint, WVLOCK_HTTP_RETRIES; and the password in no lockfile, cache or message
+// (one with a quote and the other sub-delims too, over a plain loopback server).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "cli/cli_support.h"
 #include "cli/private_index.h"
+#include "support/server_process.h"
 #include "support/skip.h"
 
 namespace {
@@ -286,4 +289,75 @@ TEST_CASE("network auth: over nginx, a page within max-age is not asked again, -
   CHECK(requests() == after_cold + 1);
   CHECK(contains(index.access_log().substr(index.access_log().rfind("GET ")), "\" 304 "));
   CHECK(project.lockfile() == lock);
+}
+
+namespace {
+
+// A password with what RFC 3986 allows in user-info and prose would end a URL at: a quote,
+// the other sub-delims, colons and a percent escape.
+constexpr const char* kOddPassword = "pa'ss!$&()*+,;=:%27w0rd";
+
+std::string odd_index_project(const std::string& host_port) {
+  return std::string("[project]\nname = \"app\"\nversion = \"0.1.0\"\nrequires-python = \">=3.8\"\n") +
+         "dependencies = [\"goood\"]\n\n[tool.wvlock]\npython = \"3.11\"\n\n" +
+         "[[tool.wvlock.index]]\nname = \"internal\"\nurl = \"http://alice:" + kOddPassword + "@" +
+         host_port + "/pypi/simple\"\ndefault = true\n\n[[tool.wvlock.target]]\nname = \"linux\"\n" +
+         "platform = \"linux-x86_64\"\nglibc = \"2.17\"\n";
+}
+
+// No piece of the user-info in `text`, wherever it is.
+void check_no_credentials(const std::string& text) {
+  CHECK_FALSE(contains(text, kOddPassword));
+  CHECK_FALSE(contains(text, "pa'ss"));
+  CHECK_FALSE(contains(text, "%27w0rd"));
+  CHECK_FALSE(contains(text, "alice"));
+}
+
+}  // namespace
+
+TEST_CASE("network auth: a password with a quote and other sub-delims reaches no output, "
+          "-vv --json included, for a failed fetch and a project no index has",
+          "[cli][network][auth][hostile]") {
+  const char* build = std::getenv("WV_BUILD_DIR");
+  REQUIRE(build);
+  wv::test::ServerProcess server({WV_SOURCE_DIR "/tests/net/fault_server.py", "--root",
+                                  std::string(build) + "/fixtures/ecosystem/today", "--chaos",
+                                  "0", "--chaos-rate", "0"});
+  REQUIRE(server.ok());
+  const std::string host_port = "127.0.0.1:" + std::to_string(server.port());
+
+  // The index answers 404: the explanation names what was searched, masked.
+  ProjectCopy missing("app", odd_index_project(host_port));
+  for (const char* arguments : {"lock", "-vv lock --json"}) {
+    INFO(arguments);
+    Run run_missing = run(missing, "", "cache", arguments);
+    INFO(run_missing.err);
+    INFO(run_missing.out);
+    CHECK(run_missing.status == 1);
+    CHECK(contains(run_missing.err, "no package source has a project named `goood`"));
+    CHECK(contains(run_missing.err, "http://****@" + host_port + "/pypi/simple"));
+    check_no_credentials(run_missing.err);
+    check_no_credentials(run_missing.out);
+    CHECK(files_containing(missing.tmp.path() + "/cache", "pa'ss").empty());
+    if (contains(arguments, "--json")) {
+      const nlohmann::json document = nlohmann::json::parse(run_missing.out);
+      REQUIRE(document.contains("failures"));
+      REQUIRE_FALSE(document["failures"].empty());
+      const std::string explanation = document["failures"][0]["explanation"].get<std::string>();
+      CHECK(contains(explanation, "http://****@" + host_port + "/pypi/simple"));
+    }
+  }
+
+  // Nothing listens on port 1: the fetch error names the URL, masked.
+  ProjectCopy down("app", odd_index_project("127.0.0.1:1"));
+  for (const char* arguments : {"lock", "-vv lock --json"}) {
+    INFO(arguments);
+    Run failed = run(down, "WVLOCK_HTTP_RETRIES=0 WVLOCK_HTTP_TIMEOUT=2", "cache", arguments);
+    INFO(failed.err);
+    INFO(failed.out);
+    CHECK(failed.status == 3);
+    CHECK(contains(failed.err, "http://****@127.0.0.1:1/"));
+    check_no_credentials(failed.err);
+    check_no_credentials(failed.out);
+  }
 }

@@ -464,7 +464,8 @@ TEST_CASE("curl fetcher: credentials come from a netrc file or the URL", "[net][
   Result<FetchResponse> failed = anonymous.fetch(get("http://alice:s3cret@127.0.0.1:1/x"));
   REQUIRE_FALSE(failed);
   CHECK_THAT(failed.error().message, !Catch::Contains("s3cret"));
-  CHECK_THAT(failed.error().message, Catch::Contains("alice:****@127.0.0.1:1"));
+  CHECK_THAT(failed.error().message, !Catch::Contains("alice"));
+  CHECK_THAT(failed.error().message, Catch::Contains("http://****@127.0.0.1:1"));
 }
 
 TEST_CASE("curl fetcher: HTTP_PROXY routes requests through the proxy and NO_PROXY bypasses it",
