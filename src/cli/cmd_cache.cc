@@ -6,6 +6,7 @@
 
 #include "base/json_writer.h"
 #include "base/log.h"
+#include "base/output.h"
 #include "base/str.h"
 #include "cli/commands.h"
 #include "cli/project.h"
@@ -44,18 +45,17 @@ void print_sweep(const install::CacheSweep& sweep, std::string_view action, bool
     }
     out.end().field("bytes_freed", sweep.bytes_freed).end();
     std::string text = out.text();
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    write_out(text);
     return;
   }
   for (const install::CacheSweep::Removed& removed : sweep.removed) {
-    std::printf("removed %s (%s)\n",
-                (removed.entry.wheel.empty() ? removed.entry.folder : removed.entry.wheel).c_str(),
-                removed.reason.c_str());
+    write_out(str_cat("removed ",
+                      removed.entry.wheel.empty() ? removed.entry.folder : removed.entry.wheel,
+                      " (", removed.reason, ")\n"));
   }
-  std::printf("%s: %s checked, %s removed, %s freed\n", std::string(action).c_str(),
-              counted(sweep.checked, "entry", "entries").c_str(),
-              counted(sweep.removed.size(), "entry", "entries").c_str(),
-              human_bytes(sweep.bytes_freed).c_str());
+  write_out(str_cat(action, ": ", counted(sweep.checked, "entry", "entries"), " checked, ",
+                    counted(sweep.removed.size(), "entry", "entries"), " removed, ",
+                    human_bytes(sweep.bytes_freed), " freed\n"));
 }
 
 int fail(const Error& error) {
@@ -77,7 +77,7 @@ int run_cache(const GlobalOptions& options, Arguments& arguments) {
   }
   if (*action == "dir") {
     if (auto done = arguments.expect_done(); !done) return fail(done.error());
-    std::printf("%s\n", directory.c_str());
+    write_out(directory + "\n");
     return kExitOk;
   }
   std::int64_t max_age_days = 30;

@@ -112,16 +112,120 @@ std::string unique_suffix() {
   return str_cat(std::uint64_t(::getpid()), ".", counter.fetch_add(1));
 }
 
+// The one check before the cache writes in, links from or removes through `path`: it must be a
+// `type` itself, not a symlink (lstat: a link may lead anywhere), on the cache folder's file
+// system `device` (a folder mounted there is no more the cache's). kNotFound when absent; kIo,
+// saying why, when it is not the cache's own, so a sync unpacks in the environment instead.
+Result<FileInfo> check_own(const FileSystem& file_system, const std::string& path, FileType type,
+                           std::uint64_t device) {
+  WV_ASSIGN_OR_RETURN(FileInfo info, file_system.stat(path));
+  std::string_view why;
+  if (info.type == FileType::kSymlink) {
+    why = "is a symbolic link";
+  } else if (info.type != type) {
+    why = type == FileType::kDirectory ? "is not a folder" : "is not a regular file";
+  } else if (info.device != device) {
+    why = "is on another file system";
+  }
+  if (why.empty()) return info;
+  return make_error(ErrorCode::kIo, str_cat(in_backticks(path), " ", why, ", not the cache's own"));
+}
+
+// Removes `path` and what it holds. A symlink (or any non-folder) is unlinked, so what it
+// points at is never reached; a folder must be the cache's own. std::filesystem::remove_all
+// unlinks the symlinks it meets inside without following them (the `files/` symlink test in
+// unpacked_cache_test checks).
+Result<void> remove_own(FileSystem& file_system, const std::string& path, std::uint64_t device) {
+  Result<FileInfo> info = file_system.stat(path);
+  if (!info) {
+    if (info.error().code == ErrorCode::kNotFound) return {};
+    return std::move(info).error();
+  }
+  if (info->type != FileType::kDirectory) return file_system.remove(path);
+  WV_TRY(check_own(file_system, path, FileType::kDirectory, device));
+  return file_system.remove_all(path);
+}
+
+// Makes `path` a folder of the cache: created when absent; a symlink in its place is unlinked
+// (what it points at is left alone) and a folder made; anything else is refused.
+Result<void> ready_folder(FileSystem& file_system, const std::string& path, std::uint64_t device) {
+  Result<FileInfo> own = check_own(file_system, path, FileType::kDirectory, device);
+  if (own) return {};
+  if (own.error().code != ErrorCode::kNotFound) {
+    Result<FileInfo> info = file_system.stat(path);
+    if (!info || info->type != FileType::kSymlink) return std::move(own).error();
+    log_warning(str_cat(own.error().message, "; replacing it with a folder"));
+    WV_TRY(file_system.remove(path));
+  }
+  WV_TRY(file_system.create_directory(path));
+  WV_TRY(check_own(file_system, path, FileType::kDirectory, device));
+  return {};
+}
+
+// The cache folder's device, once `unpacked-v1` (`root`) is a folder of the cache folder's file
+// system: everything the cache uses must be on it. The user chose the cache folder, so it may
+// be a symlink itself; nothing under it may.
+Result<std::uint64_t> open_root(FileSystem& file_system, const std::string& root, bool create) {
+  const std::string cache_dir = path_parent(root);
+  if (create) WV_TRY(file_system.create_directories(cache_dir));
+  WV_ASSIGN_OR_RETURN(FileInfo info, file_system.stat_followed(cache_dir));
+  if (create) WV_TRY(ready_folder(file_system, root, info.device));
+  else WV_TRY(check_own(file_system, root, FileType::kDirectory, info.device));
+  return info.device;
+}
+
+// Why the members under `tree` may not be linked from ("" when they may): each must be a
+// regular file of the cache under folders of the cache (`files/pkg` swapped for a link would
+// lead every path under it outside) and, with `modified_ns`, have the size and mtime it had
+// when extracted.
+std::string member_damage(const FileSystem& file_system, const std::string& tree,
+                          const ExtractedWheel& contents,
+                          const std::vector<std::int64_t>* modified_ns, std::uint64_t device) {
+  std::set<std::string> folders;  // each checked once, not once per file
+  for (std::size_t i = 0; i < contents.members.size(); ++i) {
+    const ExtractedMember& member = contents.members[i];
+    for (std::size_t slash = member.path.find('/'); slash != std::string::npos;
+         slash = member.path.find('/', slash + 1)) {
+      const std::string folder = path_join(tree, member.path.substr(0, slash));
+      if (!folders.insert(folder).second) continue;
+      Result<FileInfo> own = check_own(file_system, folder, FileType::kDirectory, device);
+      if (!own) return own.error().message;
+    }
+    const std::string path = path_join(tree, member.path);
+    Result<FileInfo> info = check_own(file_system, path, FileType::kRegular, device);
+    if (!info && info.error().code == ErrorCode::kNotFound) {
+      return str_cat(in_backticks(member.path), " is missing");
+    }
+    if (!info) return info.error().message;
+    if (modified_ns != nullptr &&
+        (info->size != member.size || info->modified_ns != (*modified_ns)[i])) {
+      return str_cat(in_backticks(member.path), " was changed after it was extracted (",
+                     info->size != member.size ? "its size" : "its mtime", " differs)");
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 Result<CacheLock> CacheLock::acquire(const std::string& cache_root, bool exclusive) {
   RealFileSystem file_system;
-  WV_TRY(file_system.create_directories(cache_root));
+  WV_ASSIGN_OR_RETURN(std::uint64_t device, open_root(file_system, cache_root, true));
   const std::string path = path_join(cache_root, ".lock");
+  // A symlink in the lock's place is unlinked, not opened: the lock is only ever the cache's file.
+  if (Result<FileInfo> info = file_system.stat(path); info && info->type == FileType::kSymlink) {
+    log_warning(
+        str_cat(in_backticks(path), " is a symbolic link, not the cache's own; replacing it"));
+    WV_TRY(file_system.remove(path));
+  }
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) {
     return make_error(ErrorCode::kIo, str_cat("cannot open the cache lock ", in_backticks(path),
                                               ": ", std::strerror(errno)));
+  }
+  if (Result<FileInfo> own = check_own(file_system, path, FileType::kRegular, device); !own) {
+    ::close(fd);
+    return std::move(own).error();
   }
   const int kind = exclusive ? LOCK_EX : LOCK_SH;
   if (::flock(fd, kind | LOCK_NB) != 0) {
@@ -147,18 +251,28 @@ std::string UnpackedCache::entry_folder(std::string_view sha256) const {
   return path_join(path_join(root_, hex.substr(0, 2)), hex);
 }
 
-Result<void> UnpackedCache::discard(const std::string& folder) {
+Result<void> UnpackedCache::discard(const std::string& folder, std::uint64_t device) {
+  // A symlink is unlinked where it is; a folder on another file system is refused.
+  if (!check_own(file_system_, folder, FileType::kDirectory, device)) {
+    return remove_own(file_system_, folder, device);
+  }
   // Renamed away first, so no reader ever sees half an entry.
   const std::string trash = path_join(root_, ".trash");
-  WV_TRY(file_system_.create_directories(trash));
+  WV_TRY(ready_folder(file_system_, trash, device));
   const std::string gone = path_join(trash, unique_suffix());
   WV_TRY(file_system_.rename(folder, gone));
-  return file_system_.remove_all(gone);
+  return remove_own(file_system_, gone, device);
 }
 
 Result<CacheEntry> UnpackedCache::read_entry(std::string_view sha256, const std::string& folder,
-                                             bool check_files, std::string* damage) const {
+                                             std::uint64_t device, bool check_files,
+                                             std::string* damage) const {
+  // What is read or linked from must be the cache's own: through a link it could be anyone's.
+  for (const std::string& own : {path_parent(folder), folder, path_join(folder, "files")}) {
+    WV_TRY(check_own(file_system_, own, FileType::kDirectory, device));
+  }
   const std::string manifest_path = path_join(folder, "manifest");
+  WV_TRY(check_own(file_system_, manifest_path, FileType::kRegular, device));
   WV_ASSIGN_OR_RETURN(std::string text, file_system_.read_file(manifest_path, Limit::kRecordBytes));
   WV_ASSIGN_OR_RETURN(Manifest manifest, parse_manifest(text, manifest_path));
   CacheEntry entry;
@@ -166,46 +280,72 @@ Result<CacheEntry> UnpackedCache::read_entry(std::string_view sha256, const std:
   entry.wheel = manifest.wheel;
   entry.tree = path_join(folder, "files");
   if (check_files) {
-    for (std::size_t i = 0; i < manifest.contents.members.size(); ++i) {
-      const ExtractedMember& member = manifest.contents.members[i];
-      const std::string path = path_join(entry.tree, member.path);
-      Result<FileInfo> info = file_system_.stat(path);
-      if (!info || info->type != FileType::kRegular) {
-        *damage = str_cat(in_backticks(member.path), " is missing");
-        break;
-      }
-      if (info->size != member.size || info->modified_ns != manifest.modified_ns[i]) {
-        *damage = str_cat(in_backticks(member.path), " was changed after it was extracted (",
-                          info->size != member.size ? "its size" : "its mtime", " differs)");
-        break;
-      }
-    }
+    *damage =
+        member_damage(file_system_, entry.tree, manifest.contents, &manifest.modified_ns, device);
   }
   entry.contents = std::move(manifest.contents);
   return entry;
 }
 
-void UnpackedCache::mark_used(const std::string& folder) {
+void UnpackedCache::mark_used(const std::string& folder, std::uint64_t device) {
+  // Written only into a folder of the cache; the rename of write_file_atomic replaces a
+  // symlink `used` itself, never what it points at.
+  if (!check_own(file_system_, folder, FileType::kDirectory, device)) return;
   const std::string used = path_join(folder, "used");
   Result<FileInfo> info = file_system_.stat(used);
   if (info && now_ns() - info->modified_ns < kUsedResolutionNs) return;
   (void)file_system_.write_file_atomic(used, "", false);  // a hint for prune, never required
 }
 
+// Warns about an entry that may not be used and removes it (a symlink only unlinked). One that
+// cannot be removed safely (on another file system) is an error: it stays, unused.
+Result<void> UnpackedCache::drop(const std::string& folder, std::uint64_t device,
+                                 std::string_view damage) {
+  log_warning(str_cat("the cached unpacked wheel ", in_backticks(folder), " is damaged (", damage,
+                      "); extracting it again"));
+  return discard(folder, device);
+}
+
 Result<std::optional<CacheEntry>> UnpackedCache::find(std::string_view sha256) {
+  WV_ASSIGN_OR_RETURN(std::uint64_t device, open_root(file_system_, root_, true));
   const std::string folder = entry_folder(sha256);
-  if (!file_system_.exists(folder)) return std::optional<CacheEntry>();
-  std::string damage;
-  Result<CacheEntry> entry = read_entry(sha256, folder, true, &damage);
-  if (!entry) damage = entry.error().message;
-  if (!damage.empty()) {
-    log_warning(str_cat("the cached unpacked wheel ", in_backticks(folder), " is damaged (",
-                        damage, "); extracting it again"));
-    WV_TRY(discard(folder));
+  // A bucket that is not the cache's own is not looked into: add() replaces a symlink there.
+  const std::string bucket_path = path_parent(folder);
+  if (Result<FileInfo> bucket = check_own(file_system_, bucket_path, FileType::kDirectory, device);
+      !bucket) {
+    if (bucket.error().code != ErrorCode::kNotFound) {
+      log_warning(str_cat(bucket.error().message, "; the cached wheels in it are not used"));
+    }
     return std::optional<CacheEntry>();
   }
-  mark_used(folder);
+  if (!file_system_.exists(folder)) return std::optional<CacheEntry>();
+  std::string damage;
+  Result<CacheEntry> entry = read_entry(sha256, folder, device, true, &damage);
+  if (!entry) damage = entry.error().message;
+  if (!damage.empty()) {
+    // Not removable: add() fails over to unpacking in the environment.
+    if (Result<void> gone = drop(folder, device, damage); !gone) {
+      log_warning(str_cat(gone.error().message, "; it is left as it is, unused"));
+    }
+    return std::optional<CacheEntry>();
+  }
+  mark_used(folder, device);
   return std::optional<CacheEntry>(std::move(*entry));
+}
+
+Result<void> UnpackedCache::publish(const std::string& temporary, const std::string& folder,
+                                    std::uint64_t device) {
+  Result<void> moved = file_system_.rename(temporary, folder);
+  if (moved || !file_system_.exists(folder)) return moved;
+  // Another process published this entry first: use it when it is whole and the cache's own.
+  std::string damage;
+  Result<CacheEntry> there = read_entry("", folder, device, true, &damage);
+  if (there && damage.empty()) {
+    log_debug(str_cat("cache: ", in_backticks(folder), " was added by another process"));
+    return {};
+  }
+  WV_TRY(drop(folder, device, there ? damage : there.error().message));
+  return file_system_.rename(temporary, folder);
 }
 
 Result<CacheEntry> UnpackedCache::add(std::string_view sha256, const std::string& wheel_path,
@@ -215,10 +355,14 @@ Result<CacheEntry> UnpackedCache::add(std::string_view sha256, const std::string
     return make_error(ErrorCode::kInvalidInput,
                       str_cat("invalid sha256 ", in_backticks(sha256), ": expected 64 hex digits"));
   }
-  const std::string temporary = path_join(path_join(root_, ".tmp"), str_cat(hex, ".", unique_suffix()));
-  const std::string tree = path_join(temporary, "files");
-  WV_TRY(file_system_.create_directories(tree));
+  WV_ASSIGN_OR_RETURN(std::uint64_t device, open_root(file_system_, root_, true));
+  const std::string staging = path_join(root_, ".tmp");
+  WV_TRY(ready_folder(file_system_, staging, device));
+  const std::string temporary = path_join(staging, str_cat(hex, ".", unique_suffix()));
+  WV_TRY(file_system_.create_directory(temporary));
   const ScopedRemoval removal(file_system_, temporary);
+  const std::string tree = path_join(temporary, "files");
+  WV_TRY(file_system_.create_directory(tree));  // refuses a symlink put in its place
   Manifest manifest;
   manifest.wheel = options.wheel_name.empty() ? std::string(path_filename(wheel_path))
                                               : options.wheel_name;
@@ -229,38 +373,42 @@ Result<CacheEntry> UnpackedCache::add(std::string_view sha256, const std::string
   }
   WV_TRY(file_system_.write_file_atomic(path_join(temporary, "manifest"), serialize(manifest), false));
   const std::string folder = entry_folder(hex);
-  WV_TRY(file_system_.create_directories(path_parent(folder)));
-  if (replace && file_system_.exists(folder)) WV_TRY(discard(folder));
-  if (Result<void> moved = file_system_.rename(temporary, folder); !moved) {
-    // Another process published this entry first: use it (it was checked the same way).
-    if (!file_system_.exists(path_join(folder, "manifest"))) return std::move(moved).error();
-    log_debug(str_cat("cache: ", in_backticks(folder), " was added by another process"));
-  }
-  mark_used(folder);
+  WV_TRY(ready_folder(file_system_, path_parent(folder), device));
+  if (replace) WV_TRY(discard(folder, device));
+  WV_TRY(publish(temporary, folder, device));
+  mark_used(folder, device);
   std::string damage;
-  WV_ASSIGN_OR_RETURN(CacheEntry entry, read_entry(hex, folder, false, &damage));
+  WV_ASSIGN_OR_RETURN(CacheEntry entry, read_entry(hex, folder, device, true, &damage));
+  if (!damage.empty()) {
+    return make_error(ErrorCode::kIo, str_cat("the cached unpacked wheel ", in_backticks(folder),
+                                              " changed as it was added (", damage, ")"));
+  }
   return entry;
 }
 
 Result<std::vector<CacheEntryInfo>> UnpackedCache::list() const {
   std::vector<CacheEntryInfo> entries;
-  if (!file_system_.exists(root_)) return entries;
+  Result<std::uint64_t> device = open_root(file_system_, root_, false);
+  if (!device && device.error().code == ErrorCode::kNotFound) return entries;
+  WV_TRY(device);
   WV_ASSIGN_OR_RETURN(std::vector<DirectoryEntry> buckets, file_system_.list_directory(root_));
   for (const DirectoryEntry& bucket : buckets) {
     if (bucket.type != FileType::kDirectory || bucket.name.size() != 2) continue;
     const std::string bucket_path = path_join(root_, bucket.name);
+    if (!check_own(file_system_, bucket_path, FileType::kDirectory, *device)) continue;
     WV_ASSIGN_OR_RETURN(std::vector<DirectoryEntry> names, file_system_.list_directory(bucket_path));
     for (const DirectoryEntry& name : names) {
       CacheEntryInfo info;
       info.sha256 = name.name;
       info.folder = path_join(bucket_path, name.name);
       std::string damage;
-      if (Result<CacheEntry> entry = read_entry(name.name, info.folder, false, &damage)) {
+      // One that is not the cache's own is listed (prune and clean remove it) but not read.
+      if (Result<CacheEntry> entry = read_entry(name.name, info.folder, *device, false, &damage)) {
         info.wheel = entry->wheel;
         for (const ExtractedMember& member : entry->contents.members) info.bytes += member.size;
-      }
-      if (Result<FileInfo> used = file_system_.stat(path_join(info.folder, "used"))) {
-        info.last_used_ns = used->modified_ns;
+        if (Result<FileInfo> used = file_system_.stat(path_join(info.folder, "used"))) {
+          info.last_used_ns = used->modified_ns;
+        }
       }
       entries.push_back(std::move(info));
     }
@@ -279,12 +427,17 @@ void record_removal(CacheSweep& sweep, CacheEntryInfo entry, std::string reason)
 
 Result<CacheSweep> UnpackedCache::verify() {
   CacheSweep sweep;
+  WV_ASSIGN_OR_RETURN(std::uint64_t device, open_root(file_system_, root_, true));
   WV_ASSIGN_OR_RETURN(std::vector<CacheEntryInfo> entries, list());
   for (CacheEntryInfo& info : entries) {
     ++sweep.checked;
     std::string damage;
-    Result<CacheEntry> entry = read_entry(info.sha256, info.folder, false, &damage);
+    Result<CacheEntry> entry = read_entry(info.sha256, info.folder, device, false, &damage);
     if (!entry) damage = entry.error().message;
+    // Only the cache's own files are hashed: a link's target could hash the same.
+    if (damage.empty()) {
+      damage = member_damage(file_system_, entry->tree, entry->contents, nullptr, device);
+    }
     for (std::size_t i = 0; entry && damage.empty() && i < entry->contents.members.size(); ++i) {
       const ExtractedMember& member = entry->contents.members[i];
       const std::string path = path_join(entry->tree, member.path);
@@ -296,7 +449,7 @@ Result<CacheSweep> UnpackedCache::verify() {
       }
     }
     if (damage.empty()) continue;
-    WV_TRY(discard(info.folder));
+    WV_TRY(discard(info.folder, device));
     record_removal(sweep, std::move(info), str_cat("damaged: ", damage));
   }
   return sweep;
@@ -304,14 +457,16 @@ Result<CacheSweep> UnpackedCache::verify() {
 
 Result<CacheSweep> UnpackedCache::prune(std::int64_t max_age_days) {
   CacheSweep sweep;
+  WV_ASSIGN_OR_RETURN(std::uint64_t device, open_root(file_system_, root_, true));
   for (std::string_view leftover : {".tmp", ".trash"}) {
     const std::string path = path_join(root_, leftover);
     if (!file_system_.exists(path)) continue;
+    WV_TRY(ready_folder(file_system_, path, device));  // a symlink there is unlinked, not listed
     WV_ASSIGN_OR_RETURN(std::vector<DirectoryEntry> names, file_system_.list_directory(path));
     for (const DirectoryEntry& name : names) {
       CacheEntryInfo info;
       info.folder = path_join(path, name.name);
-      WV_TRY(file_system_.remove_all(info.folder));
+      WV_TRY(remove_own(file_system_, info.folder, device));
       record_removal(sweep, std::move(info), "left by an interrupted write");
     }
   }
@@ -320,7 +475,7 @@ Result<CacheSweep> UnpackedCache::prune(std::int64_t max_age_days) {
   for (CacheEntryInfo& info : entries) {
     ++sweep.checked;
     std::string damage;
-    Result<CacheEntry> entry = read_entry(info.sha256, info.folder, true, &damage);
+    Result<CacheEntry> entry = read_entry(info.sha256, info.folder, device, true, &damage);
     if (!entry) damage = entry.error().message;
     std::string reason;
     if (!damage.empty()) {
@@ -332,7 +487,7 @@ Result<CacheSweep> UnpackedCache::prune(std::int64_t max_age_days) {
     } else {
       continue;
     }
-    WV_TRY(discard(info.folder));
+    WV_TRY(discard(info.folder, device));
     record_removal(sweep, std::move(info), std::move(reason));
   }
   return sweep;
@@ -342,15 +497,16 @@ Result<CacheSweep> UnpackedCache::clean(const std::vector<std::string>& names) {
   CacheSweep sweep;
   std::set<std::string> wanted;
   for (const std::string& name : names) wanted.insert(pkg::normalize_name(name));
+  WV_ASSIGN_OR_RETURN(std::uint64_t device, open_root(file_system_, root_, true));
   WV_ASSIGN_OR_RETURN(std::vector<CacheEntryInfo> entries, list());
   for (CacheEntryInfo& info : entries) {
     ++sweep.checked;
     if (!wanted.empty()) {
       std::string damage;
-      Result<CacheEntry> entry = read_entry(info.sha256, info.folder, false, &damage);
+      Result<CacheEntry> entry = read_entry(info.sha256, info.folder, device, false, &damage);
       if (!entry || wanted.count(entry->contents.name) == 0) continue;
     }
-    WV_TRY(discard(info.folder));
+    WV_TRY(discard(info.folder, device));
     record_removal(sweep, std::move(info), "asked");
   }
   return sweep;

@@ -10,7 +10,11 @@
 // mtime are compared with the manifest: a file written through a hard link from an environment
 // changes both, and the entry is then discarded and extracted again. `verify()` re-hashes.
 // A shared lock (`.lock`) is held while a sync reads entries; prune and clean take it
-// exclusively, so they never remove an entry a sync is linking from.
+// exclusively, so they never remove an entry a sync is linking from. Whoever can write in the
+// cache folder could swap a folder or file of it for a symlink: each one is checked to be no
+// symlink and on the cache folder's file system before it is written, linked from or removed
+// through; an entry that is not is damaged, a symlink is unlinked, never followed
+// (docs/hardening.md, "Round three").
 #pragma once
 
 #include <cstdint>
@@ -89,11 +93,16 @@ class UnpackedCache {
   Result<CacheSweep> clean(const std::vector<std::string>& names);
 
  private:
+  // `device`: the cache folder's file system; every folder and file used must be on it and
+  // be no symlink (check_own in unpacked_cache.cc).
   std::string entry_folder(std::string_view sha256) const;
-  Result<void> discard(const std::string& folder);
+  Result<void> discard(const std::string& folder, std::uint64_t device);
+  Result<void> drop(const std::string& folder, std::uint64_t device, std::string_view damage);
+  Result<void> publish(const std::string& temporary, const std::string& folder,
+                       std::uint64_t device);
   Result<CacheEntry> read_entry(std::string_view sha256, const std::string& folder,
-                                bool check_files, std::string* damage) const;
-  void mark_used(const std::string& folder);
+                                std::uint64_t device, bool check_files, std::string* damage) const;
+  void mark_used(const std::string& folder, std::uint64_t device);
 
   FileSystem& file_system_;
   std::string root_;

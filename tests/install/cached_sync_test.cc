@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "base/sha256.h"
+#include "cache_probe.h"
 #include "install/sync.h"
 #include "install/unpacked_cache.h"
 #include "pkg/wheel_filename.h"
@@ -120,6 +121,41 @@ TEST_CASE("cached sync: a cache folder that cannot be made costs speed, not the 
   CHECK(synced->cache_hits == 0);
   CHECK(synced->extracted == 0);
   CHECK(run(env.dir.file("venv") + "/bin/gamma-run") == "gamma ran\n");
+}
+
+TEST_CASE("cached sync: an entry swapped for a symlink to a folder outside the cache is not used, "
+          "written or linked from", "[install][cache][hardening]") {
+  Cached env;
+  SyncOptions copy;  // copies: the entry's files keep one link each
+  copy.link_mode = LinkMode::kCopy;
+  REQUIRE(env.sync_into_venv("one", copy).has_value());
+  // The entry moves out whole (sizes and mtimes kept, so every per-file check still passes)
+  // and a symlink takes its place.
+  const std::string entry = path_parent(env.entry_tree());
+  const std::string outside = env.dir.file("outside");
+  fs::rename(entry, outside);
+  fs::remove(outside + "/used");  // so a `used` written there would show
+  fs::create_directory_symlink(outside, entry);
+  const auto before = test::snapshot(outside);
+  test::StderrCapture stderr_text(env.dir.file("stderr"));
+  auto synced = env.sync_into_venv("two");
+  const std::string warnings = stderr_text.text();
+  REQUIRE(synced.has_value());
+  CHECK(synced->cache_hits == 0);
+  CHECK(synced->extracted == 1);
+  CHECK(warnings.find("symbolic link") != std::string::npos);
+  CHECK(run(env.dir.file("two") + "/bin/python -c 'import gamma.sub.mod as m; print(m.VALUE)'") ==
+        "42\n");
+  CHECK(test::snapshot(outside) == before);
+  CHECK_FALSE(fs::exists(outside + "/used"));
+  for (const char* member : {"gamma/__init__.py", "gamma/sub/mod.py", "gamma/blob.bin"}) {
+    INFO(member);
+    CHECK(fs::hard_link_count(outside + "/files/" + member) == 1);
+    CHECK(inode_of(env.site("two") + "/" + member) != inode_of(outside + "/files/" + member));
+  }
+  // A fresh entry took the symlink's place.
+  CHECK_FALSE(fs::is_symlink(entry));
+  CHECK(fs::is_directory(env.entry_tree()));
 }
 
 TEST_CASE("cached sync: --link-mode copy shares nothing with the cache", "[install][cache]") {

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "base/sha256.h"
+#include "cache_probe.h"
 #include "install/unpacked_cache.h"
 #include "install/wheel_link.h"
 #include "support/temp_dir.h"
@@ -186,6 +187,209 @@ TEST_CASE("unpacked cache: prune removes leftovers, damaged and unused entries; 
   REQUIRE(cleaned.has_value());
   CHECK(cleaned->removed.size() == 1);
   CHECK(cache.list()->empty());
+}
+
+// The hardening tests below: someone who can write in the cache folder swaps a folder or file
+// of it for a symlink (or a folder of another file system); nothing outside is ever written,
+// removed or linked from, and the cache goes on working.
+
+std::string entry_of(const UnpackedCache& cache, const CachedWheel& wheel) {
+  return cache.root() + "/" + wheel.sha256.substr(0, 2) + "/" + wheel.sha256;
+}
+
+// Files outside the cache that a symlink in it will point at.
+std::string outside_folder(const test::TempDir& dir, const std::string& name) {
+  const std::string folder = dir.file(name);
+  fs::create_directories(folder + "/keep");
+  std::ofstream(folder + "/keep/a.txt") << "not the cache's";
+  std::ofstream(folder + "/b.txt") << "not the cache's either";
+  return folder;
+}
+
+TEST_CASE("unpacked cache: `.tmp` and `.trash` that are symlinks are replaced, and what they point "
+          "at is left as it was", "[install][cache][hardening]") {
+  test::TempDir dir;
+  RealFileSystem file_system;
+  CachedWheel wheel = demo_wheel(dir.path());
+  CachedWheel other = demo_wheel(dir.file("other"), "2.0");
+  UnpackedCache cache(file_system, dir.file("cache"));
+  REQUIRE(cache.add(wheel.sha256, wheel.path, options_for(wheel), false).has_value());
+  const std::string outside_tmp = outside_folder(dir, "outside-tmp");
+  const std::string outside_trash = outside_folder(dir, "outside-trash");
+  fs::remove_all(cache.root() + "/.tmp");
+  fs::remove_all(cache.root() + "/.trash");
+  fs::create_directory_symlink(outside_tmp, cache.root() + "/.tmp");
+  fs::create_directory_symlink(outside_trash, cache.root() + "/.trash");
+  const auto tmp_before = test::snapshot(outside_tmp);
+  const auto trash_before = test::snapshot(outside_trash);
+  SECTION("prune") {
+    auto pruned = cache.prune(0);
+    REQUIRE(pruned.has_value());
+    REQUIRE(pruned->removed.size() == 1);  // the entry, unused for 0 days; no "leftover"
+    CHECK(pruned->removed[0].entry.sha256 == wheel.sha256);
+    CHECK_FALSE(fs::is_symlink(cache.root() + "/.tmp"));
+    CHECK_FALSE(fs::is_symlink(cache.root() + "/.trash"));
+  }
+  SECTION("clean") {
+    auto cleaned = cache.clean({});
+    REQUIRE(cleaned.has_value());
+    CHECK(cleaned->removed.size() == 1);
+    CHECK_FALSE(fs::is_symlink(cache.root() + "/.trash"));
+  }
+  SECTION("add and replace") {
+    REQUIRE(cache.add(other.sha256, other.path, options_for(other), false).has_value());
+    REQUIRE(cache.add(wheel.sha256, wheel.path, options_for(wheel), true).has_value());
+    CHECK_FALSE(fs::is_symlink(cache.root() + "/.tmp"));
+    CHECK_FALSE(fs::is_symlink(cache.root() + "/.trash"));
+    CHECK(cache.list()->size() == 2);
+  }
+  CHECK(test::snapshot(outside_tmp) == tmp_before);
+  CHECK(test::snapshot(outside_trash) == trash_before);
+}
+
+TEST_CASE("unpacked cache: an entry whose `files/` or manifest is a symlink is not used",
+          "[install][cache][hardening]") {
+  test::TempDir dir;
+  RealFileSystem file_system;
+  CachedWheel wheel = demo_wheel(dir.path());
+  UnpackedCache cache(file_system, dir.file("cache"));
+  REQUIRE(cache.add(wheel.sha256, wheel.path, options_for(wheel), false).has_value());
+  const std::string entry = entry_of(cache, wheel);
+  const std::string outside = dir.file("outside");
+  fs::create_directories(outside);
+  // The real files moved out, mtimes and all, so every size and mtime check still passes.
+  SECTION("files/") {
+    fs::rename(entry + "/files", outside + "/files");
+    fs::create_directory_symlink(outside + "/files", entry + "/files");
+  }
+  SECTION("manifest") {
+    fs::rename(entry + "/manifest", outside + "/manifest");
+    fs::create_symlink(outside + "/manifest", entry + "/manifest");
+  }
+  const auto before = test::snapshot(outside);
+  test::StderrCapture stderr_text(dir.file("stderr"));
+  auto found = cache.find(wheel.sha256);
+  const std::string warnings = stderr_text.text();
+  REQUIRE(found.has_value());
+  CHECK_FALSE(found->has_value());
+  CHECK(warnings.find("symbolic link") != std::string::npos);
+  auto again = cache.add(wheel.sha256, wheel.path, options_for(wheel), false);
+  REQUIRE(again.has_value());
+  CHECK_FALSE(fs::is_symlink(entry + "/files"));
+  CHECK_FALSE(fs::is_symlink(entry + "/manifest"));
+  CHECK(read(again->tree + "/demo/__init__.py") == "def main():\n    return 0\n");
+  CHECK(test::snapshot(outside) == before);
+}
+
+TEST_CASE("unpacked cache: a member, or a folder of members, swapped for a symlink is not linked "
+          "from", "[install][cache][hardening]") {
+  test::TempDir dir;
+  RealFileSystem file_system;
+  CachedWheel wheel = demo_wheel(dir.path());
+  UnpackedCache cache(file_system, dir.file("cache"));
+  auto added = cache.add(wheel.sha256, wheel.path, options_for(wheel), false);
+  REQUIRE(added.has_value());
+  const std::string outside = dir.file("outside");
+  fs::create_directories(outside);
+  const bool folder = GENERATE(false, true);
+  INFO((folder ? "the folder demo/" : "the file demo/__init__.py") << " is a symlink");
+  if (folder) {
+    fs::rename(added->tree + "/demo", outside + "/demo");
+    fs::create_directory_symlink(outside + "/demo", added->tree + "/demo");
+  } else {
+    fs::rename(added->tree + "/demo/__init__.py", outside + "/__init__.py");
+    fs::create_symlink(outside + "/__init__.py", added->tree + "/demo/__init__.py");
+  }
+  const auto before = test::snapshot(outside);
+  SECTION("find") {
+    auto found = cache.find(wheel.sha256);
+    REQUIRE(found.has_value());
+    CHECK_FALSE(found->has_value());
+  }
+  SECTION("verify") {
+    auto swept = cache.verify();
+    REQUIRE(swept.has_value());
+    REQUIRE(swept->removed.size() == 1);
+    CHECK(swept->removed[0].reason.find("symbolic link") != std::string::npos);
+  }
+  CHECK(cache.list()->empty());
+  CHECK(test::snapshot(outside) == before);
+}
+
+// A folder mounted into the cache is as foreign as a symlink; this file system says the
+// entry is on another device.
+class MountedEntry : public ForwardingFileSystem {
+ public:
+  MountedEntry(FileSystem& inner, std::string entry)
+      : ForwardingFileSystem(inner), entry_(std::move(entry)) {}
+  Result<FileInfo> stat(const std::string& path) const override {
+    Result<FileInfo> info = ForwardingFileSystem::stat(path);
+    if (info && path == entry_) info->device += 1;
+    return info;
+  }
+
+ private:
+  std::string entry_;
+};
+
+TEST_CASE("unpacked cache: an entry on another file system is neither used nor removed",
+          "[install][cache][hardening]") {
+  test::TempDir dir;
+  RealFileSystem real;
+  CachedWheel wheel = demo_wheel(dir.path());
+  {
+    UnpackedCache cache(real, dir.file("cache"));
+    REQUIRE(cache.add(wheel.sha256, wheel.path, options_for(wheel), false).has_value());
+  }
+  MountedEntry file_system(real, entry_of(UnpackedCache(real, dir.file("cache")), wheel));
+  UnpackedCache cache(file_system, dir.file("cache"));
+  const auto before = test::snapshot(entry_of(cache, wheel));
+  auto found = cache.find(wheel.sha256);
+  REQUIRE(found.has_value());
+  CHECK_FALSE(found->has_value());
+  // It cannot be replaced safely: the sync unpacks in the environment instead (a kIo error).
+  auto added = cache.add(wheel.sha256, wheel.path, options_for(wheel), false);
+  REQUIRE_FALSE(added.has_value());
+  CHECK(added.error().code == ErrorCode::kIo);
+  CHECK(added.error().message.find("another file system") != std::string::npos);
+  auto pruned = cache.prune(0);
+  REQUIRE_FALSE(pruned.has_value());
+  CHECK(pruned.error().message.find("another file system") != std::string::npos);
+  CHECK(test::snapshot(entry_of(cache, wheel)) == before);
+}
+
+TEST_CASE("unpacked cache: `unpacked-v1` or its lock file as a symlink is replaced, and what it "
+          "points at is left as it was", "[install][cache][hardening]") {
+  test::TempDir dir;
+  RealFileSystem file_system;
+  CachedWheel wheel = demo_wheel(dir.path());
+  UnpackedCache cache(file_system, dir.file("cache"));
+  REQUIRE(cache.add(wheel.sha256, wheel.path, options_for(wheel), false).has_value());
+  const std::string outside = dir.file("outside");
+  SECTION("unpacked-v1") {
+    fs::rename(cache.root(), outside);  // a whole cache, entry and all
+    fs::create_directory_symlink(outside, cache.root());
+    std::ofstream(outside + "/.lock") << "";
+  }
+  SECTION("the lock file") {
+    fs::create_directories(outside);
+    std::ofstream(outside + "/lock") << "someone's file";
+    fs::create_symlink(outside + "/lock", cache.root() + "/.lock");
+  }
+  const auto before = test::snapshot(outside);
+  {
+    auto lock = CacheLock::acquire(cache.root(), false);
+    REQUIRE(lock.has_value());
+    auto found = cache.find(wheel.sha256);
+    REQUIRE(found.has_value());
+    if (!*found) {
+      REQUIRE(cache.add(wheel.sha256, wheel.path, options_for(wheel), false).has_value());
+    }
+  }
+  CHECK_FALSE(fs::is_symlink(cache.root()));
+  CHECK(fs::is_regular_file(fs::symlink_status(cache.root() + "/.lock")));
+  CHECK(cache.list()->size() == 1);
+  CHECK(test::snapshot(outside) == before);
 }
 
 TEST_CASE("link_file: a hard link is the cache's own file, a copy across file systems is not") {
