@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "base/contained_path.h"
+#include "base/credentials.h"
 #include "base/file_system.h"
 #include "base/limits.h"
 #include "base/str.h"
@@ -35,13 +37,22 @@ struct BuildSystem {
   std::vector<std::string> backend_path;
 };
 
-Result<BuildSystem> read_build_system(const std::string& tree) {
+// A metadata file of a source tree (pyproject.toml, setup.py), its links followed and kept inside
+// the tree (contained_path.h); nullopt when the tree has none.
+Result<std::optional<std::string>> tree_file(const std::string& tree, std::string_view leaf,
+                                             const std::string& what) {
+  Result<std::string> path = resolve_inside(tree, leaf, str_cat("the source tree of ", what));
+  if (path) return std::optional<std::string>(std::move(*path));
+  if (path.error().code == ErrorCode::kNotFound) return std::optional<std::string>();
+  return std::move(path).error();
+}
+
+Result<BuildSystem> read_build_system(const std::string& tree, const std::string& what) {
   BuildSystem build{{std::string(kLegacyRequirement)}, std::string(kLegacyBackend), {}};
-  const std::string pyproject = path_join(tree, "pyproject.toml");
-  std::error_code ec;
-  if (!fs::exists(pyproject, ec)) return build;
+  WV_ASSIGN_OR_RETURN(std::optional<std::string> pyproject, tree_file(tree, "pyproject.toml", what));
+  if (!pyproject) return build;
   RealFileSystem file_system;
-  WV_ASSIGN_OR_RETURN(targets::ProjectConfig config, targets::read_project_file(file_system, pyproject));
+  WV_ASSIGN_OR_RETURN(targets::ProjectConfig config, targets::read_project_file(file_system, *pyproject));
   if (!config.build_system) return build;
   if (!config.build_system->requirements.empty() || !config.build_system->backend.empty()) {
     build.requirements = config.build_system->requirements;
@@ -75,7 +86,9 @@ std::optional<std::string> read_if_present(const std::string& path) {
   return text ? std::optional<std::string>(std::move(*text)) : std::nullopt;
 }
 
-// A copy of `tree` at `destination` (links kept as links).
+// A copy of `tree` at `destination`. Links stay links, so one pointing out of the tree points out
+// of the copy too: what wvlock reads or builds in the copy goes through resolve_inside, which
+// refuses it (the backend itself is the package's code, and reads what it likes anyway).
 Result<std::string> copy_tree(const std::string& tree, const std::string& destination) {
   std::error_code ec;
   fs::copy(tree, destination, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
@@ -230,7 +243,7 @@ Result<std::string> Builder::environment(std::vector<std::string> requirements,
 
 Result<HookCall> Builder::prepared_call(const std::string& tree, const std::string& python,
                                         Hook requires_hook, const std::string& what) {
-  WV_ASSIGN_OR_RETURN(BuildSystem system, read_build_system(tree));
+  WV_ASSIGN_OR_RETURN(BuildSystem system, read_build_system(tree, what));
   HookCall call;
   WV_ASSIGN_OR_RETURN(call.python, environment(system.requirements, python, what));
   call.source_dir = tree;
@@ -294,6 +307,9 @@ Result<std::string> Builder::sdist_metadata(const std::string& archive, const st
   if (std::optional<std::string> text = read_if_present(cached)) return *text;
   std::string text;
   Result<std::string> pkg_info = read_sdist_pkg_info(archive);
+  // Only a missing PKG-INFO sends the sdist to its backend: an archive refused, or a limit
+  // exceeded, is the answer, not a reason to run the sdist's code instead.
+  if (!pkg_info && pkg_info.error().code != ErrorCode::kNotFound) return std::move(pkg_info).error();
   if (pkg_info) {
     Result<pkg::CoreMetadata> parsed = pkg::parse_metadata(*pkg_info);
     if (parsed && pkg::static_for_resolution(*parsed)) text = std::move(*pkg_info);
@@ -315,15 +331,17 @@ Result<std::string> Builder::tree_metadata(const std::string& tree, const std::s
     if (std::optional<std::string> text = read_if_present(cached)) return *text;
   }
   std::string text;
-  const std::string pyproject = path_join(tree, "pyproject.toml");
-  std::error_code ec;
-  if (fs::exists(pyproject, ec)) {
+  WV_ASSIGN_OR_RETURN(std::optional<std::string> pyproject, tree_file(tree, "pyproject.toml", what));
+  if (pyproject) {
     RealFileSystem file_system;
-    WV_ASSIGN_OR_RETURN(targets::ProjectConfig config, targets::read_project_file(file_system, pyproject));
+    WV_ASSIGN_OR_RETURN(targets::ProjectConfig config, targets::read_project_file(file_system, *pyproject));
     if (std::optional<std::string> stated = static_tree_metadata(config)) text = std::move(*stated);
-  } else if (!fs::exists(path_join(tree, "setup.py"), ec)) {
-    return make_error(ErrorCode::kInvalidInput,
-                      str_cat(what, " has neither pyproject.toml nor setup.py: nothing to build"));
+  } else {
+    WV_ASSIGN_OR_RETURN(std::optional<std::string> setup_py, tree_file(tree, "setup.py", what));
+    if (!setup_py) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat(what, " has neither pyproject.toml nor setup.py: nothing to build"));
+    }
   }
   if (text.empty() && !cache_key.empty()) {
     // The backend writes into the tree it prepares (egg-info, build/): a shared checkout is
@@ -366,8 +384,16 @@ Result<std::string> Builder::build_wheel(const install::BuildRequest& request) {
   const std::string what =
       package.version.empty() ? package.name : str_cat(package.name, " ", package.version);
   if (package.directory) {
+    std::string tree = request.directory;
+    if (!package.directory->subdirectory.empty()) {
+      // The lock's subdirectory stays inside the folder the lock names (links followed).
+      const std::string folder =
+          (fs::path(services_.lock_dir) / package.directory->path).lexically_normal().string();
+      WV_ASSIGN_OR_RETURN(tree, resolve_inside(folder, package.directory->subdirectory,
+                                               str_cat("the folder ", in_backticks(folder))));
+    }
     WV_ASSIGN_OR_RETURN(std::string output, fresh_folder("wheel"));
-    return build_in_tree(request.directory, request.editable, request.python, output,
+    return build_in_tree(tree, request.editable, request.python, output,
                          str_cat(what, " (", request.directory, ")"));
   }
   if (package.vcs) {
@@ -376,11 +402,17 @@ Result<std::string> Builder::build_wheel(const install::BuildRequest& request) {
         vcs.url.empty() ? (fs::path(services_.lock_dir) / vcs.path).lexically_normal().string() : vcs.url;
     const std::string key = str_cat("git-", vcs.commit_id,
                                     vcs.subdirectory.empty() ? "" : "-" + git_url_key(vcs.subdirectory));
+    const std::string checkout_what =
+        str_cat("the checkout of git ", in_backticks(strip_credentials(repository)), " at commit ",
+                vcs.commit_id.substr(0, 12));
     return cached_build(key, request.python, [&](const std::string& work) -> Result<std::string> {
       WV_ASSIGN_OR_RETURN(std::string checkout, git_.checkout(repository, vcs.commit_id));
+      // A subdirectory linked out of the checkout is refused before anything is copied; the
+      // copy is checked again, since a relative link means another place there.
+      WV_TRY(resolve_inside(checkout, vcs.subdirectory, checkout_what));
       // The checkout is shared and never modified: the backend builds in a copy.
       WV_ASSIGN_OR_RETURN(std::string copy, copy_tree(checkout, path_join(work, "tree")));
-      return vcs.subdirectory.empty() ? copy : path_join(copy, vcs.subdirectory);
+      return resolve_inside(copy, vcs.subdirectory, str_cat("the copy of ", checkout_what));
     }, str_cat(what, " (git ", vcs.commit_id.substr(0, 12), ")"));
   }
   const lock::LockedFile& file = package.archive ? package.archive->file : *package.sdist;
@@ -389,7 +421,8 @@ Result<std::string> Builder::build_wheel(const install::BuildRequest& request) {
                       [&](const std::string& work) -> Result<std::string> {
                         WV_ASSIGN_OR_RETURN(std::string tree,
                                             unpack_sdist(request.archive_path, path_join(work, "tree")));
-                        return subdirectory.empty() ? tree : path_join(tree, subdirectory);
+                        return resolve_inside(tree, subdirectory,
+                                              str_cat("the unpacked ", in_backticks(file.name)));
                       },
                       str_cat(what, " (", file.name, ")"));
 }

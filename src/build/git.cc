@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <utility>
 #include <vector>
 
@@ -69,14 +70,15 @@ std::string readable_tail(std::string_view url) {
   return out;
 }
 
-// The last lines of git's output, credentials masked: what a failed call shows.
+// The last lines of git's output, credentials masked and control characters made visible: what
+// a failed call shows.
 std::string output_tail(std::string_view output) {
   std::vector<std::string_view> lines;
   for (std::string_view line : split(trim(output), '\n')) {
     if (!trim(line).empty()) lines.push_back(trim(line));
   }
   if (lines.size() > kTailLines) lines.erase(lines.begin(), lines.end() - kTailLines);
-  return redact_credentials(join(lines, "\n"));
+  return printable_text(redact_credentials(join(lines, "\n")));
 }
 
 // A name git gets as an argument: one starting with `-` would be read as an option.
@@ -440,9 +442,21 @@ Result<void> make_checkout(const Repository& repository, const std::string& comm
   return file_system.rename(temporary, folder);
 }
 
+// A repository on this machine is one repository however the lock's folder or the working
+// directory spelled its path (`--project ../app` reads `../repo` as `../app/../repo`): it is
+// keyed by its absolute path, so an offline sync finds what the lock fetched.
+std::string repository_key(const std::string& url) {
+  if (url.find("://") != std::string::npos) return git_url_key(url);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(url, ec)) return git_url_key(url);
+  const std::filesystem::path absolute =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(url, ec), ec);
+  return ec ? git_url_key(url) : git_url_key(absolute.string());
+}
+
 // Where the cache keeps `part` (db, checkouts) of the repository at `url`.
 std::string keyed_folder(const std::string& root, std::string_view part, const std::string& url) {
-  return path_join(root, str_cat(part, "/", git_url_key(url)));
+  return path_join(root, str_cat(part, "/", repository_key(url)));
 }
 
 Result<Repository> open_repository(const std::string& root, const std::string& url) {

@@ -2,7 +2,10 @@
 
 #include <filesystem>
 
+#include "base/contained_path.h"
+#include "base/credentials.h"
 #include "base/file_system.h"
+#include "base/percent.h"
 #include "base/sha256.h"
 #include "base/str.h"
 #include "pkg/metadata.h"
@@ -70,6 +73,7 @@ Result<pkg::Distribution> DirectPackageSource::materialize() {
     file.kind = pkg::DistributionKind::kSourceTree;
     std::string tree = source_.location;
     std::string cache_key;
+    std::string tree_what = str_cat("the folder ", in_backticks(source_.location));
     if (source_.kind == pkg::DirectKind::kGit) {
       GitReference reference{source_.location, source_.tag, source_.branch, source_.rev};
       if (preferred_commit_.empty()) {
@@ -81,12 +85,18 @@ Result<pkg::Distribution> DirectPackageSource::materialize() {
       file.url = tree;
       cache_key = str_cat("git-", file.commit_id,
                           source_.subdirectory.empty() ? "" : "-" + git_url_key(source_.subdirectory));
+      tree_what = str_cat("the checkout of git ", in_backticks(strip_credentials(source_.location)),
+                          " at commit ", file.commit_id.substr(0, 12));
     } else if (std::error_code ec; !fs::is_directory(source_.location, ec)) {
       return make_error(ErrorCode::kNotFound,
                         str_cat("the source of ", name_, ", ", in_backticks(source_.location),
                                 ", is not a folder"));
     }
-    if (!source_.subdirectory.empty()) tree = path_join(tree, source_.subdirectory);
+    // The subdirectory stays inside the checkout or folder, links followed (contained_path.h);
+    // the tree's own files are kept inside it by tree_metadata.
+    if (!source_.subdirectory.empty()) {
+      WV_ASSIGN_OR_RETURN(tree, resolve_inside(tree, source_.subdirectory, tree_what));
+    }
     WV_ASSIGN_OR_RETURN(metadata_, builder_.tree_metadata(tree, what, cache_key));
   }
   WV_ASSIGN_OR_RETURN(pkg::CoreMetadata metadata, pkg::parse_metadata(metadata_));
@@ -155,7 +165,7 @@ Result<std::string> BuildingSource::wheel_metadata(const pkg::Distribution& file
   if (file.kind != pkg::DistributionKind::kSdist) return inner_.wheel_metadata(file);
   WV_ASSIGN_OR_RETURN(std::string sha256, inner_.file_sha256(file));
   std::string local = file.url;
-  if (local.rfind("file://", 0) == 0) local = local.substr(7);
+  if (std::optional<std::string> path = file_url_to_path(local)) local = std::move(*path);
   if (is_remote(local)) {
     WV_ASSIGN_OR_RETURN(local, fetch_(file.url, sha256));
     std::error_code ec;

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "base/contained_path.h"
 #include "base/file_system.h"
 #include "base/hash.h"
 #include "base/str.h"
@@ -13,17 +14,19 @@ namespace {
 
 // A digest of what decides a source tree's metadata: the files setuptools, flit, hatch and the
 // rest read it from. Its code is not included: an editable install sees code edits anyway,
-// and a regular one is rebuilt with `--reinstall`.
+// and a regular one is rebuilt with `--reinstall`. Each is read only inside the folder (links
+// followed, contained_path.h).
 Result<std::string> tree_digest(const std::string& directory) {
   Fingerprint fingerprint;
   fingerprint.add("wvlock-tree-1");
   RealFileSystem file_system;
+  const std::string what = str_cat("the folder ", in_backticks(directory));
   for (std::string_view leaf : pkg::kMetadataFiles) {
-    const std::string path = path_join(directory, leaf);
     fingerprint.add(leaf);
-    std::error_code ec;
-    if (!fs::exists(path, ec)) continue;
-    WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(path));
+    Result<std::string> path = resolve_inside(directory, leaf, what);
+    if (!path && path.error().code == ErrorCode::kNotFound) continue;
+    if (!path) return std::move(path).error();
+    WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(*path));
     fingerprint.add(text);
   }
   return fingerprint.finish().to_hex();
@@ -41,10 +44,33 @@ const lock::LockedFile* source_file(const lock::LockedPackage& package) {
   return nullptr;
 }
 
+namespace {
+
+// The folder a directory entry names, against the lock's folder, before its subdirectory.
+fs::path locked_folder(const lock::LockedPackage& package, const SyncOptions& options) {
+  fs::path path(package.directory->path);
+  return path.is_relative() ? fs::path(options.lock_dir) / path : path;
+}
+
+// A directory entry's source tree, its subdirectory kept inside the folder the lock names
+// (links followed, contained_path.h): a lockfile cannot send sync to read or build elsewhere.
+Result<std::string> contained_source_directory(const lock::LockedPackage& package,
+                                               const SyncOptions& options) {
+  const std::string directory = source_directory(package, options);
+  if (package.directory->subdirectory.empty()) return directory;
+  const std::string folder = locked_folder(package, options).lexically_normal().generic_string();
+  Result<std::string> inside = resolve_inside(folder, package.directory->subdirectory,
+                                              str_cat("the folder ", in_backticks(folder)));
+  // A missing one is the build's to report, as before.
+  if (!inside && inside.error().code != ErrorCode::kNotFound) return std::move(inside).error();
+  return directory;
+}
+
+}  // namespace
+
 std::string source_directory(const lock::LockedPackage& package, const SyncOptions& options) {
   if (!package.directory) return "";
-  fs::path path(package.directory->path);
-  if (path.is_relative()) path = fs::path(options.lock_dir) / path;
+  fs::path path = locked_folder(package, options);
   if (!package.directory->subdirectory.empty()) path /= package.directory->subdirectory;
   std::error_code ec;
   fs::path absolute = fs::absolute(path, ec);
@@ -63,7 +89,7 @@ Result<std::map<std::string, SourceIdentity>> source_identities(const Selection&
                               package.vcs->subdirectory.empty() ? "" : "#" + package.vcs->subdirectory);
       identity.digest = package.vcs->commit_id;
     } else if (package.directory) {
-      const std::string directory = source_directory(package, options);
+      WV_ASSIGN_OR_RETURN(const std::string directory, contained_source_directory(package, options));
       identity.name = str_cat(installs_editable(package, options) ? "editable:" : "directory:",
                               directory);
       WV_ASSIGN_OR_RETURN(identity.digest, tree_digest(directory));

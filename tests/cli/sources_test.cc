@@ -1,11 +1,13 @@
 // Beyond index wheels, end to end through the wvlock binary with real setuptools builds (Debian's
 // setuptools and wheel wheels in a find-links folder), no network, a fresh venv each: the
 // project installed editable with its script, a sibling folder dependency, re-sync keeping what
-// was built, `--no-install-project`, `--no-build`, and a git dependency at a tag.
+// was built, `--no-install-project`, `--no-build`, a git dependency at a tag, and links in a
+// checkout or a folder that lead outside it (refused at lock and at sync).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "cli/cli_support.h"
 
@@ -300,5 +302,168 @@ TEST_CASE("cli sources: a build requirement no index has, and a failing build, a
   CHECK(failed.err.find("the compiler is missing") != std::string::npos);
   CHECK(failed.err.find("noise 50") == std::string::npos);  // only the last 40 lines
   CHECK(failed.err.find("nothing was changed") != std::string::npos);
+  CHECK_FALSE(fs::exists(workspace.app + "/.venv/bin/app"));
+}
+
+namespace {
+
+// Every file under `folder` (paths relative to it), for checking that nothing wrote there.
+std::string listing(const std::string& folder) {
+  std::set<std::string> paths;
+  for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+    paths.insert(fs::relative(entry.path(), folder).string());
+  }
+  std::string out;
+  for (const std::string& path : paths) out += path + "\n";
+  return out;
+}
+
+const std::string kToolProject =
+    "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
+    "[project]\nname = \"tool\"\nversion = \"1.0\"\n";
+
+// A buildable `name` 6.6.6 outside every source tree: what a link must never lead wvlock to.
+std::string make_outside(const std::string& folder, const std::string& name = "tool") {
+  write(folder + "/pyproject.toml",
+        "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
+        "[project]\nname = \"" + name + "\"\nversion = \"6.6.6\"\n");
+  write(folder + "/src/" + name + "/__init__.py", "WHO = 'outside'\n");
+  return folder;
+}
+
+// Commits everything in `repo` (made by the caller) as its first commit.
+void commit_all(const std::string& repo) {
+  const std::string git = "git -c user.name=t -c user.email=t@t ";
+  REQUIRE(shell(repo, "git init -q && " + git + "add -A && " + git + "commit -qm one").status == 0);
+}
+
+}  // namespace
+
+TEST_CASE("cli sources: a git commit whose pyproject.toml links outside the checkout is refused",
+          "[cli][sources][git][contained]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  wv::test::TempDir dir;
+  const std::string outside = make_outside(dir.path() + "/outside");
+  const std::string repo = dir.path() + "/tool";
+  write(repo + "/src/tool/__init__.py", "WHO = 'inside'\n");
+  fs::create_symlink(outside + "/pyproject.toml", repo + "/pyproject.toml");
+  commit_all(repo);
+  Workspace workspace("tool = { git = \"" + repo + "\" }\n", ", \"tool\"");
+  Run lock = workspace.wvlock("lock");
+  INFO(lock.err);
+  CHECK(lock.status != 0);
+  CHECK(lock.err.find("`pyproject.toml`") != std::string::npos);
+  CHECK(lock.err.find(outside + "/pyproject.toml") != std::string::npos);
+  CHECK(lock.err.find("outside") != std::string::npos);
+  CHECK_FALSE(fs::exists(workspace.app + "/pylock.toml"));
+}
+
+TEST_CASE("cli sources: a git subdirectory that links outside the checkout is refused",
+          "[cli][sources][git][contained]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  wv::test::TempDir dir;
+  const std::string outside = make_outside(dir.path() + "/outside");
+  const std::string repo = dir.path() + "/tool";
+  write(repo + "/pyproject.toml", kToolProject);
+  write(repo + "/src/tool/__init__.py", "WHO = 'inside'\n");
+  fs::create_directory_symlink(outside, repo + "/pkg");
+  commit_all(repo);
+  Workspace workspace("tool = { git = \"" + repo + "\", subdirectory = \"pkg\" }\n", ", \"tool\"");
+  Run lock = workspace.wvlock("lock");
+  INFO(lock.err);
+  CHECK(lock.status != 0);
+  CHECK(lock.err.find("`pkg`") != std::string::npos);
+  CHECK(lock.err.find(outside) != std::string::npos);
+  CHECK_FALSE(fs::exists(workspace.app + "/pylock.toml"));
+  CHECK(listing(outside).find("egg-info") == std::string::npos);
+}
+
+TEST_CASE("cli sources: a git subdirectory linking inside the checkout builds; one a lockfile "
+          "names that links outside is refused at sync, nothing written there",
+          "[cli][sources][build][git][contained]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  wv::test::TempDir dir;
+  const std::string outside = make_outside(dir.path() + "/outside");
+  const std::string before = listing(outside);
+  const std::string repo = dir.path() + "/tool";
+  write(repo + "/real/pyproject.toml", kToolProject);
+  write(repo + "/real/src/tool/__init__.py", "WHO = 'inside'\n");
+  fs::create_directory_symlink("real", repo + "/inside");
+  fs::create_directory_symlink(outside, repo + "/evil");
+  commit_all(repo);
+  Workspace workspace("tool = { git = \"" + repo + "\", subdirectory = \"inside\" }\n", ", \"tool\"");
+  Run lock = workspace.wvlock("lock");
+  INFO(lock.err);
+  REQUIRE(lock.status == 0);
+  std::string lockfile = slurp(workspace.app + "/pylock.toml");
+  CHECK(lockfile.find("version = \"1.0\"") != std::string::npos);  // [packages.tool.wvlock]
+  CHECK(lockfile.find("subdirectory = \"inside\"") != std::string::npos);
+  Run sync = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
+  INFO(sync.err);
+  REQUIRE(sync.status == 0);
+  CHECK(shell(workspace.app, ".venv/bin/python -c 'import tool; print(tool.WHO)'").out == "inside\n");
+
+  // The lockfile (hand-edited, or from a commit read before) names the link to outside.
+  lockfile.replace(lockfile.find("subdirectory = \"inside\""), 23, "subdirectory = \"evil\"");
+  write(workspace.app + "/pylock.toml", lockfile);
+  const std::string site = workspace.app + "/.venv/lib/python" + Workspace::python_minor() + "/site-packages";
+  const std::string installed = listing(site);
+  Run refused = workspace.wvlock("sync");
+  INFO(refused.err);
+  CHECK(refused.status != 0);
+  CHECK(refused.err.find("`evil`") != std::string::npos);
+  CHECK(refused.err.find(outside) != std::string::npos);
+  CHECK(listing(outside) == before);
+  CHECK(listing(site) == installed);
+  CHECK(shell(workspace.app, ".venv/bin/python -c 'import tool; print(tool.WHO)'").out == "inside\n");
+}
+
+TEST_CASE("cli sources: a path source's pyproject.toml that links outside its folder is refused; "
+          "the folder itself may be a link",
+          "[cli][sources][contained]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  Workspace workspace;
+  const std::string mylib = workspace.tmp.path() + "/mylib";
+  // The user names the folder through a link: its root is where the link ends.
+  fs::create_directory_symlink(mylib, workspace.tmp.path() + "/mylink");
+  std::string pyproject = slurp(workspace.app + "/pyproject.toml");
+  pyproject.replace(pyproject.find("path = \"../mylib\""), 17, "path = \"../mylink\"");
+  write(workspace.app + "/pyproject.toml", pyproject);
+  Run linked = workspace.wvlock("lock");
+  INFO(linked.err);
+  REQUIRE(linked.status == 0);
+  const std::string locked = slurp(workspace.app + "/pylock.toml");
+  CHECK(locked.find("version = \"2.0\"") != std::string::npos);  // [packages.tool.wvlock]
+
+  // A lockfile whose subdirectory of the folder links out of it: sync refuses, builds nothing.
+  const std::string outside = make_outside(workspace.tmp.path() + "/outside", "mylib");
+  const std::string before = listing(outside);
+  fs::create_directory_symlink(outside, mylib + "/evil");
+  std::string edited = locked;
+  const std::string entry = "directory = { path = \"../mylink\"";
+  REQUIRE(edited.find(entry) != std::string::npos);
+  edited.replace(edited.find(entry), entry.size(), entry + ", subdirectory = \"evil\"");
+  write(workspace.app + "/pylock.toml", edited);
+  Run subdirectory = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
+  INFO(subdirectory.err);
+  CHECK(subdirectory.status != 0);
+  CHECK(subdirectory.err.find("`evil`") != std::string::npos);
+  CHECK(subdirectory.err.find(outside) != std::string::npos);
+  CHECK(listing(outside) == before);
+  CHECK_FALSE(fs::exists(workspace.app + "/.venv/bin/app"));
+  write(workspace.app + "/pylock.toml", locked);
+
+  // Its pyproject.toml becomes a link out of the folder: lock and sync refuse, the lock stays.
+  fs::rename(mylib + "/pyproject.toml", workspace.tmp.path() + "/saved.toml");
+  fs::create_symlink("../outside/pyproject.toml", mylib + "/pyproject.toml");
+  Run lock = workspace.wvlock("lock");
+  INFO(lock.err);
+  CHECK(lock.status != 0);
+  CHECK(lock.err.find("`pyproject.toml`") != std::string::npos);
+  CHECK(lock.err.find(outside + "/pyproject.toml") != std::string::npos);
+  CHECK(slurp(workspace.app + "/pylock.toml") == locked);
+  Run sync = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
+  CHECK(sync.status != 0);
+  CHECK(sync.err.find(outside + "/pyproject.toml") != std::string::npos);
   CHECK_FALSE(fs::exists(workspace.app + "/.venv/bin/app"));
 }
