@@ -54,7 +54,14 @@ class ZipReader final : public ArchiveReader {
       : path_(std::move(path)), archive_(std::move(archive)), count_(count) {}
 
   Result<std::optional<ArchiveMember>> next() override {
+    // A member's data is always read, as the tar reader always reads past it: its CRC-32 is
+    // checked whether or not the caller wanted the bytes, so reading PKG-INFO and unpacking
+    // accept the same archives.
+    if (index_ >= 0 && !data_read_) {
+      WV_TRY(read_data([](std::string_view) -> Result<void> { return {}; }));
+    }
     if (++index_ >= count_) return std::optional<ArchiveMember>();
+    data_read_ = false;
     zip_stat_t stat;
     zip_stat_init(&stat);
     if (zip_stat_index(archive_.get(), index(), 0, &stat) != 0 || !(stat.valid & ZIP_STAT_NAME) ||
@@ -83,10 +90,13 @@ class ZipReader final : public ArchiveReader {
     if (member.kind != MemberKind::kFile) member.size = 0;
     size_ = member.size;
     name_ = member.name;
+    kind_ = member.kind;
     return std::optional<ArchiveMember>(std::move(member));
   }
 
   Result<void> read_data(const DataSink& sink) override {
+    data_read_ = true;
+    if (size_ == 0 && kind_ != MemberKind::kFile) return {};
     ZipFilePtr file(zip_fopen_index(archive_.get(), index(), 0));
     if (!file) return read_error(zip_error_strerror(zip_get_error(archive_.get())));
     char buffer[64 * 1024];
@@ -121,6 +131,8 @@ class ZipReader final : public ArchiveReader {
   zip_int64_t index_ = -1;
   std::uint64_t size_ = 0;
   std::string name_;
+  MemberKind kind_ = MemberKind::kOther;
+  bool data_read_ = true;
 };
 
 Result<std::unique_ptr<ArchiveReader>> open_zip_reader(const std::string& path) {
