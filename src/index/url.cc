@@ -13,13 +13,6 @@ bool starts_with_ci(std::string_view text, std::string_view prefix) {
   return text.size() >= prefix.size() && iequals(text.substr(0, prefix.size()), prefix);
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // The parts of an RFC 3986 URI reference (§3): scheme, authority, path, query, fragment.
 struct UriParts {
   std::optional<std::string> scheme;
@@ -207,7 +200,7 @@ std::optional<std::pair<std::string, std::string>> parse_hash_pair(std::string_v
     if (!is_ascii_alnum(c) && c != '_' && c != '-') return std::nullopt;
   }
   for (char c : digest) {
-    if (hex_value(c) < 0) return std::nullopt;
+    if (hex_digit_value(c) < 0) return std::nullopt;
   }
   return std::make_pair(std::move(name), std::move(digest));
 }

@@ -7,13 +7,6 @@ namespace wv::net {
 
 namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 bool valid_scheme(std::string_view scheme) {
   if (scheme.empty() || !is_ascii_alpha(scheme[0])) return false;
   for (char c : scheme) {
@@ -33,8 +26,8 @@ std::optional<std::string> percent_decode(std::string_view text) {
       continue;
     }
     if (i + 2 >= text.size()) return std::nullopt;
-    int high = hex_value(text[i + 1]);
-    int low = hex_value(text[i + 2]);
+    int high = hex_digit_value(text[i + 1]);
+    int low = hex_digit_value(text[i + 2]);
     if (high < 0 || low < 0) return std::nullopt;
     out.push_back(char(high * 16 + low));
     i += 2;

@@ -11,13 +11,6 @@ bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // %XX escapes decoded; an escape that is not two hex digits (or decodes to NUL) is refused.
 Result<std::string> percent_decode(std::string_view text, std::string_view url) {
   std::string out;
@@ -27,8 +20,8 @@ Result<std::string> percent_decode(std::string_view text, std::string_view url) 
       continue;
     }
     const bool room = i + 2 < text.size();
-    const int high = room ? hex_value(text[i + 1]) : -1;
-    const int low = room ? hex_value(text[i + 2]) : -1;
+    const int high = room ? hex_digit_value(text[i + 1]) : -1;
+    const int low = room ? hex_digit_value(text[i + 2]) : -1;
     if (high < 0 || low < 0 || (high == 0 && low == 0)) {
       return make_error(ErrorCode::kInvalidInput,
                         str_cat("invalid percent escape in ", in_backticks(url)));

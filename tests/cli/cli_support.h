@@ -28,6 +28,12 @@ inline std::string slurp(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+/// Writes `text` to `path`, making the folders above it.
+inline void write_text(const std::string& path, const std::string& text) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream(path) << text;
+}
+
 /// Runs `command` with sh in `dir`; stdout and stderr are captured, in files named for this
 /// process and call, so tests running at once in one folder (`/`) never read each other's.
 inline Run shell(const std::string& dir, const std::string& command) {

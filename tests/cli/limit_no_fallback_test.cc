@@ -33,11 +33,6 @@ with tarfile.open(out, "w:gz") as tf:
         tf.addfile(info, io.BytesIO(data))
 )PY";
 
-void write(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path) << text;
-}
-
 }  // namespace
 
 TEST_CASE("limits: an sdist's PKG-INFO over metadata-bytes fails the lock and runs no backend",
@@ -46,12 +41,12 @@ TEST_CASE("limits: an sdist's PKG-INFO over metadata-bytes fails the lock and ru
   const std::string marker = tmp.path() + "/backend-ran";
   const std::string sdist = tmp.path() + "/dist/big-1.0.tar.gz";
   fs::create_directories(tmp.path() + "/dist");
-  write(tmp.path() + "/make_sdist.py", kMakeSdist);
+  wv::test::write_text(tmp.path() + "/make_sdist.py", kMakeSdist);
   Run made = shell(tmp.path(), "'" WV_TEST_PYTHON "' make_sdist.py '" + sdist + "' '" + marker + "'");
   INFO(made.err);
   REQUIRE(made.status == 0);
   const std::string app = tmp.path() + "/app";
-  write(app + "/pyproject.toml",
+  wv::test::write_text(app + "/pyproject.toml",
         "[project]\nname = \"app\"\nversion = \"0.1.0\"\ndependencies = [\"big\"]\n\n"
         "[[tool.wvlock.target]]\nname = \"linux\"\nplatform = \"linux-x86_64\"\nglibc = \"2.28\"\n"
         "python = \"" + wv::test::test_python_minor() + "\"\n\n"

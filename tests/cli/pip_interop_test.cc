@@ -22,11 +22,6 @@ using wv::test::slurp;
 
 namespace {
 
-void write(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path) << text;
-}
-
 // <tmp>/wheels: Debian's setuptools and wheel (the project's build backend); <tmp>/generated:
 // the fixture ecosystem (its find-links folder); <tmp>/app: a project with index-like
 // dependencies, a dev group and a vendored wheel named by path.
@@ -48,7 +43,7 @@ struct PipProject {
     fs::create_directories(app + "/vendor");
     fs::copy_file(tmp.path() + "/generated/find-links/termcolor-3.1.0-py3-none-any.whl",
                   app + "/vendor/termcolor-3.1.0-py3-none-any.whl");
-    write(app + "/pyproject.toml",
+    wv::test::write_text(app + "/pyproject.toml",
           "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n\n"
           "[project]\nname = \"app\"\nversion = \"0.1.0\"\n"
           "dependencies = [\"requests\", \"tqdm\", \"termcolor\"]\n\n"
@@ -57,7 +52,7 @@ struct PipProject {
           "[[tool.wvlock.target]]\nname = \"linux\"\nplatform = \"linux-x86_64\"\nglibc = \"2.28\"\n"
           "python = \"" + python_minor() + "\"\n\n"
           "[tool.wvlock.sources]\ntermcolor = { path = \"vendor/termcolor-3.1.0-py3-none-any.whl\" }\n");
-    write(app + "/src/app/__init__.py", "def main():\n    print('app')\n");
+    wv::test::write_text(app + "/src/app/__init__.py", "def main():\n    print('app')\n");
   }
   static std::string python_minor() { return wv::test::test_python_minor(); }
   Run wvlock(const std::string& arguments) const {

@@ -12,15 +12,6 @@ namespace fs = std::filesystem;
 using wv::test::Run;
 using wv::test::shell;
 
-namespace {
-
-void write(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path) << text;
-}
-
-}  // namespace
-
 TEST_CASE("relative --project: an offline sync of a local git source finds the git cache",
           "[cli][sources][build][git]") {
   REQUIRE(fs::exists("/usr/share/python-wheels"));
@@ -33,13 +24,13 @@ TEST_CASE("relative --project: an offline sync of a local git source finds the g
     }
   }
   const std::string repo = tmp.path() + "/tool";
-  write(repo + "/pyproject.toml",
+  wv::test::write_text(repo + "/pyproject.toml",
         "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
         "[project]\nname = \"tool\"\nversion = \"1.0\"\n");
-  write(repo + "/src/tool/__init__.py", "WHO = 'git'\n");
+  wv::test::write_text(repo + "/src/tool/__init__.py", "WHO = 'git'\n");
   const std::string git = "git -c user.name=t -c user.email=t@t ";
   REQUIRE(shell(repo, "git init -q && " + git + "add -A && " + git + "commit -qm one && git tag v1").status == 0);
-  write(tmp.path() + "/app/pyproject.toml",
+  wv::test::write_text(tmp.path() + "/app/pyproject.toml",
         "[project]\nname = \"app\"\nversion = \"0.1.0\"\ndependencies = [\"tool\"]\n\n"
         "[tool.wvlock]\nfind-links = [\"../wheels\"]\n\n"
         "[[tool.wvlock.target]]\nname = \"linux\"\nplatform = \"linux-x86_64\"\nglibc = \"2.28\"\n"

@@ -74,11 +74,6 @@ for project, leaves in projects.items():
     open(os.path.join(folder, 'index.html'), 'w').write(f'<html><body>\n{links}</body></html>\n')
 )PY";
 
-void write(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path) << text;
-}
-
 // <tmp>/index (the index's files), <tmp>/app (the project) naming `index_url` and depending on
 // `dependencies` (a TOML array's insides).
 struct RemoteProject {
@@ -87,14 +82,14 @@ struct RemoteProject {
   std::string app = tmp.path() + "/app";
 
   RemoteProject() {
-    write(tmp.path() + "/make_index.py", kMakeIndex);
+    wv::test::write_text(tmp.path() + "/make_index.py", kMakeIndex);
     Run made = shell(tmp.path(), "'" WV_TEST_PYTHON "' make_index.py '" + index + "'");
     INFO(made.err);
     REQUIRE(made.status == 0);
   }
 
   void project(const std::string& index_url, const std::string& dependencies) const {
-    write(app + "/pyproject.toml",
+    wv::test::write_text(app + "/pyproject.toml",
           "[project]\nname = \"app\"\nversion = \"0.1.0\"\ndependencies = [" + dependencies +
               "]\n\n[tool.wvlock]\nindex-url = \"" + index_url + "\"\n\n"
               "[[tool.wvlock.target]]\nname = \"linux\"\nplatform = \"linux-x86_64\"\n"

@@ -51,11 +51,6 @@ std::string make_sdist(const std::string& folder, const std::string& name, const
   return folder + "/" + name + "-" + version + ".tar.gz";
 }
 
-void write(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path) << text;
-}
-
 // <tmp>/wheels (the build backend), <tmp>/mylib (a sibling project), <tmp>/app (the project).
 struct Workspace {
   wv::test::TempDir tmp;
@@ -70,18 +65,18 @@ struct Workspace {
       }
     }
     // The sibling has a dependency of its own, from the find-links folder.
-    write(tmp.path() + "/mylib/pyproject.toml",
+    wv::test::write_text(tmp.path() + "/mylib/pyproject.toml",
           "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
           "[project]\nname = \"mylib\"\nversion = \"2.0\"\ndependencies = [\"wheel\"]\n");
-    write(tmp.path() + "/mylib/src/mylib/__init__.py", "VALUE = 42\n");
-    write(app + "/pyproject.toml",
+    wv::test::write_text(tmp.path() + "/mylib/src/mylib/__init__.py", "VALUE = 42\n");
+    wv::test::write_text(app + "/pyproject.toml",
           "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n\n"
           "[project]\nname = \"app\"\nversion = \"0.1.0\"\ndependencies = [\"mylib\"" + extra_deps +
           "]\n\n[project.scripts]\napp = \"app:main\"\n\n[tool.wvlock]\nfind-links = [\"../wheels\"]\n\n"
           "[[tool.wvlock.target]]\nname = \"linux\"\nplatform = \"linux-x86_64\"\nglibc = \"2.28\"\n"
           "python = \"" + python_minor() + "\"\n\n[tool.wvlock.sources]\nmylib = { path = \"../mylib\" }\n" +
           extra_sources);
-    write(app + "/src/app/__init__.py", "def main():\n    import mylib\n    print('app says', mylib.VALUE)\n");
+    wv::test::write_text(app + "/src/app/__init__.py", "def main():\n    import mylib\n    print('app says', mylib.VALUE)\n");
   }
   static std::string python_minor() { return wv::test::test_python_minor(); }
   Run wvlock(const std::string& arguments) const {
@@ -122,7 +117,7 @@ TEST_CASE("cli sources: the project installs editable with its script, beside a 
   CHECK(script.out == "app says 42\n");
 
   // Editable: an edit shows without a sync; a re-sync keeps both builds.
-  write(workspace.app + "/src/app/__init__.py", "def main():\n    print('edited')\n");
+  wv::test::write_text(workspace.app + "/src/app/__init__.py", "def main():\n    print('edited')\n");
   CHECK(shell(workspace.app, ".venv/bin/app").out == "edited\n");
   Run again = workspace.wvlock("sync");
   CHECK(again.status == 0);
@@ -134,7 +129,7 @@ TEST_CASE("cli sources: the project installs editable with its script, beside a 
   // A change to the project's metadata (a new script) rebuilds it; the lock stays fresh.
   std::string pyproject = slurp(workspace.app + "/pyproject.toml");
   pyproject.replace(pyproject.find("app = \"app:main\""), 16, "app = \"app:main\"\napp2 = \"app:main\"");
-  write(workspace.app + "/pyproject.toml", pyproject);
+  wv::test::write_text(workspace.app + "/pyproject.toml", pyproject);
   Run rebuilt = workspace.wvlock("sync");
   INFO(rebuilt.err);
   CHECK(rebuilt.status == 0);
@@ -144,7 +139,7 @@ TEST_CASE("cli sources: the project installs editable with its script, beside a 
   // --no-editable installs a regular wheel: an edit no longer shows.
   Run regular = workspace.wvlock("sync --no-editable");
   CHECK(regular.status == 0);
-  write(workspace.app + "/src/app/__init__.py", "def main():\n    print('edited again')\n");
+  wv::test::write_text(workspace.app + "/src/app/__init__.py", "def main():\n    print('edited again')\n");
   CHECK(shell(workspace.app, ".venv/bin/app").out == "edited\n");
 
   // --no-install-project leaves the project out; --no-build refuses to build it back.
@@ -156,7 +151,7 @@ TEST_CASE("cli sources: the project installs editable with its script, beside a 
   CHECK(refused.err.find("`--no-build` refuses to build app 0.1.0") != std::string::npos);
 
   // The sibling's pyproject.toml is part of what the lock read.
-  write(workspace.tmp.path() + "/mylib/pyproject.toml",
+  wv::test::write_text(workspace.tmp.path() + "/mylib/pyproject.toml",
         "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
         "[project]\nname = \"mylib\"\nversion = \"2.1\"\n");
   Run stale = workspace.wvlock("lock --check");
@@ -171,10 +166,10 @@ TEST_CASE("cli sources: a git dependency at a tag is locked to its commit and in
   REQUIRE(fs::exists("/usr/share/python-wheels"));
   wv::test::TempDir repo_dir;
   const std::string repo = repo_dir.path() + "/tool";
-  write(repo + "/pyproject.toml",
+  wv::test::write_text(repo + "/pyproject.toml",
         "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
         "[project]\nname = \"tool\"\nversion = \"1.0\"\n");
-  write(repo + "/src/tool/__init__.py", "WHO = 'tagged'\n");
+  wv::test::write_text(repo + "/src/tool/__init__.py", "WHO = 'tagged'\n");
   const std::string git = "git -c user.name=t -c user.email=t@t ";
   REQUIRE(shell(repo, "git init -q && " + git + "add -A && " + git + "commit -qm one && git tag v1.0")
               .status == 0);
@@ -191,7 +186,7 @@ TEST_CASE("cli sources: a git dependency at a tag is locked to its commit and in
 
   // The repository moves on and even moves its tag: the lock's commit is what installs, and a
   // re-lock keeps it until the package is upgraded.
-  write(repo + "/src/tool/__init__.py", "WHO = 'later'\n");
+  wv::test::write_text(repo + "/src/tool/__init__.py", "WHO = 'later'\n");
   REQUIRE(shell(repo, git + "commit -qam two && git tag -f v1.0").status == 0);
   const std::string moved = shell(repo, "git rev-parse HEAD").out.substr(0, 40);
   REQUIRE(workspace.wvlock("lock").status == 0);
@@ -280,7 +275,7 @@ TEST_CASE("cli sources: a build requirement no index has, and a failing build, a
   REQUIRE(fs::exists("/usr/share/python-wheels"));
   Workspace workspace;
   // The sibling's metadata is dynamic, so the lock asks its backend, whose requirement is missing.
-  write(workspace.tmp.path() + "/mylib/pyproject.toml",
+  wv::test::write_text(workspace.tmp.path() + "/mylib/pyproject.toml",
         "[build-system]\nrequires = [\"setuptools>=61\", \"nosuchbackend>=1\"]\n"
         "build-backend = \"setuptools.build_meta\"\n[project]\nname = \"mylib\"\n"
         "dynamic = [\"version\"]\n");
@@ -291,10 +286,10 @@ TEST_CASE("cli sources: a build requirement no index has, and a failing build, a
   CHECK_FALSE(fs::exists(workspace.app + "/pylock.toml"));
 
   // A backend that fails: the error shows its last lines; the environment is untouched.
-  write(workspace.tmp.path() + "/mylib/pyproject.toml",
+  wv::test::write_text(workspace.tmp.path() + "/mylib/pyproject.toml",
         "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
         "[project]\nname = \"mylib\"\nversion = \"2.0\"\n");
-  write(workspace.tmp.path() + "/mylib/setup.py",
+  wv::test::write_text(workspace.tmp.path() + "/mylib/setup.py",
         "import sys\nfor i in range(100): print('noise', i)\nraise SystemExit('the compiler is missing')\n");
   REQUIRE(workspace.wvlock("lock").status == 0);
   Run failed = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
@@ -324,10 +319,10 @@ const std::string kToolProject =
 
 // A buildable `name` 6.6.6 outside every source tree: what a link must never lead wvlock to.
 std::string make_outside(const std::string& folder, const std::string& name = "tool") {
-  write(folder + "/pyproject.toml",
+  wv::test::write_text(folder + "/pyproject.toml",
         "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
         "[project]\nname = \"" + name + "\"\nversion = \"6.6.6\"\n");
-  write(folder + "/src/" + name + "/__init__.py", "WHO = 'outside'\n");
+  wv::test::write_text(folder + "/src/" + name + "/__init__.py", "WHO = 'outside'\n");
   return folder;
 }
 
@@ -345,7 +340,7 @@ TEST_CASE("cli sources: a git commit whose pyproject.toml links outside the chec
   wv::test::TempDir dir;
   const std::string outside = make_outside(dir.path() + "/outside");
   const std::string repo = dir.path() + "/tool";
-  write(repo + "/src/tool/__init__.py", "WHO = 'inside'\n");
+  wv::test::write_text(repo + "/src/tool/__init__.py", "WHO = 'inside'\n");
   fs::create_symlink(outside + "/pyproject.toml", repo + "/pyproject.toml");
   commit_all(repo);
   Workspace workspace("tool = { git = \"" + repo + "\" }\n", ", \"tool\"");
@@ -364,8 +359,8 @@ TEST_CASE("cli sources: a git subdirectory that links outside the checkout is re
   wv::test::TempDir dir;
   const std::string outside = make_outside(dir.path() + "/outside");
   const std::string repo = dir.path() + "/tool";
-  write(repo + "/pyproject.toml", kToolProject);
-  write(repo + "/src/tool/__init__.py", "WHO = 'inside'\n");
+  wv::test::write_text(repo + "/pyproject.toml", kToolProject);
+  wv::test::write_text(repo + "/src/tool/__init__.py", "WHO = 'inside'\n");
   fs::create_directory_symlink(outside, repo + "/pkg");
   commit_all(repo);
   Workspace workspace("tool = { git = \"" + repo + "\", subdirectory = \"pkg\" }\n", ", \"tool\"");
@@ -386,8 +381,8 @@ TEST_CASE("cli sources: a git subdirectory linking inside the checkout builds; o
   const std::string outside = make_outside(dir.path() + "/outside");
   const std::string before = listing(outside);
   const std::string repo = dir.path() + "/tool";
-  write(repo + "/real/pyproject.toml", kToolProject);
-  write(repo + "/real/src/tool/__init__.py", "WHO = 'inside'\n");
+  wv::test::write_text(repo + "/real/pyproject.toml", kToolProject);
+  wv::test::write_text(repo + "/real/src/tool/__init__.py", "WHO = 'inside'\n");
   fs::create_directory_symlink("real", repo + "/inside");
   fs::create_directory_symlink(outside, repo + "/evil");
   commit_all(repo);
@@ -405,7 +400,7 @@ TEST_CASE("cli sources: a git subdirectory linking inside the checkout builds; o
 
   // The lockfile (hand-edited, or from a commit read before) names the link to outside.
   lockfile.replace(lockfile.find("subdirectory = \"inside\""), 23, "subdirectory = \"evil\"");
-  write(workspace.app + "/pylock.toml", lockfile);
+  wv::test::write_text(workspace.app + "/pylock.toml", lockfile);
   const std::string site = workspace.app + "/.venv/lib/python" + Workspace::python_minor() + "/site-packages";
   const std::string installed = listing(site);
   Run refused = workspace.wvlock("sync");
@@ -428,7 +423,7 @@ TEST_CASE("cli sources: a path source's pyproject.toml that links outside its fo
   fs::create_directory_symlink(mylib, workspace.tmp.path() + "/mylink");
   std::string pyproject = slurp(workspace.app + "/pyproject.toml");
   pyproject.replace(pyproject.find("path = \"../mylib\""), 17, "path = \"../mylink\"");
-  write(workspace.app + "/pyproject.toml", pyproject);
+  wv::test::write_text(workspace.app + "/pyproject.toml", pyproject);
   Run linked = workspace.wvlock("lock");
   INFO(linked.err);
   REQUIRE(linked.status == 0);
@@ -443,7 +438,7 @@ TEST_CASE("cli sources: a path source's pyproject.toml that links outside its fo
   const std::string entry = "directory = { path = \"../mylink\"";
   REQUIRE(edited.find(entry) != std::string::npos);
   edited.replace(edited.find(entry), entry.size(), entry + ", subdirectory = \"evil\"");
-  write(workspace.app + "/pylock.toml", edited);
+  wv::test::write_text(workspace.app + "/pylock.toml", edited);
   Run subdirectory = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
   INFO(subdirectory.err);
   CHECK(subdirectory.status != 0);
@@ -451,7 +446,7 @@ TEST_CASE("cli sources: a path source's pyproject.toml that links outside its fo
   CHECK(subdirectory.err.find(outside) != std::string::npos);
   CHECK(listing(outside) == before);
   CHECK_FALSE(fs::exists(workspace.app + "/.venv/bin/app"));
-  write(workspace.app + "/pylock.toml", locked);
+  wv::test::write_text(workspace.app + "/pylock.toml", locked);
 
   // Its pyproject.toml becomes a link out of the folder: lock and sync refuse, the lock stays.
   fs::rename(mylib + "/pyproject.toml", workspace.tmp.path() + "/saved.toml");

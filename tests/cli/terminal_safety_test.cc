@@ -10,25 +10,16 @@
 namespace fs = std::filesystem;
 using wv::test::Run;
 
-namespace {
-
-void write(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path) << text;
-}
-
-}  // namespace
-
 TEST_CASE("terminal safety: a failing backend's escape sequences reach stderr escaped",
           "[cli][build][hostile]") {
   wv::test::TempDir tmp;
   const std::string app = tmp.path() + "/app";
   fs::create_directories(tmp.path() + "/wheels");
   // The sibling's version is dynamic, so the lock asks its in-tree backend, which fails loudly.
-  write(tmp.path() + "/mylib/pyproject.toml",
+  wv::test::write_text(tmp.path() + "/mylib/pyproject.toml",
         "[build-system]\nrequires = []\nbuild-backend = \"backend\"\nbackend-path = [\"_b\"]\n"
         "[project]\nname = \"mylib\"\ndynamic = [\"version\"]\n");
-  write(tmp.path() + "/mylib/_b/backend.py",
+  wv::test::write_text(tmp.path() + "/mylib/_b/backend.py",
         "import sys\n"
         "def fail(*args, **kwargs):\n"
         "    sys.stdout.write('\\x1b[31mred alert\\x1b[0m\\n')\n"
@@ -36,7 +27,7 @@ TEST_CASE("terminal safety: a failing backend's escape sequences reach stderr es
         "    sys.stdout.flush()\n"
         "    raise RuntimeError('broken on purpose')\n"
         "get_requires_for_build_wheel = prepare_metadata_for_build_wheel = build_wheel = fail\n");
-  write(app + "/pyproject.toml",
+  wv::test::write_text(app + "/pyproject.toml",
         "[project]\nname = \"app\"\nversion = \"0.1.0\"\ndependencies = [\"mylib\"]\n\n"
         "[tool.wvlock]\nfind-links = [\"../wheels\"]\n\n"
         "[[tool.wvlock.target]]\nname = \"linux\"\nplatform = \"linux-x86_64\"\nglibc = \"2.28\"\n"
