@@ -1,7 +1,9 @@
 # Locking benchmark: the five-target example lock (in process; the wvlock command over a local
 # index and over loopback HTTP, cold and warm), a synthetic 1,000-project ecosystem
 # (bench/synthetic_ecosystem.py) locked for 1 and 5 targets, and pip's resolver
-# (bench/lock_reference.py) on the same index for one target, with the ratio and agreement.
+# (bench/lock_reference.py) on the same index for one target, with the ratio and agreement;
+# then `wvlock fetch` of fixtures/example-pytorch's five targets over a 20 ms link, parallel
+# beside one download at a time (`--fetch-only` runs that case alone).
 # It reuses the CLI's project wiring (wv_cli_project: src/cli/project.cc, network.cc) and times
 # the built wvlock binary.
 if(TARGET wvlock AND TARGET wv_cli_project)

@@ -51,6 +51,7 @@ struct Options {
   std::string eco = "/tmp/wvlock-lock-bench-eco";
   bool pip = true;
   bool latency_only = false;  ///< the example cases and the latency case only
+  bool fetch_only = false;    ///< the fetch case only
   bool findlinks_only = false;
   int findlinks_files = 500000;
   std::string findlinks_dir = "/tmp/wvlock-lock-bench-findlinks";
@@ -327,6 +328,68 @@ void bench_latency(const Options& options, const std::string& wvlock, const std:
               same ? "yes" : "NO");
 }
 
+/// `wvlock fetch` of fixtures/example-pytorch's five targets over a server that answers each
+/// request after 20 ms: every file the targets install into an empty cache, with the default
+/// parallel downloads and one at a time (WVLOCK_CONCURRENT_DOWNLOADS=1), side by side, each
+/// with the most requests the server had in flight at once.
+void bench_fetch(const Options& options, const std::string& wvlock, const std::string& dir,
+                 const std::string& generated) {
+  std::printf("\nfetch (fixtures/example-pytorch, 5 targets, over loopback HTTP, 20 ms per "
+              "response; empty cache each round)\n");
+  Server server(options.python, std::string(WV_SOURCE_DIR) + "/tests/index/range_server.py",
+                generated + "/today", {"--delay-ms", "20"});
+  if (server.port() == 0) {
+    std::printf("  the server did not start\n");
+    return;
+  }
+  std::string text = read_text(std::string(WV_SOURCE_DIR) + "/fixtures/example-pytorch/pyproject.toml");
+  const std::string base = wv::str_cat("http://127.0.0.1:", server.port());
+  for (std::size_t at; (at = text.find("\"../generated/today")) != std::string::npos;) {
+    text.replace(at, 19, "\"" + base);
+  }
+  const std::string project = dir + "/example-pytorch-fetch";
+  write_text(project + "/pyproject.toml", text);
+  if (run_program({wvlock, "-q", "--project", project, "--cache-dir", dir + "/fetch-lock", "lock"},
+                  nullptr, "", true) != 0) {
+    std::printf("  the lock failed\n");
+    return;
+  }
+  struct Row {
+    const char* what;
+    std::vector<std::string> prefix;
+  };
+  const Row rows[] = {{"wvlock fetch, parallel (default, 16 at once)", {}},
+                      {"wvlock fetch, sequential (WVLOCK_CONCURRENT_DOWNLOADS=1)",
+                       {"env", "WVLOCK_CONCURRENT_DOWNLOADS=1"}}};
+  std::string files;
+  for (const Row& row : rows) {
+    Timing best;
+    ServerStats stats;
+    for (int round = 0; round < options.rounds; ++round) {
+      const std::string cache = wv::str_cat(dir, "/fetch-cache-", round);
+      fs::remove_all(cache);
+      (void)server_stats(server.port(), true);
+      std::vector<std::string> argv = row.prefix;
+      for (const std::string& arg : {wvlock, std::string("-q"), std::string("--project"), project,
+                                     std::string("--cache-dir"), cache, std::string("fetch")}) {
+        argv.push_back(arg);
+      }
+      Timing timing;
+      if (run_program(argv, &timing, dir + "/fetch.out", round == 0) != 0) {
+        std::printf("  %s failed\n", row.what);
+        return;
+      }
+      best.keep_best(timing);
+      stats = server_stats(server.port(), true);
+      fs::remove_all(cache);
+    }
+    files = read_text(dir + "/fetch.out");
+    print_row(row.what, best,
+              wv::str_cat(stats.requests, " requests, peak ", stats.peak, " in flight"));
+  }
+  std::printf("  %s", files.c_str());
+}
+
 /// pip on one target: its timing and name -> version.
 struct PipResult {
   bool ok = false;
@@ -546,6 +609,7 @@ int main(int argc, char** argv) {
     else if (arg == "--eco") options.eco = next();
     else if (arg == "--no-pip") options.pip = false;
     else if (arg == "--latency-only") options.latency_only = true;
+    else if (arg == "--fetch-only") options.fetch_only = true;
     else if (arg == "--findlinks-only") options.findlinks_only = true;
     else if (arg == "--findlinks-files") options.findlinks_files = std::max(10, std::atoi(next().c_str()));
     else if (arg == "--findlinks-dir") options.findlinks_dir = next();
@@ -577,6 +641,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "cannot generate the example index\n");
       return 3;
     }
+  }
+  if (options.fetch_only) {
+    bench_fetch(options, wvlock, dir, generated);
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    return 0;
   }
   const std::string example_text = read_text(source + "/fixtures/example/pyproject.toml");
   const std::string example = dir + "/example";
@@ -622,6 +692,7 @@ int main(int argc, char** argv) {
     }
   }
   bench_latency(options, wvlock, dir, generated, example_text, reference_lock, reference_url);
+  bench_fetch(options, wvlock, dir, generated);
   if (options.latency_only) {
     std::error_code ec;
     fs::remove_all(dir, ec);

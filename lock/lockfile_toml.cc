@@ -297,6 +297,12 @@ class Reader {
     target.line = line_of(table);
     std::string_view where = "tool.wvlock.target.";
     WV_ASSIGN_OR_RETURN(target.name, string(table, "name", true, where));
+    WV_ASSIGN_OR_RETURN(std::string declared_name, string(table, "declared-name", false, where));
+    if (!declared_name.empty() && !targets::is_valid_target_name(declared_name)) {
+      return error(table.get("declared-name"),
+                   str_cat("`tool.wvlock.target.declared-name`: invalid target name ",
+                           in_backticks(declared_name)));
+    }
     WV_ASSIGN_OR_RETURN(target.marker, string(table, "marker", false, where));
     WV_ASSIGN_OR_RETURN(target.roots, strings(table, "roots", where));
     WV_ASSIGN_OR_RETURN(target.extra_roots, string_lists(table, "extra-roots", where));
@@ -320,6 +326,7 @@ class Reader {
         targets::target_from_facts(target.name, facts, std::move(properties));
     if (!declared) return error(facts_node ? facts_node : &table, declared.error().message);
     target.declared = std::move(*declared);
+    target.declared.declared_name = std::move(declared_name);
     return target;
   }
 

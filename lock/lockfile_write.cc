@@ -154,6 +154,10 @@ std::string write_lockfile(const Lockfile& original) {
   for (const LockedTarget& target : lockfile.targets) {
     out += "\n[[tool.wvlock.target]]\n";
     line(out, "name", target.name);
+    // One Python of a target declared with several: the name `--target` also accepts.
+    if (!target.declared.declared_name.empty()) {
+      line(out, "declared-name", target.declared.declared_name);
+    }
     line(out, "marker", target.marker);
     line(out, "roots", strings(target.roots));
     for (const auto& [key, roots] : {std::pair{"extra-roots", &target.extra_roots},

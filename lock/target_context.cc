@@ -46,6 +46,7 @@ Result<TargetContext> make_target_context(const targets::Target& target,
   auto declared = targets::target_from_facts(target.name, context.facts, target.profile.properties);
   if (!declared) return where(declared.error());
   context.declared = std::move(*declared);
+  context.declared.declared_name = target.declared_name;
   return context;
 }
 

@@ -114,6 +114,10 @@ struct HostProfile {
   Fact<std::string> nvidia_kernel_driver;
   /// NVIDIA: compute capability of every visible GPU, in device order.
   Fact<std::vector<MajorMinor>> compute_capabilities;
+  /// NVIDIA, a declared target only: `compute-capability = ">=X.Y"` serves every capability
+  /// at or above X.Y (10.x and 12.x included). X.Y is also in compute_capabilities, so the
+  /// lock-time providers see the range's lowest capability (docs/targets.md §6).
+  Fact<MajorMinor> compute_capability_from;
 
   /// AMD: ROCm user-space version (`/opt/rocm/.info/version`).
   Fact<MajorMinor> rocm_version;

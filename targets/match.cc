@@ -66,13 +66,67 @@ int compare_closeness(const HardwareCloseness& a, const HardwareCloseness& b) {
   return 0;
 }
 
+std::string_view to_string(GpuVendor vendor) {
+  switch (vendor) {
+    case GpuVendor::kNvidia: return "NVIDIA";
+    case GpuVendor::kAmd: return "AMD";
+    case GpuVendor::kIntel: return "Intel";
+  }
+  return "NVIDIA";
+}
+
+std::string_view variant_namespace(GpuVendor vendor) {
+  switch (vendor) {
+    case GpuVendor::kNvidia: return "nvidia";
+    case GpuVendor::kAmd: return "amd";
+    case GpuVendor::kIntel: return "intel";
+  }
+  return "nvidia";
+}
+
+bool declares_gpu(const HostProfile& want, GpuVendor vendor) {
+  switch (vendor) {
+    case GpuVendor::kNvidia:
+      return want.cuda_driver_version.declared() || want.compute_capabilities.declared();
+    case GpuVendor::kAmd: return want.rocm_version.declared() || want.gfx_archs.declared();
+    case GpuVendor::kIntel: return want.intel_device_ips.declared();
+  }
+  return false;
+}
+
+bool has_gpu(const HostProfile& host, GpuVendor vendor) {
+  switch (vendor) {
+    case GpuVendor::kNvidia:
+      return host.cuda_driver_version.known() ||
+             (host.compute_capabilities.known() && !host.compute_capabilities.value->empty());
+    case GpuVendor::kAmd:
+      // A GPU whose ROCm cannot be found is still a GPU (never a silent CPU build).
+      return host.rocm_version.known() || (host.gfx_archs.known() && !host.gfx_archs.value->empty());
+    case GpuVendor::kIntel:
+      return host.intel_device_ips.known() && !host.intel_device_ips.value->empty();
+  }
+  return false;
+}
+
 namespace {
 
-bool declares_nvidia(const HostProfile& want) {
-  return want.cuda_driver_version.declared() || want.compute_capabilities.declared();
-}
-bool declares_amd(const HostProfile& want) {
-  return want.rocm_version.declared() || want.gfx_archs.declared();
+bool declares_nvidia(const HostProfile& want) { return declares_gpu(want, GpuVendor::kNvidia); }
+bool declares_amd(const HostProfile& want) { return declares_gpu(want, GpuVendor::kAmd); }
+
+// How far a declared capability list (and range) is from serving `gpu`: nullopt when it does
+// not (CUDA binary compatibility: same major, minor at least the declared; a range serves
+// everything at or above its bound, since the lock author says its builds run there).
+std::optional<int> capability_distance(const HostProfile& want, MajorMinor gpu) {
+  std::optional<int> best;
+  for (const MajorMinor& built : *want.compute_capabilities.value) {
+    const bool in_range = want.compute_capability_from.known() &&
+                          built == *want.compute_capability_from.value && built <= gpu;
+    if ((built.major == gpu.major && built.minor <= gpu.minor) || in_range) {
+      const int d = (gpu.major - built.major) * 100 + (gpu.minor - built.minor);
+      if (!best || d < *best) best = d;
+    }
+  }
+  return best;
 }
 
 // Minor steps between two `major.minor` versions of one major line (or across majors, with a
@@ -140,16 +194,13 @@ std::string nvidia_mismatch(const HostProfile& want, const HostProfile& host,
     if (!has_gpu) return "no NVIDIA GPU compute capability was detected, the target declares one";
     int worst = 0;
     for (const MajorMinor& gpu : *host.compute_capabilities.value) {
-      std::optional<int> best;
-      for (const MajorMinor& built : *want.compute_capabilities.value) {
-        if (built.major == gpu.major && built.minor <= gpu.minor) {
-          int d = gpu.minor - built.minor;
-          if (!best || d < *best) best = d;
-        }
-      }
+      std::optional<int> best = capability_distance(want, gpu);
       if (!best) {
         std::vector<std::string> declared_list;
-        for (const MajorMinor& c : *want.compute_capabilities.value) declared_list.push_back(c.to_string());
+        for (const MajorMinor& c : *want.compute_capabilities.value) {
+          const bool range = want.compute_capability_from.known() && *want.compute_capability_from.value == c;
+          declared_list.push_back(str_cat(range ? ">=" : "", c.to_string()));
+        }
         return str_cat("GPU compute capability ", gpu.to_string(), ", the target is built for ",
                        join(declared_list, ", "), " (runs on the same major, equal or newer minor)");
       }
@@ -227,9 +278,14 @@ TargetFit fit_target(const Target& target, const HostProfile& host) {
   const bool wants_nvidia = declares_nvidia(want);
   const bool wants_amd = declares_amd(want);
   const bool wants_intel = want.intel_device_ips.declared();
-  if (wants_nvidia) fit.reason = nvidia_mismatch(want, host, fit.closeness);
-  if (fit.reason.empty() && wants_amd) fit.reason = amd_mismatch(want, host, fit.closeness);
-  if (fit.reason.empty() && wants_intel) fit.reason = intel_mismatch(want, host);
+  // A mismatch of a vendor whose GPU the host has is recorded: variant wheels may overrule it.
+  auto gpu_check = [&](GpuVendor vendor, std::string reason) {
+    if (!reason.empty() && has_gpu(host, vendor)) fit.gpu_mismatch = vendor;
+    fit.reason = std::move(reason);
+  };
+  if (wants_nvidia) gpu_check(GpuVendor::kNvidia, nvidia_mismatch(want, host, fit.closeness));
+  if (fit.reason.empty() && wants_amd) gpu_check(GpuVendor::kAmd, amd_mismatch(want, host, fit.closeness));
+  if (fit.reason.empty() && wants_intel) gpu_check(GpuVendor::kIntel, intel_mismatch(want, host));
   if (fit.reason.empty() && want.x86_64_level.declared()) {
     const int needed = *want.x86_64_level.value;
     if (!host.x86_64_level.known()) {
@@ -243,7 +299,7 @@ TargetFit fit_target(const Target& target, const HostProfile& host) {
   }
   if (!fit.reason.empty()) return fit;
   fit.fits = true;
-  fit.closeness.tier = wants_nvidia || wants_amd || wants_intel ? 0 : 1;
+  fit.closeness.tier = wants_nvidia || wants_amd || wants_intel ? 0 : 2;
   return fit;
 }
 

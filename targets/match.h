@@ -70,8 +70,10 @@ WheelVerdict judge_wheel(const pkg::WheelFilename& wheel, const pkg::TagPriority
 
 /// How closely a fitting target's declared hardware matches the live host; lower is closer.
 struct HardwareCloseness {
-  /// 0: the target declares hardware the host has (a GPU); 1: it declares none (CPU).
-  int tier = 1;
+  /// 0: the target declares hardware the host has (a GPU) and its declaration serves it;
+  /// 1: its declaration does not serve the host's GPU but its variant wheels do (set by
+  /// install selection); 2: it declares no GPU (CPU).
+  int tier = 2;
   /// How far each declaration is from the host, in this order: compute-capability minor
   /// steps, CUDA driver steps, ROCm steps, x86-64 levels below the host's. A kind the target
   /// does not declare counts as kUndeclared (farther than any declaration).
@@ -83,12 +85,29 @@ struct HardwareCloseness {
 /// distance).
 int compare_closeness(const HardwareCloseness& a, const HardwareCloseness& b);
 
+/// The GPU vendors a target may declare.
+enum class GpuVendor { kNvidia, kAmd, kIntel };
+inline constexpr GpuVendor kGpuVendors[] = {GpuVendor::kNvidia, GpuVendor::kAmd, GpuVendor::kIntel};
+
+/// `NVIDIA`, `AMD`, `Intel`.
+std::string_view to_string(GpuVendor vendor);
+/// The variant namespace of the vendor's provider: `nvidia`, `amd`, `intel`.
+std::string_view variant_namespace(GpuVendor vendor);
+/// Whether a declared profile states hardware of this vendor.
+bool declares_gpu(const HostProfile& declared, GpuVendor vendor);
+/// Whether the live host has a GPU of this vendor (a device or its driver/ROCm was found).
+bool has_gpu(const HostProfile& live, GpuVendor vendor);
+
 /// Whether a declared target fits a live host on the facts alone (wheels aside).
 struct TargetFit {
   bool fits = false;
   /// When it does not: the first fact that rules it out, in one line
   /// (`CUDA driver 12.2, the target needs 12.8 or newer`).
   std::string reason;
+  /// When it does not only because of the declared hardware of a vendor whose GPU the host
+  /// has (the platform fits): that vendor. Variant wheels may then judge for themselves
+  /// (docs/targets.md §6).
+  std::optional<GpuVendor> gpu_mismatch;
   HardwareCloseness closeness;
 };
 
@@ -96,7 +115,8 @@ struct TargetFit {
 /// architecture, libc and its version, macOS version, Python) and the declared hardware:
 ///   NVIDIA: a live GPU is required, with a CUDA driver at least the declared one, and every
 ///     live GPU's compute capability served by a declared one under CUDA's binary
-///     compatibility (same major, live minor >= declared minor);
+///     compatibility (same major, live minor >= declared minor), or at or above a declared
+///     range `>=X.Y`;
 ///   AMD: every live GPU's gfx architecture among the declared ones, ROCm at least the
 ///     declared one; Intel: every live device IP among the declared ones;
 ///   x86-64-level: the live level at least the declared one.

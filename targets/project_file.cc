@@ -12,13 +12,15 @@
 #include "base/str.h"
 #include "pkg/marker.h"
 #include "pkg/name.h"
+#include "targets/python_pairs.h"
 
 namespace wv::targets {
 namespace {
 
 constexpr std::string_view kWvlockKeys[] = {
     "package",    "python",     "index-url",  "extra-index-url",  "index",  "index-strategy", "sources",
-    "find-links", "prerelease", "enable-providers", "keyring-provider", "default-groups", "target"};
+    "find-links", "prerelease", "enable-providers", "keyring-provider", "default-groups", "target",
+    "cpu-fallback"};
 constexpr std::string_view kIndexKeys[] = {"name", "url", "explicit", "default"};
 // The kinds of source a `[tool.wvlock.sources]` entry may name, exactly one per entry, and the
 // ones wvlock implements; check_source_kind() is the one place that tells them apart.
@@ -143,23 +145,16 @@ Result<void> read_nvidia(const Reader& reader, const toml::node& node, std::stri
   WV_ASSIGN_OR_RETURN(MajorMinor cuda, reader.version(*driver, "nvidia.cuda-driver",
                                                       "CUDA driver version"));
   profile.cuda_driver_version.set(cuda, FactSource::kDeclared);
-  std::vector<MajorMinor> capabilities;
-  const toml::array* list = capability->as_array();
-  if (list != nullptr) {
-    if (list->empty()) {
-      return reader.error(capability->source(), "`nvidia.compute-capability` must not be empty");
-    }
-    for (const toml::node& item : *list) {
-      WV_ASSIGN_OR_RETURN(MajorMinor cc, reader.version(item, "nvidia.compute-capability",
-                                                        "compute capability"));
-      capabilities.push_back(cc);
-    }
-  } else {
-    WV_ASSIGN_OR_RETURN(MajorMinor cc, reader.version(*capability, "nvidia.compute-capability",
-                                                      "compute capability"));
-    capabilities.push_back(cc);
+  // A version, a list, or a range (`">=8.0"`); the entries' rules are targets/target.h's.
+  WV_ASSIGN_OR_RETURN(std::vector<std::string> entries,
+                      reader.strings(*capability, "nvidia.compute-capability", true));
+  if (entries.empty()) {
+    return reader.error(capability->source(), "`nvidia.compute-capability` must not be empty");
   }
-  profile.compute_capabilities.set(std::move(capabilities), FactSource::kDeclared);
+  if (Result<void> set = set_declared_capabilities(entries, profile); !set) {
+    return reader.error(capability->source(),
+                        str_cat("`nvidia.compute-capability`: ", set.error().message));
+  }
   return {};
 }
 
@@ -253,8 +248,57 @@ Result<void> read_properties(const Reader& reader, const toml::node& node,
   return {};
 }
 
-Result<Target> read_target(const Reader& reader, const toml::node& node, std::size_t index,
-                           const std::optional<std::string>& default_python) {
+// `python`: `"3.12"` or a non-empty list of distinct `M.m` (one target per Python).
+Result<std::vector<MajorMinor>> read_pythons(const Reader& reader, const toml::node& node,
+                                             std::string_view key) {
+  std::vector<MajorMinor> out;
+  if (node.is_string()) {
+    WV_ASSIGN_OR_RETURN(MajorMinor version, reader.version(node, key, "Python version"));
+    out.push_back(version);
+    return out;
+  }
+  const toml::array* list = node.as_array();
+  if (list == nullptr) {
+    return reader.error(node.source(), str_cat("`", key, "` must be a Python version such as "
+                                               "`\"3.12\"` or a list of them"));
+  }
+  if (list->empty()) {
+    return reader.error(node.source(), str_cat("`", key, "` must not be empty"));
+  }
+  for (const toml::node& item : *list) {
+    WV_ASSIGN_OR_RETURN(MajorMinor version, reader.version(item, key, "Python version"));
+    if (std::find(out.begin(), out.end(), version) != out.end()) {
+      return reader.error(item.source(), str_cat("`", key, "` lists Python ", version.to_string(),
+                                                 " twice"));
+    }
+    out.push_back(version);
+  }
+  return out;
+}
+
+// The Pythons of targets that declare none, asked of the caller once per file.
+class LazyDefaultPythons {
+ public:
+  LazyDefaultPythons(const DefaultPythons& ask, const ProjectConfig& config)
+      : ask_(ask), config_(config) {}
+  Result<std::vector<MajorMinor>> get() {
+    if (!answer_) {
+      answer_ = ask_ ? ask_(config_) : Result<std::vector<MajorMinor>>(std::vector<MajorMinor>{});
+    }
+    return *answer_;
+  }
+
+ private:
+  const DefaultPythons& ask_;
+  const ProjectConfig& config_;
+  std::optional<Result<std::vector<MajorMinor>>> answer_;
+};
+
+// One declared target; several when it has several Pythons (targets/python_pairs.h).
+Result<std::vector<Target>> read_target(const Reader& reader, const toml::node& node,
+                                        std::size_t index,
+                                        const std::vector<MajorMinor>& project_pythons,
+                                        LazyDefaultPythons& default_pythons) {
   const std::string where_index = str_cat("`[[tool.wvlock.target]]` #", index + 1);
   const toml::table* table = node.as_table();
   if (table == nullptr) return reader.error(node.source(), str_cat(where_index, " must be a table"));
@@ -285,15 +329,14 @@ Result<Target> read_target(const Reader& reader, const toml::node& node, std::si
   const bool is_musl = is_linux && platform->libc == LibcKind::kMusl;
   if (is_linux) profile.libc.set(platform->libc, FactSource::kDeclared);
 
-  // Python: the target's, else the project default.
+  // Python: the target's, else the project's, else the caller's default (.python-version...).
+  std::vector<MajorMinor> pythons = project_pythons;
   if (const toml::node* python = table->get("python")) {
-    WV_ASSIGN_OR_RETURN(MajorMinor version, reader.version(*python, "python", "Python version"));
-    profile.python_version.set(version, FactSource::kDeclared);
-  } else if (default_python) {
-    Result<MajorMinor> version = parse_major_minor(*default_python, "Python version");
-    if (version) profile.python_version.set(*version, FactSource::kDeclared);
+    WV_ASSIGN_OR_RETURN(pythons, read_pythons(reader, *python, "python"));
+  } else if (pythons.empty()) {
+    WV_ASSIGN_OR_RETURN(pythons, default_pythons.get());
   }
-  if (!profile.python_version.known()) {
+  if (pythons.empty()) {
     return reader.error(node.source(),
                         str_cat(where, " has no Python version: set `python` in the target or "
                                        "in `[tool.wvlock]`"));
@@ -401,7 +444,7 @@ Result<Target> read_target(const Reader& reader, const toml::node& node, std::si
   if (const toml::node* properties = table->get("properties")) {
     WV_TRY(read_properties(reader, *properties, where, profile));
   }
-  return target;
+  return expand_pythons(target, pythons);
 }
 
 Result<void> read_project_table(const Reader& reader, const toml::table& root,
@@ -739,7 +782,7 @@ Result<bool> entry_applies(const ProjectConfig& config, const SourceEntry& entry
                            const Target& target) {
   if (!entry.targets.empty() &&
       std::none_of(entry.targets.begin(), entry.targets.end(),
-                   [&](const std::string& name) { return same_target_name(name, target.name); })) {
+                   [&](const std::string& name) { return answers_to(target, name); })) {
     return false;
   }
   if (!entry.extra.empty()) {
@@ -848,7 +891,10 @@ Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& t
                                   "least one target, or drop `targets` to apply to every target"));
     }
     for (const std::string& name : entry.targets) {
-      if (config.find_target(name) != nullptr) continue;
+      if (std::any_of(config.targets.begin(), config.targets.end(),
+                      [&](const Target& target) { return answers_to(target, name); })) {
+        continue;
+      }
       std::vector<std::string> names;
       for (const Target& target : config.targets) names.push_back(target.name);
       return reader.error(targets_node->source(),
@@ -1055,7 +1101,7 @@ Result<void> read_default_groups(const Reader& reader, const toml::table& wvlock
 }
 
 Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
-                               ProjectConfig& config) {
+                               ProjectConfig& config, const DefaultPythons& default_pythons) {
   const toml::node* tool_node = root.get("tool");
   const toml::table* tool = tool_node ? tool_node->as_table() : nullptr;
   const toml::node* wvlock_node = tool ? tool->get("wvlock") : nullptr;
@@ -1066,10 +1112,11 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
   if (const toml::node* package = wvlock->get("package")) {
     WV_ASSIGN_OR_RETURN(config.package, reader.boolean(*package, "tool.wvlock.package"));
   }
+  if (const toml::node* fallback = wvlock->get("cpu-fallback")) {
+    WV_ASSIGN_OR_RETURN(config.cpu_fallback, reader.boolean(*fallback, "tool.wvlock.cpu-fallback"));
+  }
   if (const toml::node* python = wvlock->get("python")) {
-    WV_ASSIGN_OR_RETURN(MajorMinor version, reader.version(*python, "tool.wvlock.python",
-                                                           "Python version"));
-    config.python = version.to_string();
+    WV_ASSIGN_OR_RETURN(config.python, read_pythons(reader, *python, "tool.wvlock.python"));
   }
   WV_TRY(read_indexes(reader, *wvlock, config));
   if (const toml::node* links = wvlock->get("find-links")) {
@@ -1107,16 +1154,20 @@ Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
       return reader.error(targets->source(),
                           "`tool.wvlock.target` must be an array of tables `[[tool.wvlock.target]]`");
     }
+    LazyDefaultPythons lazy_defaults(default_pythons, config);
     for (std::size_t i = 0; i < list->size(); ++i) {
-      WV_ASSIGN_OR_RETURN(Target target, read_target(reader, *list->get(i), i, config.python));
-      if (config.find_target(target.name) != nullptr) {
-        return reader.error(list->get(i)->source(),
-                            str_cat("duplicate target name ", in_backticks(target.name),
-                                    " (the same as `", config.find_target(target.name)->name,
-                                    "`: target names are compared as package names are, so "
-                                    "case, `-`, `_` and `.` do not tell two apart)"));
+      WV_ASSIGN_OR_RETURN(std::vector<Target> expanded,
+                          read_target(reader, *list->get(i), i, config.python, lazy_defaults));
+      for (Target& target : expanded) {
+        if (config.find_target(target.name) != nullptr) {
+          return reader.error(list->get(i)->source(),
+                              str_cat("duplicate target name ", in_backticks(target.name),
+                                      " (the same as `", config.find_target(target.name)->name,
+                                      "`: target names are compared as package names are, so "
+                                      "case, `-`, `_` and `.` do not tell two apart)"));
+        }
+        config.targets.push_back(std::move(target));
       }
-      config.targets.push_back(std::move(target));
     }
   }
   WV_TRY(read_sources(reader, *wvlock, config));
@@ -1158,7 +1209,8 @@ const SourceEntry* applicable_source(const ProjectConfig& config, std::string_vi
   return nullptr;
 }
 
-Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view path) {
+Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view path,
+                                         const DefaultPythons& default_pythons) {
   if (text.size() > limit_value(Limit::kTomlBytes)) {
     return limit_error(Limit::kTomlBytes, str_cat("project file ", in_backticks(path)), text.size());
   }
@@ -1183,13 +1235,14 @@ Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view
   WV_TRY(read_project_table(reader, root, config));
   WV_TRY(read_build_system(reader, root, config));
   WV_TRY(read_dependency_groups(reader, root, config));
-  WV_TRY(read_wvlock_table(reader, root, config));
+  WV_TRY(read_wvlock_table(reader, root, config, default_pythons));
   return config;
 }
 
-Result<ProjectConfig> read_project_file(const FileSystem& file_system, const std::string& path) {
+Result<ProjectConfig> read_project_file(const FileSystem& file_system, const std::string& path,
+                                        const DefaultPythons& default_pythons) {
   WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(path));
-  return parse_project_file(text, path);
+  return parse_project_file(text, path, default_pythons);
 }
 
 std::string resolve_project_path(const ProjectConfig& config, std::string_view value) {

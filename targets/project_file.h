@@ -7,6 +7,7 @@
 // Cheap to include.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -101,7 +102,12 @@ struct ProjectConfig {
   /// `package`: false makes the project virtual (never installed itself); nullopt = decided by
   /// whether `[build-system]` exists (uv's rule).
   std::optional<bool> package;
-  std::optional<std::string> python;  ///< default Python of every target, `3.12`
+  /// `cpu-fallback`: a GPU host that no GPU target serves may install a CPU target (with a
+  /// warning) instead of being refused; install-time only, not part of the lock's inputs.
+  bool cpu_fallback = false;
+  /// `python`: the default Pythons of every target (`"3.12"` or `["3.11", "3.12"]`); empty
+  /// when not given.
+  std::vector<MajorMinor> python;
   std::optional<std::string> index_url;
   std::vector<std::string> extra_index_urls;
   /// Every index in the order they are asked (uv's order): `[[tool.wvlock.index]]` in
@@ -158,11 +164,20 @@ const SourceEntry* applicable_source(const ProjectConfig& config, std::string_vi
 /// folder. kInvalidInput for an index entry.
 Result<pkg::DirectSource> direct_source(const ProjectConfig& config, const SourceEntry& entry);
 
+/// The Pythons of a target that declares none (neither its own `python` nor `[tool.wvlock]
+/// python`), asked at most once per file with what was read so far (`[project]` included). The
+/// CLI answers `.python-version`, else the lowest interpreter found that satisfies
+/// requires-python (cli/python_default.h); without an answer such a target is an error.
+using DefaultPythons = std::function<Result<std::vector<MajorMinor>>(const ProjectConfig&)>;
+
 /// Parses pyproject.toml text. `path` names the file in messages and gives project_dir.
-Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view path);
+/// A target with several Pythons becomes one target per Python (targets/python_pairs.h).
+Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view path,
+                                         const DefaultPythons& default_pythons = {});
 
 /// Reads and parses `path` through `file_system`.
-Result<ProjectConfig> read_project_file(const FileSystem& file_system, const std::string& path);
+Result<ProjectConfig> read_project_file(const FileSystem& file_system, const std::string& path,
+                                        const DefaultPythons& default_pythons = {});
 
 /// `value` resolved against the project folder: URLs (`scheme://`) and absolute paths are
 /// returned unchanged.

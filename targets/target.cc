@@ -175,12 +175,6 @@ std::string describe(const HostProfile& host) {
 
 namespace {
 
-std::string joined(const std::vector<MajorMinor>& versions) {
-  std::vector<std::string> parts;
-  for (const MajorMinor& version : versions) parts.push_back(version.to_string());
-  return join(parts, ",");
-}
-
 std::vector<std::string> list_of(std::string_view text) {
   std::vector<std::string> out;
   for (std::string_view part : split(text, ',')) {
@@ -190,6 +184,32 @@ std::vector<std::string> list_of(std::string_view text) {
 }
 
 }  // namespace
+
+Result<void> set_declared_capabilities(const std::vector<std::string>& entries, HostProfile& profile) {
+  std::vector<MajorMinor> capabilities;
+  for (const std::string& entry : entries) {
+    const bool range = entry.starts_with(">=");
+    Result<MajorMinor> parsed =
+        parse_major_minor(std::string_view(entry).substr(range ? 2 : 0), "compute capability");
+    if (!parsed) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat(in_backticks(entry), ": expected `X.Y` or a range `>=X.Y`"));
+    }
+    if (range) {
+      // Two open ranges would say the same as the lower one; one is the clear spelling.
+      if (profile.compute_capability_from.known()) {
+        return make_error(ErrorCode::kInvalidInput, "at most one range `>=X.Y` may be given");
+      }
+      profile.compute_capability_from.set(*parsed, FactSource::kDeclared);
+    }
+    // `["9.0", ">=9.0"]` is `">=9.0"`: each capability once, so the lock's facts read back.
+    if (std::find(capabilities.begin(), capabilities.end(), *parsed) == capabilities.end()) {
+      capabilities.push_back(*parsed);
+    }
+  }
+  profile.compute_capabilities.set(std::move(capabilities), FactSource::kDeclared);
+  return {};
+}
 
 bool is_valid_target_name(std::string_view name) {
   if (name.empty() || name.size() > 100 || !is_ascii_alnum(name[0])) return false;
@@ -222,7 +242,12 @@ std::map<std::string, std::string> declared_facts(const Target& target) {
     facts["cuda-driver"] = host.cuda_driver_version.value->to_string();
   }
   if (host.compute_capabilities.declared()) {
-    facts["compute-capability"] = joined(*host.compute_capabilities.value);
+    std::vector<std::string> entries;
+    for (const MajorMinor& cc : *host.compute_capabilities.value) {
+      const bool range = host.compute_capability_from.known() && *host.compute_capability_from.value == cc;
+      entries.push_back(str_cat(range ? ">=" : "", cc.to_string()));
+    }
+    facts["compute-capability"] = join(entries, ",");
   }
   if (host.rocm_version.declared()) facts["rocm"] = host.rocm_version.value->to_string();
   if (host.gfx_archs.declared()) facts["gfx"] = join(*host.gfx_archs.value, ",");
@@ -292,14 +317,11 @@ Result<Target> target_from_facts(std::string name, const std::map<std::string, s
       WV_ASSIGN_OR_RETURN(MajorMinor v, version(key, false, false));
       host.cuda_driver_version.set(v, FactSource::kDeclared);
     } else if (key == "compute-capability") {
-      std::vector<MajorMinor> capabilities;
-      for (const std::string& item : list_of(value)) {
-        Result<MajorMinor> parsed = parse_major_minor(item, key);
-        if (!parsed) return bad(key, parsed.error().message);
-        capabilities.push_back(*parsed);
+      std::vector<std::string> entries = list_of(value);
+      if (entries.empty()) return bad(key, "expected one or more `major.minor`");
+      if (Result<void> set = set_declared_capabilities(entries, host); !set) {
+        return bad(key, set.error().message);
       }
-      if (capabilities.empty()) return bad(key, "expected one or more `major.minor`");
-      host.compute_capabilities.set(std::move(capabilities), FactSource::kDeclared);
     } else if (key == "rocm") {
       WV_ASSIGN_OR_RETURN(MajorMinor v, version(key, false, true));
       host.rocm_version.set(v, FactSource::kDeclared);

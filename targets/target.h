@@ -46,6 +46,11 @@ bool is_valid_target_name(std::string_view name);
 std::string normalize_target_name(std::string_view name);
 bool same_target_name(std::string_view a, std::string_view b);
 
+/// Records a target's declared `compute-capability` entries in `profile`: each `X.Y` (serves
+/// X.Z, Z >= Y) or `>=X.Y` (serves every capability at or above X.Y; at most one). Both the
+/// project file and the lockfile's facts go through here. An error says what was expected.
+Result<void> set_declared_capabilities(const std::vector<std::string>& entries, HostProfile& profile);
+
 /// A declared target.
 struct Target {
   std::string name;
@@ -53,6 +58,9 @@ struct Target {
   HostProfile profile;   ///< declared facts (source kDeclared; implied ones kDefault)
   /// Project extras this target locks and installs (`extras = ["cuda"]`), as written.
   std::vector<std::string> extras;
+  /// The name written in pyproject.toml when this target is one Python of a target declared
+  /// with several (`gpu` for `gpu-py3.11`, targets/python_pairs.h); "" otherwise.
+  std::string declared_name;
 
   bool operator==(const Target&) const = default;
 };

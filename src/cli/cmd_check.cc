@@ -11,7 +11,7 @@
 #include "cli/commands.h"
 #include "cli/lock_view.h"
 #include "cli/project.h"
-#include "install/built_sources.h"
+#include "install/target_files.h"
 #include "install/wheel_store.h"
 #include "net/caching_fetcher.h"
 #include "pkg/wheel_filename.h"
@@ -69,20 +69,6 @@ struct TargetReport {
   bool unreadable = false;  ///< a file system error while reading a file
 };
 
-// The files `target` would install of `package`: every wheel it keeps, or the sdist or
-// archive it would build (none for a folder or a git commit).
-std::vector<const lock::LockedFile*> files_of(const lock::LockedPackage& package,
-                                              const lock::TargetUse& use) {
-  std::vector<const lock::LockedFile*> files;
-  for (const std::string& wheel : use.wheels) {
-    if (const lock::LockedFile* file = package.find_wheel(wheel)) files.push_back(file);
-  }
-  if (use.wheels.empty()) {
-    if (const lock::LockedFile* source = install::source_file(package)) files.push_back(source);
-  }
-  return files;
-}
-
 TargetReport check_target(const lock::Lockfile& lockfile, const lock::TargetContext& context,
                           install::WheelStore& store) {
   TargetReport report;
@@ -107,7 +93,7 @@ TargetReport check_target(const lock::Lockfile& lockfile, const lock::TargetCont
                                  str_cat(package->name, " ", package->version,
                                          " keeps no wheel this target can install")});
     }
-    for (const lock::LockedFile* file : files_of(*package, use)) {
+    for (const lock::LockedFile* file : install::files_of(*package, use)) {
       ++report.checked;
       const install::LocatedFile located = store.locate(*file);
       switch (located.state) {

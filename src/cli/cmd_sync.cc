@@ -7,14 +7,17 @@
 #include "base/output.h"
 #include "base/str.h"
 #include "cli/commands.h"
+#include "cli/environment_choice.h"
 #include "cli/network.h"
 #include "cli/project.h"
+#include "cli/python_default.h"
 #include "install/environment.h"
 #include "install/new_environment.h"
 #include "install/python_request.h"
 #include "install/select.h"
 #include "install/sync.h"
 #include "install/wheel_store.h"
+#include "install/wheelhouse.h"
 #include "net/caching_fetcher.h"
 #include "targets/detect/detect.h"
 #include "targets/detect/environment.h"
@@ -31,32 +34,11 @@ std::optional<targets::ProjectConfig> credentials_config(
     FileSystem& file_system) {
   if (read) return read;
   Result<targets::ProjectConfig> config =
-      targets::read_project_file(file_system, path_join(options.project_dir, "pyproject.toml"));
+      targets::read_project_file(file_system, path_join(options.project_dir, "pyproject.toml"),
+                                 project_default_pythons(file_system));
   if (!config) return std::nullopt;
   return std::move(*config);
 }
-
-// Wheels with a remote url: downloaded through the cache, verified against the lock.
-class NetworkWheelStore final : public install::WheelStore {
- public:
-  NetworkWheelStore(const GlobalOptions& options, std::optional<targets::ProjectConfig> config,
-                    FileSystem& file_system)
-      : config_(credentials_config(std::move(config), options, file_system)),
-        network_(options, config_ ? &*config_ : nullptr, file_system) {}
-  Result<std::string> get(const lock::LockedFile& file) override {
-    return network_.fetcher().fetch_verified(file.url, file.sha256, file.size);
-  }
-  std::vector<Result<std::string>> get_all(
-      const std::vector<const lock::LockedFile*>& files) override {
-    std::vector<net::VerifiedDownload> downloads;
-    for (const lock::LockedFile* file : files) downloads.push_back({file->url, file->sha256, file->size});
-    return network_.fetcher().fetch_verified_all(downloads);
-  }
-
- private:
-  std::optional<targets::ProjectConfig> config_;
-  NetworkStack network_;
-};
 
 struct SelectionInputs {
   std::string lock_dir;
@@ -138,11 +120,20 @@ struct SelectionFlags {
   install::InstallRequest request;
 };
 
+// An environment variable that is set to 1 or true.
+bool env_flag(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && (std::string_view(value) == "1" || iequals(value, "true"));
+}
+
 Result<SelectionFlags> selection_flags(Arguments& arguments) {
   SelectionFlags flags;
   WV_ASSIGN_OR_RETURN(auto forced, arguments.extract_value("--target"));
   if (forced) flags.select.forced_target = *forced;
   flags.select.verify = !arguments.extract_flag("--no-verify-target");
+  // The flag, else the environment; `cpu-fallback` of [tool.wvlock] is read with the project.
+  flags.select.allow_cpu_fallback =
+      arguments.extract_flag("--allow-cpu-fallback") || env_flag("WVLOCK_ALLOW_CPU_FALLBACK");
   install::InstallRequest& request = flags.request;
   WV_ASSIGN_OR_RETURN(request.extras, extract_names(arguments, "--extra"));
   WV_ASSIGN_OR_RETURN(request.groups, extract_names(arguments, "--group"));
@@ -155,22 +146,27 @@ Result<SelectionFlags> selection_flags(Arguments& arguments) {
   return flags;
 }
 
-// The environment sync changes and `wvlock targets` judges: `--venv`, else $VIRTUAL_ENV,
-// else the project's `.venv`.
-std::string environment_path(const GlobalOptions& options, const std::optional<std::string>& venv) {
-  if (venv) return *venv;
-  if (const char* active = std::getenv("VIRTUAL_ENV"); active && *active) return active;
-  return path_join(options.project_dir, ".venv");
-}
-
 // `--python`: the request and the interpreter that meets it.
 struct PythonChoice {
   std::string executable = "python3";
   std::optional<install::PythonRequest> request;
 };
 
-Result<PythonChoice> python_choice(const std::optional<std::string>& text) {
+// `--python`, else the project's `.python-version` (its first version), as uv does; not for an
+// activated environment (`--active`), which is used as it is.
+Result<std::optional<std::string>> python_text(const GlobalOptions& options,
+                                               std::optional<std::string> flag, bool active) {
+  if (flag || active) return flag;
+  RealFileSystem file_system;
+  WV_ASSIGN_OR_RETURN(auto versions, read_python_version_file(file_system, options.project_dir));
+  if (!versions) return std::optional<std::string>();
+  return std::optional<std::string>(versions->front().to_string());
+}
+
+Result<PythonChoice> python_choice(const GlobalOptions& options,
+                                   const std::optional<std::string>& flag, bool active) {
   PythonChoice choice;
+  WV_ASSIGN_OR_RETURN(std::optional<std::string> text, python_text(options, flag, active));
   if (!text) return choice;
   WV_ASSIGN_OR_RETURN(install::PythonRequest request, install::parse_python_request(*text));
   install::PythonSearch search;
@@ -188,12 +184,13 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
   if (!flags) return fail(flags.error());
   bool frozen = arguments.extract_flag("--frozen");
   bool json = arguments.extract_flag("--json");
-  auto venv = arguments.extract_value("--venv");
+  // The environment sync changes and targets judges (cli/environment_choice.h).
+  auto venv = extract_environment_flags(arguments);
   if (!venv) return fail(venv.error());
   auto python_text = arguments.extract_value("--python");
   if (!python_text) return fail(python_text.error());
   if (auto done = arguments.expect_done(); !done) return fail(done.error());
-  auto python = python_choice(*python_text);
+  auto python = python_choice(options, *python_text, uses_active_environment(*venv));
   if (!python) return fail(python.error());
   RealFileSystem file_system;
   auto inputs = prepare(options, file_system, frozen);
@@ -202,6 +199,8 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
       !applied) {
     return fail(applied.error());
   }
+  inputs->config = credentials_config(std::move(inputs->config), options, file_system);
+  if (inputs->config && inputs->config->cpu_fallback) flags->select.allow_cpu_fallback = true;
   // The Python sync would run the project with: the environment's, unless `--python` replaces
   // it, else the one a new environment would get.
   auto environment = install::plan_environment(environment_path(options, *venv), python->executable,
@@ -211,10 +210,18 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
                                                ? *environment->current
                                                : *environment->base;
   inputs->live = install::with_interpreter(inputs->live, facts);
-  auto verdicts = install::evaluate_targets(inputs->lockfile, inputs->live, flags->select);
-  std::string out = json ? install::render_targets_json(inputs->lockfile, verdicts, inputs->live)
+  std::optional<install::CpuFallback> fallback;
+  auto verdicts =
+      install::evaluate_targets(inputs->lockfile, inputs->live, flags->select, &fallback);
+  std::string out = json ? install::render_targets_json(inputs->lockfile, verdicts, inputs->live, fallback)
                          : install::render_targets_table(inputs->lockfile, verdicts, inputs->live);
   write_out(out);
+  // A GPU host is never shown a CPU target as its choice without a word (docs/targets.md §6).
+  if (fallback && !flags->select.allow_cpu_fallback) {
+    print_error(install::cpu_fallback_error(*fallback, inputs->live));
+    return kExitFailure;
+  }
+  if (fallback) log_warning(install::cpu_fallback_warning(*fallback));
   for (const install::TargetVerdict& verdict : verdicts) {
     if (verdict.status == install::TargetStatus::kSelected) return kExitOk;
   }
@@ -242,12 +249,6 @@ Result<LinkMode> sync_link_mode(Arguments& arguments) {
                             ": expected clone, hardlink or copy"));
 }
 
-// An environment variable that is set to 1 or true.
-bool env_flag(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr && (std::string_view(value) == "1" || iequals(value, "true"));
-}
-
 }  // namespace
 
 int run_sync(const GlobalOptions& options, Arguments& arguments) {
@@ -272,13 +273,17 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   sync_options.compile_bytecode = arguments.extract_flag("--compile-bytecode") ||
                                   env_flag("WVLOCK_COMPILE_BYTECODE");
   sync_options.cache_dir = cache_directory(options);
-  auto venv = arguments.extract_value("--venv");
+  auto wheelhouse_flag = arguments.extract_value("--wheelhouse");
+  if (!wheelhouse_flag) return fail(wheelhouse_flag.error());
+  auto wheelhouse = wheelhouse_folder(*wheelhouse_flag);
+  if (!wheelhouse) return fail(wheelhouse.error());
+  auto venv = extract_environment_flags(arguments);
   auto python_text = arguments.extract_value("--python");
   if (!venv) return fail(venv.error());
   if (!python_text) return fail(python_text.error());
   if (auto done = arguments.expect_done(); !done) return fail(done.error());
   sync_options.venv = environment_path(options, *venv);
-  auto python = python_choice(*python_text);
+  auto python = python_choice(options, *python_text, uses_active_environment(*venv));
   if (!python) return fail(python.error());
   sync_options.python = python->executable;
   sync_options.python_request = python->request;
@@ -291,8 +296,14 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
       !applied) {
     return fail(applied.error());
   }
+  inputs->config = credentials_config(std::move(inputs->config), options, file_system);
+  if (inputs->config && inputs->config->cpu_fallback) sync_options.select.allow_cpu_fallback = true;
   NetworkWheelStore network(options, std::move(inputs->config), file_system);
-  install::LocalWheelStore store(inputs->lock_dir, &network);
+  // Files the lock names by url: the wheelhouse first, then the cache and the network.
+  std::optional<install::WheelhouseStore> house;
+  if (*wheelhouse) house.emplace(**wheelhouse, &network);
+  install::LocalWheelStore store(inputs->lock_dir,
+                                 house ? static_cast<install::WheelStore*>(&*house) : &network);
   sync_options.lock_dir = inputs->lock_dir;
   // Packages built from source need the project's indexes (build requirements) and a builder,
   // opened only when a build happens: a re-sync that keeps every build costs nothing more.
@@ -300,6 +311,10 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   if (needs_builds(inputs->lockfile, sync_options)) sync_options.builder = &builder;
   install::SyncReport report;
   Result<void> synced = install::sync_into(report, sync_options, inputs->lockfile, inputs->live, store);
+  if (synced && report.selection.fallback) {
+    log_warning(install::cpu_fallback_warning(*report.selection.fallback));
+    for (const std::string& reason : report.selection.fallback->reasons) log_info("note: " + reason);
+  }
   for (const std::string& note : report.notes) log_info("note: " + note);
   if (json) {
     std::string document =

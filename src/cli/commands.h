@@ -22,5 +22,6 @@ int run_export(const GlobalOptions& options, Arguments& arguments);
 int run_sync(const GlobalOptions& options, Arguments& arguments);
 int run_targets(const GlobalOptions& options, Arguments& arguments);
 int run_cache(const GlobalOptions& options, Arguments& arguments);
+int run_fetch(const GlobalOptions& options, Arguments& arguments);
 
 }  // namespace wv::cli

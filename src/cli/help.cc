@@ -24,11 +24,14 @@ const HelpText kHelp[] = {
      "  --upgrade-package NAME   allow NAME to move (repeatable; warns when no target needs it)\n"},
     {"sync", "wvlock sync [options]",
      "Detects this host, picks the locked target that fits it and each package's wheel for it,\n"
-     "and makes the environment (.venv, or $VIRTUAL_ENV) match: installs what is missing,\n"
-     "removes what the lock does not name. Nothing changes when a step fails, and a new\n"
-     "environment is removed again.",
+     "and makes the project's environment (.venv) match: installs what is missing, removes\n"
+     "what the lock does not name. An activated environment ($VIRTUAL_ENV) is used only with\n"
+     "--active. Nothing changes when a step fails, and a new environment is removed again.",
      "  --target NAME            take this target instead of the detected one\n"
      "  --no-verify-target       with --target: install it even when it does not fit this host\n"
+     "  --allow-cpu-fallback     on a GPU host that no GPU target serves, install the CPU target\n"
+     "                           with a warning instead of refusing (also\n"
+     "                           WVLOCK_ALLOW_CPU_FALLBACK=1, `cpu-fallback = true`)\n"
      "  --extra NAME             require an extra the selected target locks (repeatable)\n"
      "  --all-extras             every extra the selected target locks (always installed)\n"
      "  --group NAME             install a dependency group too (repeatable)\n"
@@ -51,15 +54,21 @@ const HelpText kHelp[] = {
      "  --no-install-project     install the dependencies but not the project itself\n"
      "  --no-editable            install the project as a regular wheel, not editable\n"
      "  --no-build               never build from source; fail where only a source is locked\n"
-     "  --venv DIR               the environment to sync (default .venv, or $VIRTUAL_ENV)\n"
+     "  --venv DIR               the environment to sync (default the project's .venv)\n"
+     "  --active                 sync the activated environment ($VIRTUAL_ENV) instead\n"
+     "  --no-active              ignore $VIRTUAL_ENV without the warning\n"
      "  --python PYTHON          a path, or a version (3.12, cpython@3.12) looked up on PATH and\n"
      "                           in the usual places; a venv of another Python is recreated\n"
+     "  --wheelhouse DIR         take each locked file from DIR (`wvlock fetch --into DIR`) by\n"
+     "                           name and sha256 before the cache and the network (also\n"
+     "                           WVLOCK_WHEELHOUSE)\n"
      "  --json                   the plan and outcome as one JSON object (docs/json.md)\n"},
     {"targets", "wvlock targets [options]",
      "Shows the declared targets, which one this host would pick, and why not the others.\n"
-     "Exits 1 when no target fits.",
+     "Exits 1 when no target fits, or when a GPU host would get a CPU target (as sync refuses).",
      "  --target NAME            check this target as `sync --target` would\n"
      "  --no-verify-target       with --target: take it even when it does not fit\n"
+     "  --allow-cpu-fallback     let a GPU host that no GPU target serves pick the CPU target\n"
      "  --extra NAME             require an extra the selected target locks (repeatable)\n"
      "  --all-extras             every extra the selected target locks (always counted)\n"
      "  --group NAME             count this group too (repeatable)\n"
@@ -70,12 +79,28 @@ const HelpText kHelp[] = {
      "  --no-dev                 leave out the dev group\n"
      "  --frozen                 read pylock.toml without checking it is fresh\n"
      "  --venv DIR               judge with this environment's Python (default .venv)\n"
+     "  --active                 judge with the activated environment ($VIRTUAL_ENV)\n"
+     "  --no-active              ignore $VIRTUAL_ENV without the warning\n"
      "  --python PYTHON          judge with this Python, as `sync --python` would install\n"
      "  --json                   the host facts and each target's verdict as JSON (docs/json.md)\n"},
     {"detect", "wvlock detect [--json]",
      "Prints this machine's host profile (each fact with where it came from) and each\n"
      "variant provider's output, in the order providers rank them.",
      "  --json                   one JSON object (docs/json.md)\n"},
+    {"fetch", "wvlock fetch [--target NAME ...] [--into DIR] [--frozen] [--json]",
+     "Downloads and verifies (sha256) every file the targets install, all targets by default:\n"
+     "each wheel a target keeps, and the sdist or archive of each package it builds; a git\n"
+     "source is fetched into the cache's git database. Files go into the cache, so that\n"
+     "`sync --offline` needs no network; with --into also into a flat wheelhouse (each file\n"
+     "under its own name, listed in SHA256SUMS) that another machine syncs from with\n"
+     "`sync --wheelhouse DIR --offline`. Downloads run in parallel (WVLOCK_CONCURRENT_DOWNLOADS);\n"
+     "with --offline nothing is downloaded: fetch checks that the cache holds every file.\n"
+     "Exit codes as sync: 1 a stale lock, 2 a file that does not match the lock, 3 network or\n"
+     "file system.",
+     "  --target NAME            only this target (repeatable)\n"
+     "  --into DIR               also write every file into the wheelhouse DIR\n"
+     "  --frozen                 read pylock.toml without checking it is fresh\n"
+     "  --json                   each file and where it came from as JSON (docs/json.md)\n"},
     {"check", "wvlock check [--json]",
      "Verifies that pylock.toml is fresh (pyproject.toml has not changed since it was written),\n"
      "that every target's closure is complete and installable, and that each file a target\n"

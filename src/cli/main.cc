@@ -51,6 +51,8 @@ const Command kCommands[] = {
     {"targets", "show which target this host would pick, and why not the others", run_targets},
     {"detect", "print this machine's host profile and each provider's output (--json)",
      run_detect},
+    {"fetch", "download and verify every file the targets install (--into DIR: a wheelhouse)",
+     run_fetch},
     {"check", "verify pylock.toml is fresh and every target's closure complete", run_check},
     {"tree", "print each target's dependency tree (--target NAME)", run_tree},
     {"why", "show why a package is in a target (why PKG [--target NAME])", run_why},

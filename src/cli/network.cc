@@ -8,6 +8,7 @@
 #include "base/log.h"
 #include "base/str.h"
 #include "cli/project.h"
+#include "install/wheelhouse.h"
 #include "targets/detect/process.h"
 
 namespace wv::cli {
@@ -129,6 +130,24 @@ NetworkStack::NetworkStack(const GlobalOptions& options, const targets::ProjectC
   cache.directory = cache_directory(options);
   cache.offline = options.offline;
   caching_ = std::make_unique<net::CachingFetcher>(*auth_, file_system, cache);
+}
+
+Result<std::optional<std::string>> wheelhouse_folder(std::optional<std::string> flag) {
+  std::optional<std::string> dir = std::move(flag);
+  if (!dir) dir = environment_value("WVLOCK_WHEELHOUSE");
+  if (dir) WV_TRY(install::check_wheelhouse(*dir));
+  return dir;
+}
+
+Result<std::string> NetworkWheelStore::get(const lock::LockedFile& file) {
+  return network_.fetcher().fetch_verified(file.url, file.sha256, file.size);
+}
+
+std::vector<Result<std::string>> NetworkWheelStore::get_all(
+    const std::vector<const lock::LockedFile*>& files) {
+  std::vector<net::VerifiedDownload> downloads;
+  for (const lock::LockedFile* file : files) downloads.push_back({file->url, file->sha256, file->size});
+  return network_.fetcher().fetch_verified_all(downloads);
 }
 
 }  // namespace wv::cli

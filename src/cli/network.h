@@ -4,10 +4,13 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "base/file_system.h"
 #include "cli/options.h"
+#include "install/wheel_store.h"
 #include "net/auth_fetcher.h"
 #include "net/caching_fetcher.h"
 #include "net/curl_fetcher.h"
@@ -43,6 +46,29 @@ class NetworkStack {
   std::unique_ptr<net::CurlFetcher> curl_;
   std::unique_ptr<net::AuthFetcher> auth_;
   std::unique_ptr<net::CachingFetcher> caching_;
+};
+
+/// `flag` (`--wheelhouse DIR`), else `WVLOCK_WHEELHOUSE`: a folder `wvlock fetch --into`
+/// wrote, asked for each locked file before the cache and the network; nullopt when neither is
+/// given, kInvalidInput when it is not a folder.
+Result<std::optional<std::string>> wheelhouse_folder(std::optional<std::string> flag);
+
+/// Locked files with a remote url, downloaded through the cache (in parallel, with the
+/// progress bar) and verified against the lock: what sync and fetch get files from after the
+/// local paths and the wheelhouse.
+class NetworkWheelStore final : public install::WheelStore {
+ public:
+  /// `config`: the project file, for index credentials (nullopt: none).
+  NetworkWheelStore(const GlobalOptions& options, std::optional<targets::ProjectConfig> config,
+                    FileSystem& file_system)
+      : config_(std::move(config)), network_(options, config_ ? &*config_ : nullptr, file_system) {}
+  Result<std::string> get(const lock::LockedFile& file) override;
+  std::vector<Result<std::string>> get_all(const std::vector<const lock::LockedFile*>& files) override;
+  net::CachingFetcher& fetcher() { return network_.fetcher(); }
+
+ private:
+  std::optional<targets::ProjectConfig> config_;
+  NetworkStack network_;
 };
 
 }  // namespace wv::cli

@@ -16,6 +16,7 @@
 #include "targets/detect/detect.h"
 #include "targets/detect/environment.h"
 #include "cli/network.h"
+#include "cli/python_default.h"
 #include "net/caching_fetcher.h"
 #include "pkg/name.h"
 #include "pkg/source_tree.h"
@@ -259,7 +260,8 @@ std::string cache_directory(const GlobalOptions& options) {
 Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system) {
   LoadedProject project;
   std::string path = path_join(options.project_dir, "pyproject.toml");
-  WV_ASSIGN_OR_RETURN(project.config, targets::read_project_file(file_system, path));
+  WV_ASSIGN_OR_RETURN(project.config, targets::read_project_file(
+                                          file_system, path, project_default_pythons(file_system)));
   const targets::ProjectConfig& config = project.config;
   project.lockfile_path = path_join(options.project_dir, "pylock.toml");
   if (config.targets.empty()) {

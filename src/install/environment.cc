@@ -186,7 +186,11 @@ Result<InterpreterFacts> read_interpreter(const std::string& venv,
 }
 
 targets::HostProfile with_interpreter(targets::HostProfile host, const InterpreterFacts& facts) {
-  host.python_version.set(facts.version, targets::FactSource::kDeclared);
+  // WVLOCK_OVERRIDE_PYTHON replaces the interpreter's answer too, as every override replaces
+  // what it names (docs/targets.md §4): CI judges a lock's other Pythons without them.
+  if (!host.python_version.known() || host.python_version.source != targets::FactSource::kOverride) {
+    host.python_version.set(facts.version, targets::FactSource::kDeclared);
+  }
   host.python_free_threaded.set(facts.free_threaded, targets::FactSource::kDeclared);
   return host;
 }

@@ -39,7 +39,7 @@ Result<bool> ensure_venv(const std::string& venv, const std::string& base_python
 Result<InterpreterFacts> read_interpreter(const std::string& venv, const std::string& python = "");
 
 /// The live host profile with the interpreter's Python facts (version, free-threading) in
-/// place of whatever detection said.
+/// place of whatever detection said; a WVLOCK_OVERRIDE_PYTHON version stays.
 targets::HostProfile with_interpreter(targets::HostProfile host, const InterpreterFacts& facts);
 
 /// One installed distribution.

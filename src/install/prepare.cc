@@ -163,6 +163,14 @@ Result<void> build_all(const std::vector<const PlanItem*>& builds, const SyncOpt
   return {};
 }
 
+// The one word a sync says about a read-only cache: it is not a problem, and it explains why
+// the sync unpacks and copies more than a sync with a writable cache.
+void note_read_only(const std::string& cache_dir) {
+  log_info(str_cat("note: the cache ", in_backticks(cache_dir),
+                   " is read-only for this user: wheels are read from it, unpacked or copied "
+                   "into the environment, and nothing is written to it"));
+}
+
 }  // namespace
 
 std::string unchanged_note(const std::string& root) {
@@ -182,11 +190,20 @@ Result<PreparedWheels> prepare(const Plan& plan, const SyncOptions& options, Whe
   Fetches wanted = fetches;
   std::optional<UnpackedCache> cache;
   if (!options.cache_dir.empty()) {
-    cache.emplace(file_system, options.cache_dir);
-    Result<CacheLock> lock = CacheLock::acquire(cache->root(), false);
+    // A cache this user cannot write (a site-wide one another user filled) is only read:
+    // its entries are linked (copied where hard links to another user's files are refused),
+    // the other wheels unpack in the environment, and nothing is written to it.
+    const bool read_only = !cache_writable(options.cache_dir);
+    if (read_only && !fetches.wanted.empty()) note_read_only(options.cache_dir);
+    cache.emplace(file_system, options.cache_dir, read_only);
+    Result<CacheLock> lock = read_only ? CacheLock::acquire_read_only(cache->root())
+                                       : CacheLock::acquire(cache->root(), false);
     if (lock) {
       prepared.cache_lock = std::move(*lock);
       if (!options.reinstall) WV_TRY(take_cached(wanted, *cache, store, prepared));
+    } else if (read_only) {
+      log_debug(str_cat("cache: ", lock.error().message, "; no unpacked wheels are read from it"));
+      cache.reset();
     } else {
       // A cache that cannot be used (read-only, not a folder) costs speed, not the sync.
       log_warning(str_cat(lock.error().message, "; unpacking each wheel in the environment "
@@ -195,7 +212,7 @@ Result<PreparedWheels> prepare(const Plan& plan, const SyncOptions& options, Whe
     }
   }
   WV_TRY(fetch_all(wanted, store, root, prepared));
-  if (cache) WV_TRY(extract_all(*cache, prepared, options, root));
+  if (cache && !cache->read_only()) WV_TRY(extract_all(*cache, prepared, options, root));
   WV_TRY(build_all(fetches.builds, options, root, prepared));
   return prepared;
 }

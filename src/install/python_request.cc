@@ -204,4 +204,32 @@ Result<std::string> find_python(const PythonRequest& request, const PythonSearch
       .with_note("hint: give the interpreter's path, `--python /path/to/python`");
 }
 
+std::vector<FoundPython> find_pythons(const PythonSearch& search) {
+  std::vector<FoundPython> found;
+  std::set<std::string> asked;  // resolved paths, each interpreter asked once
+  for (const std::string& folder : python_search_folders(search)) {
+    std::error_code ec;
+    std::vector<std::string> names;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      // `python3` or `python3.N`: not `python3-config`, `python3.11m-config`...
+      if (name != "python3" && !(name.rfind("python3.", 0) == 0 &&
+                                 parse_uint64(std::string_view(name).substr(8)))) {
+        continue;
+      }
+      names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) {
+      const std::string path = path_join(folder, name);
+      if (!is_executable_file(path)) continue;
+      const std::string resolved = fs::canonical(path, ec).string();
+      if (!asked.insert(ec ? path : resolved).second) continue;
+      Result<InterpreterFacts> facts = read_interpreter(".", path);
+      if (facts) found.push_back({path, std::move(*facts)});
+    }
+  }
+  return found;
+}
+
 }  // namespace wv::install

@@ -53,4 +53,14 @@ std::vector<std::string> python_search_folders(const PythonSearch& search);
 /// it looked and what each candidate was when none matches.
 Result<std::string> find_python(const PythonRequest& request, const PythonSearch& search);
 
+/// One interpreter found.
+struct FoundPython {
+  std::string path;
+  InterpreterFacts facts;
+};
+
+/// Every interpreter in the folders find_python() looks in (`python3`, `python3.N`), each asked
+/// once (symlinks resolved), in search order. Candidates that do not answer are skipped.
+std::vector<FoundPython> find_pythons(const PythonSearch& search);
+
 }  // namespace wv::install

@@ -7,12 +7,15 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <utility>
 
 #include "base/str.h"
+#include "install/pair_target.h"
 #include "pkg/tags.h"
 #include "pkg/wheel_filename.h"
 #include "targets/detect_report.h"
 #include "targets/match.h"
+#include "targets/suggest.h"
 #include "targets/target.h"
 #include "targets/variant_ranking.h"
 
@@ -121,7 +124,41 @@ struct Evaluation {
   int changed = 0;
   std::vector<WheelChange> changes;  ///< the packages counted in `changed`
   targets::HardwareCloseness closeness;
+  /// The declared-hardware mismatch its variant wheels overruled ("" when none).
+  std::string waived;
 };
+
+// Whether the lock sees the hardware of every `vendor`-specific choice of the target's closure,
+// so that its variant wheels may judge the live GPU themselves (docs/targets.md §6): at least
+// one kept variant wheel uses the vendor's namespace, and no plain wheel of the closure comes
+// from another index than another target's entry of that package (a backend index pinned per
+// target: `torch 2.9.0+cu128` says nothing the lock can check against a GPU).
+bool variants_judge(const lock::Lockfile& lockfile, const lock::LockedTarget& target,
+                    targets::GpuVendor vendor, const SelectOptions& options) {
+  const std::string_view ns = targets::variant_namespace(vendor);
+  bool seen = false;
+  for (const lock::LockedPackage* package :
+       lockfile.closure(target.name, options.extras, options.groups, options.dependencies)) {
+    const lock::TargetUse& use = package->targets.at(target.name);
+    if (use.wheels.empty()) continue;  // built here, for this host
+    Result<pkg::WheelFilename> parsed = pkg::parse_wheel_filename(use.wheels.front());
+    if (parsed && parsed->variant_label && package->variants) {
+      if (const auto* properties = package->variants->find_variant(*parsed->variant_label)) {
+        for (const pkg::VariantProperty& property : *properties) {
+          if (property.namespace_ == ns) seen = true;
+        }
+      }
+      continue;
+    }
+    for (const lock::LockedPackage& other : lockfile.packages) {
+      if (other.name != package->name || other.index == package->index) continue;
+      for (const auto& [name, other_use] : other.targets) {
+        if (name != target.name) return false;  // a plain build pinned per target
+      }
+    }
+  }
+  return seen;
+}
 
 Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& target,
                     LiveContext& live, const SelectOptions& options, bool force) {
@@ -129,6 +166,13 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
   targets::TargetFit fit = targets::fit_target(target.declared, *live.host);
   result.closeness = fit.closeness;
   std::string mismatch = fit.reason;
+  std::string waived;
+  if (fit.gpu_mismatch && variants_judge(lockfile, target, *fit.gpu_mismatch, options)) {
+    // Its variant wheels judge the live GPU; it ranks after every target whose declaration
+    // serves the host.
+    waived = std::exchange(mismatch, "");
+    result.closeness.tier = 1;
+  }
   if (mismatch.empty() && !live.tags) mismatch = live.tags_problem;
   if (!mismatch.empty()) {
     result.reason = mismatch;
@@ -214,6 +258,7 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
   }
   result.fits = result.reason.empty();
   if (!result.fits) result.unchanged = false;
+  result.waived = std::move(waived);
   return result;
 }
 
@@ -254,16 +299,104 @@ LiveContext make_live_context(const targets::HostProfile& live, const SelectOpti
 }
 
 std::string fit_note(const Evaluation& evaluation) {
-  if (evaluation.unchanged) return "lock-time choices fit unchanged";
-  return str_cat(evaluation.changed, evaluation.changed == 1 ? " package gets" : " packages get",
-                 " another kept wheel than at lock time");
+  std::string note = evaluation.unchanged
+                         ? std::string("lock-time choices fit unchanged")
+                         : str_cat(evaluation.changed,
+                                   evaluation.changed == 1 ? " package gets" : " packages get",
+                                   " another kept wheel than at lock time");
+  if (evaluation.waived.empty()) return note;
+  return str_cat("its variant wheels fit this GPU (declared: ", evaluation.waived, "); ", note);
 }
 
 struct Outcome {
   std::vector<TargetVerdict> verdicts;
   std::vector<Evaluation> evaluations;
   int selected = -1;
+  std::optional<CpuFallback> fallback;
 };
+
+// Of the targets declaring `vendor`, the one whose widened declaration is the closest fit
+// (the highest lowest-capability the host's GPUs are above, else the first): "" when none
+// can be widened.
+std::string widen_hint(const lock::Lockfile& lockfile, const targets::HostProfile& live,
+                       targets::GpuVendor vendor) {
+  const lock::LockedTarget* best = nullptr;
+  std::string best_line;
+  for (const lock::LockedTarget& target : lockfile.targets) {
+    if (!targets::declares_gpu(target.declared.profile, vendor)) continue;
+    std::string line = targets::widened_declaration(target.declared, live, vendor);
+    if (line.empty()) continue;
+    const auto& ccs = target.declared.profile.compute_capabilities.value;
+    const auto& best_ccs = best ? best->declared.profile.compute_capabilities.value : std::nullopt;
+    const bool closer = best == nullptr ||
+                        (ccs && best_ccs && *std::min_element(ccs->begin(), ccs->end()) >
+                                                *std::min_element(best_ccs->begin(), best_ccs->end()));
+    if (closer) {
+      best = &target;
+      best_line = std::move(line);
+    }
+  }
+  if (best == nullptr) return "";
+  return str_cat("hint: or widen ", in_backticks(best->name),
+                 " in pyproject.toml if its builds run on this GPU: `", best_line,
+                 "`, then `wvlock lock`");
+}
+
+// Why the host's GPU itself cannot be served by a wider declaration: a driver or ROCm that is
+// too old or was not found.
+std::string runtime_hint(const targets::HostProfile& live, targets::GpuVendor vendor) {
+  if (vendor == targets::GpuVendor::kAmd && !live.rocm_version.known()) {
+    return "hint: no ROCm version was found: if ROCm is installed, set ROCM_PATH to it (or "
+           "WVLOCK_OVERRIDE_ROCM=M.m)";
+  }
+  if (vendor == targets::GpuVendor::kNvidia && !live.cuda_driver_version.known()) {
+    return "hint: no CUDA driver version was found (WVLOCK_OVERRIDE_CUDA_DRIVER=M.m sets it)";
+  }
+  return "";
+}
+
+// The CPU fallback at stake when the selected target declares no GPU while the host has a GPU
+// of a vendor some target declares (docs/targets.md §6): each such target's reason, the fixes.
+std::optional<CpuFallback> find_cpu_fallback(const lock::Lockfile& lockfile, const Outcome& outcome,
+                                             const targets::HostProfile& live) {
+  if (outcome.selected < 0) return std::nullopt;
+  const lock::LockedTarget& chosen = lockfile.targets[outcome.selected];
+  for (targets::GpuVendor vendor : targets::kGpuVendors) {
+    if (targets::declares_gpu(chosen.declared.profile, vendor)) return std::nullopt;
+  }
+  CpuFallback fallback;
+  fallback.target = chosen.name;
+  std::vector<std::string> hints;
+  for (targets::GpuVendor vendor : targets::kGpuVendors) {
+    if (!targets::has_gpu(live, vendor)) continue;
+    const lock::LockedTarget* like = nullptr;
+    for (std::size_t i = 0; i < lockfile.targets.size(); ++i) {
+      const lock::LockedTarget& target = lockfile.targets[i];
+      if (!targets::declares_gpu(target.declared.profile, vendor)) continue;
+      if (like == nullptr) like = &target;
+      const Evaluation& evaluation = outcome.evaluations[i];
+      fallback.reasons.push_back(str_cat(target.name, ": ", evaluation.fits ? fit_note(evaluation)
+                                                                           : evaluation.reason));
+    }
+    if (like == nullptr) continue;
+    fallback.vendors.emplace_back(targets::to_string(vendor));
+    if (std::string hint = runtime_hint(live, vendor); !hint.empty()) hints.push_back(hint);
+    std::string table = targets::suggested_target(live, like->declared, vendor);
+    if (!table.empty() && table.back() == '\n') table.pop_back();
+    hints.push_back(str_cat("hint: add a target for this hardware to pyproject.toml (and to the ",
+                            "`targets` of the sources that pin GPU builds), then `wvlock lock`:\n",
+                            table));
+    if (std::string widen = widen_hint(lockfile, live, vendor); !widen.empty()) {
+      hints.push_back(std::move(widen));
+    }
+  }
+  if (fallback.vendors.empty()) return std::nullopt;
+  hints.push_back(str_cat("hint: or install the CPU target ", in_backticks(fallback.target),
+                          " anyway: `--allow-cpu-fallback`, WVLOCK_ALLOW_CPU_FALLBACK=1 or ",
+                          "`cpu-fallback = true` in [tool.wvlock]"));
+  fallback.fixes = std::move(hints);
+  return fallback;
+}
 
 Outcome run(const lock::Lockfile& lockfile, const targets::HostProfile& live,
             const SelectOptions& options) {
@@ -288,6 +421,11 @@ Outcome run(const lock::Lockfile& lockfile, const targets::HostProfile& live,
         compare_targets(evaluation, outcome.evaluations[outcome.selected]) < 0) {
       outcome.selected = static_cast<int>(i);
     }
+  }
+  // A forced target is the user's choice, never a silent fallback.
+  if (options.forced_target.empty()) {
+    outcome.fallback = find_cpu_fallback(lockfile, outcome, live);
+    if (outcome.fallback && !options.allow_cpu_fallback) outcome.selected = -1;
   }
   for (std::size_t i = 0; i < lockfile.targets.size(); ++i) {
     const Evaluation& evaluation = outcome.evaluations[i];
@@ -359,14 +497,54 @@ Result<void> check_target_extras(const lock::Lockfile& lockfile, const lock::Loc
 
 }  // namespace
 
+namespace {
+
+// `--target gpu` of a target locked for several Pythons names the pair of the environment's
+// Python (install/pair_target.h).
+Result<SelectOptions> with_pair_target(const lock::Lockfile& lockfile,
+                                       const targets::HostProfile& live, SelectOptions options) {
+  WV_ASSIGN_OR_RETURN(options.forced_target, pair_target(lockfile, live, options.forced_target));
+  return options;
+}
+
+}  // namespace
+
 std::vector<TargetVerdict> evaluate_targets(const lock::Lockfile& lockfile,
                                             const targets::HostProfile& live,
-                                            const SelectOptions& options) {
-  return run(lockfile, live, options).verdicts;
+                                            const SelectOptions& asked,
+                                            std::optional<CpuFallback>* fallback) {
+  Result<SelectOptions> options = with_pair_target(lockfile, live, asked);
+  Outcome outcome = run(lockfile, live, options ? *options : asked);
+  if (fallback != nullptr) *fallback = std::move(outcome.fallback);
+  return std::move(outcome.verdicts);
+}
+
+Error cpu_fallback_error(const CpuFallback& fallback, const targets::HostProfile& live) {
+  Error error = make_error(
+      ErrorCode::kUnavailable,
+      str_cat("this host has ", join(fallback.vendors, " and "), " GPUs (",
+              targets::describe(live), ") but no GPU target of the lock serves them: refusing ",
+              "to install the CPU target ", in_backticks(fallback.target)));
+  for (const std::string& reason : fallback.reasons) error.notes.push_back(reason);
+  for (const std::string& fix : fallback.fixes) error.notes.push_back(fix);
+  return error;
+}
+
+std::string cpu_fallback_warning(const CpuFallback& fallback) {
+  return str_cat("this host has ", join(fallback.vendors, " and "), " GPUs but no GPU target ",
+                 "of the lock serves them: installing the CPU target ",
+                 in_backticks(fallback.target), " (CPU fallback allowed)");
+}
+
+void write_fallback_json(JsonWriter& json, const std::optional<CpuFallback>& fallback,
+                         const TargetVerdict* selected) {
+  json.field("fallback", fallback && selected != nullptr && selected->name == fallback->target);
+  json.key("fallback_reasons").strings(fallback ? fallback->reasons : std::vector<std::string>{});
 }
 
 Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::HostProfile& live,
-                                const SelectOptions& options) {
+                                const SelectOptions& asked) {
+  WV_ASSIGN_OR_RETURN(const SelectOptions options, with_pair_target(lockfile, live, asked));
   if (lockfile.targets.empty()) {
     return make_error(ErrorCode::kInvalidLockfile, "the lockfile declares no targets");
   }
@@ -380,6 +558,9 @@ Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::H
                               ": the lock declares ", join(names, ", ")));
   }
   Outcome outcome = run(lockfile, live, options);
+  if (outcome.fallback && !options.allow_cpu_fallback) {
+    return cpu_fallback_error(*outcome.fallback, live);
+  }
   if (outcome.selected < 0) {
     Error error = make_error(
         ErrorCode::kUnavailable,
@@ -404,6 +585,7 @@ Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::H
   selection.wheels = std::move(outcome.evaluations[outcome.selected].wheels);
   selection.verdicts = std::move(outcome.verdicts);
   selection.host_summary = targets::describe(live);
+  selection.fallback = std::move(outcome.fallback);
   return selection;
 }
 
@@ -506,6 +688,19 @@ void write_verdicts_json(JsonWriter& json, const lock::Lockfile& lockfile,
     json.begin_object().field("name", verdict.name);
     json.key("platform");
     if (target != nullptr) json.value(target->declared.platform); else json.null();
+    // The (target, Python) pair: a target declared with several Pythons is one per Python.
+    json.key("python");
+    if (target != nullptr && target->declared.profile.python_version.known()) {
+      json.value(target->declared.profile.python_version.value->to_string());
+    } else {
+      json.null();
+    }
+    json.key("declared_name");
+    if (target != nullptr && !target->declared.declared_name.empty()) {
+      json.value(target->declared.declared_name);
+    } else {
+      json.null();
+    }
     json.field("status", to_string(verdict.status));
     json.key("reasons").strings({verdict.reason});
     json.key("wheel_changes");
@@ -532,7 +727,8 @@ void write_host_json(JsonWriter& json, const targets::HostProfile& live) {
 
 std::string render_targets_json(const lock::Lockfile& lockfile,
                                 const std::vector<TargetVerdict>& verdicts,
-                                const targets::HostProfile& live) {
+                                const targets::HostProfile& live,
+                                const std::optional<CpuFallback>& fallback) {
   JsonWriter json;
   json.begin_object().field("version", 1).key("host");
   write_host_json(json, live);
@@ -544,6 +740,7 @@ std::string render_targets_json(const lock::Lockfile& lockfile,
   } else {
     json.null();
   }
+  write_fallback_json(json, fallback, selected_verdict(verdicts));
   json.end();
   return json.text();
 }

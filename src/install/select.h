@@ -32,6 +32,10 @@ struct SelectOptions {
   std::vector<std::string> groups;
   /// false = `--only-group`: the project's own dependencies (roots and extras) are left out.
   bool dependencies = true;
+  /// `--allow-cpu-fallback` (WVLOCK_ALLOW_CPU_FALLBACK, `cpu-fallback = true`): a GPU host that
+  /// no GPU target serves may get a target that declares no GPU, with a warning. Without it
+  /// selection refuses (docs/targets.md §6, "Never a silent CPU build").
+  bool allow_cpu_fallback = false;
   targets::ProviderOptions providers;
 };
 
@@ -97,6 +101,19 @@ struct ChosenWheel {
   bool lock_time_choice = false;
 };
 
+/// Selection landed on a target that declares no GPU while the host has a GPU of a vendor
+/// some target of the lock declares.
+struct CpuFallback {
+  std::string target;                ///< the GPU-less target selection would take
+  std::vector<std::string> vendors;  ///< the host's GPU vendors some target declares (`NVIDIA`)
+  /// Each GPU target of those vendors and why it does not serve this host:
+  /// `h100: GPU compute capability 10.0, the target is built for 9.0 (...)`.
+  std::vector<std::string> reasons;
+  /// What to do, as notes: a ready-to-paste target for this hardware, a declaration to
+  /// widen where one would serve, and the ways to allow the CPU build.
+  std::vector<std::string> fixes;
+};
+
 struct Selection {
   std::string target;                 ///< the selected target
   std::vector<ChosenWheel> wheels;    ///< one per package of its closure, sorted by name
@@ -104,6 +121,8 @@ struct Selection {
   std::string host_summary;           ///< targets::describe(live)
   std::vector<std::string> extras;    ///< the extras installed (the target's locked ones)
   std::vector<std::string> groups;    ///< the dependency groups installed
+  /// Set when the target is a CPU fallback the options allowed (the caller warns).
+  std::optional<CpuFallback> fallback;
 
   const TargetVerdict* selected_verdict() const;
 };
@@ -112,15 +131,32 @@ struct Selection {
 const TargetVerdict* selected_verdict(const std::vector<TargetVerdict>& verdicts);
 
 /// Selects a target and its wheels. An error (kUnavailable) when no target fits, or the
-/// forced one does not (unless !verify); its notes list each target's reason.
+/// forced one does not (unless !verify); its notes list each target's reason. Also kUnavailable
+/// when a GPU host would get a GPU-less target and the options do not allow the CPU fallback:
+/// its notes give each GPU target's reason and the fixes (CpuFallback). A forced target is
+/// never a fallback: the user chose it.
 Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::HostProfile& live,
                                 const SelectOptions& options = {});
 
 /// Every target's verdict without failing (for `wvlock targets`); the best fitting one, if
-/// any, is kSelected.
+/// any, is kSelected, except a CPU fallback the options do not allow (then it stays kFits).
+/// `fallback`, when given, receives the CPU fallback, allowed or not.
 std::vector<TargetVerdict> evaluate_targets(const lock::Lockfile& lockfile,
                                             const targets::HostProfile& live,
-                                            const SelectOptions& options = {});
+                                            const SelectOptions& options = {},
+                                            std::optional<CpuFallback>* fallback = nullptr);
+
+/// The refusal of a CPU fallback: kUnavailable, the host's GPU in the message, the reasons and
+/// fixes as notes.
+Error cpu_fallback_error(const CpuFallback& fallback, const targets::HostProfile& live);
+
+/// The `warning:` line of an allowed CPU fallback (without the prefix).
+std::string cpu_fallback_warning(const CpuFallback& fallback);
+
+/// `"fallback"` (true when `selected` is the CPU fallback) and `"fallback_reasons"` (each GPU
+/// target's reason whenever a CPU fallback was at stake, allowed or refused) of docs/json.md.
+void write_fallback_json(JsonWriter& json, const std::optional<CpuFallback>& fallback,
+                         const TargetVerdict* selected);
 
 /// The `wvlock targets` table: one row per target (`name  platform  status  reason`), the
 /// selected one marked with `*`, each package a fitting target gets another wheel of named
@@ -144,6 +180,7 @@ void write_host_json(JsonWriter& json, const targets::HostProfile& live);
 /// `wvlock targets --json` (docs/json.md).
 std::string render_targets_json(const lock::Lockfile& lockfile,
                                 const std::vector<TargetVerdict>& verdicts,
-                                const targets::HostProfile& live);
+                                const targets::HostProfile& live,
+                                const std::optional<CpuFallback>& fallback = std::nullopt);
 
 }  // namespace wv::install

@@ -35,10 +35,14 @@ Result<void> select_into(SyncReport& report, const lock::Lockfile& lockfile,
     if (error.code == ErrorCode::kUnavailable) {
       // The verdicts as the `wvlock targets` table, in place of one note per target.
       report.refused = true;
-      report.verdicts = evaluate_targets(lockfile, host, select);
+      std::optional<CpuFallback> fallback;
+      report.verdicts = evaluate_targets(lockfile, host, select, &fallback);
       std::string table = render_targets_table(lockfile, report.verdicts, host);
       if (!table.empty() && table.back() == '\n') table.pop_back();
       error.notes = {std::move(table)};
+      // A refused CPU fallback also says how to fix it (a target to paste, the flag).
+      if (fallback) error.notes.insert(error.notes.end(), fallback->fixes.begin(), fallback->fixes.end());
+      report.selection.fallback = std::move(fallback);
     }
     return error;
   }
@@ -219,6 +223,7 @@ std::string render_sync_json(const SyncReport& report, const lock::Lockfile& loc
   if (report.host) write_host_json(json, *report.host); else json.null();
   json.key("targets");
   write_verdicts_json(json, lockfile, report.verdicts);
+  write_fallback_json(json, report.selection.fallback, selected_verdict(report.verdicts));
   json.key("install").begin_object();
   json.field("cache_hits", static_cast<std::uint64_t>(report.cache_hits));
   json.field("extracted", static_cast<std::uint64_t>(report.extracted));

@@ -243,8 +243,49 @@ Result<CacheLock> CacheLock::acquire(const std::string& cache_root, bool exclusi
   return CacheLock(fd);
 }
 
-UnpackedCache::UnpackedCache(FileSystem& file_system, const std::string& cache_dir)
-    : file_system_(file_system), root_(path_join(cache_dir, kUnpackedFolder)) {}
+Result<CacheLock> CacheLock::acquire_read_only(const std::string& cache_root) {
+  RealFileSystem file_system;
+  WV_ASSIGN_OR_RETURN(std::uint64_t device, open_root(file_system, cache_root, false));
+  const std::string path = path_join(cache_root, ".lock");
+  // O_NOFOLLOW: a symlink in the lock's place is refused (this user cannot replace it).
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    const int saved = errno;
+    return make_error(saved == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIo,
+                      str_cat("cannot open the cache lock ", in_backticks(path), ": ",
+                              std::strerror(saved)));
+  }
+  if (Result<FileInfo> own = check_own(file_system, path, FileType::kRegular, device); !own) {
+    ::close(fd);
+    return std::move(own).error();
+  }
+  if (::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    log_info(str_cat("waiting for another wvlock using the cache ", in_backticks(cache_root)));
+  }
+  while (::flock(fd, LOCK_SH) != 0) {
+    if (errno == EINTR) continue;
+    const int saved = errno;
+    ::close(fd);
+    return make_error(ErrorCode::kIo,
+                      str_cat("cannot lock ", in_backticks(path), ": ", std::strerror(saved)));
+  }
+  return CacheLock(fd);
+}
+
+bool cache_writable(const std::string& cache_dir) {
+  std::string folder = path_join(cache_dir, kUnpackedFolder);
+  // The nearest folder that exists is where a write would happen (entries, or creating them).
+  while (::faccessat(AT_FDCWD, folder.c_str(), F_OK, AT_EACCESS) != 0) {
+    std::string parent = path_parent(folder);
+    if (parent.empty()) parent = ".";
+    if (parent == folder) return false;
+    folder = std::move(parent);
+  }
+  return ::faccessat(AT_FDCWD, folder.c_str(), W_OK, AT_EACCESS) == 0;
+}
+
+UnpackedCache::UnpackedCache(FileSystem& file_system, const std::string& cache_dir, bool read_only)
+    : file_system_(file_system), root_(path_join(cache_dir, kUnpackedFolder)), read_only_(read_only) {}
 
 std::string UnpackedCache::entry_folder(std::string_view sha256) const {
   const std::string hex = to_lower(sha256);
@@ -307,7 +348,9 @@ Result<void> UnpackedCache::drop(const std::string& folder, std::uint64_t device
 }
 
 Result<std::optional<CacheEntry>> UnpackedCache::find(std::string_view sha256) {
-  WV_ASSIGN_OR_RETURN(std::uint64_t device, open_root(file_system_, root_, true));
+  Result<std::uint64_t> device_of = open_root(file_system_, root_, !read_only_);
+  if (read_only_ && !device_of) return std::optional<CacheEntry>();  // nothing to read here
+  WV_ASSIGN_OR_RETURN(std::uint64_t device, std::move(device_of));
   const std::string folder = entry_folder(sha256);
   // A bucket that is not the cache's own is not looked into: add() replaces a symlink there.
   const std::string bucket_path = path_parent(folder);
@@ -322,6 +365,11 @@ Result<std::optional<CacheEntry>> UnpackedCache::find(std::string_view sha256) {
   std::string damage;
   Result<CacheEntry> entry = read_entry(sha256, folder, device, true, &damage);
   if (!entry) damage = entry.error().message;
+  if (!damage.empty() && read_only_) {
+    // Another user's entry: theirs to repair; this sync unpacks the wheel itself.
+    log_debug(str_cat("cache: not using ", in_backticks(folder), " (", damage, ")"));
+    return std::optional<CacheEntry>();
+  }
   if (!damage.empty()) {
     // Not removable: add() fails over to unpacking in the environment.
     if (Result<void> gone = drop(folder, device, damage); !gone) {
@@ -329,7 +377,7 @@ Result<std::optional<CacheEntry>> UnpackedCache::find(std::string_view sha256) {
     }
     return std::optional<CacheEntry>();
   }
-  mark_used(folder, device);
+  if (!read_only_) mark_used(folder, device);
   return std::optional<CacheEntry>(std::move(*entry));
 }
 
@@ -354,6 +402,9 @@ Result<CacheEntry> UnpackedCache::add(std::string_view sha256, const std::string
   if (!is_hex64(hex)) {
     return make_error(ErrorCode::kInvalidInput,
                       str_cat("invalid sha256 ", in_backticks(sha256), ": expected 64 hex digits"));
+  }
+  if (read_only_) {
+    return make_error(ErrorCode::kIo, str_cat("the cache ", in_backticks(root_), " is read-only here"));
   }
   WV_ASSIGN_OR_RETURN(std::uint64_t device, open_root(file_system_, root_, true));
   const std::string staging = path_join(root_, ".tmp");

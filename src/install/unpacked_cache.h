@@ -65,14 +65,27 @@ class CacheLock : public FileLock {
  public:
   /// Waits for the lock (saying so once on stderr when it has to wait).
   static Result<CacheLock> acquire(const std::string& cache_root, bool exclusive);
+  /// The shared lock of a cache this user cannot write (another user's, read-only storage):
+  /// `.lock` opened read-only (flock needs no write access), never created; kNotFound when the
+  /// cache has no `unpacked-v1/.lock` (then it has no entries either).
+  static Result<CacheLock> acquire_read_only(const std::string& cache_root);
   using FileLock::FileLock;
 };
+
+/// Whether this process may write the wvlock cache folder `cache_dir`: the nearest of its
+/// `unpacked-v1`, itself and their parents that exists decides (write access for the
+/// effective user; a read-only mount is not writable). A cache that another user filled on
+/// shared storage is read here without any write (UnpackedCache's `read_only`).
+bool cache_writable(const std::string& cache_dir);
 
 class UnpackedCache {
  public:
   /// `cache_dir`: the wvlock cache folder; the entries live in its `unpacked-v1/`.
-  UnpackedCache(FileSystem& file_system, const std::string& cache_dir);
+  /// `read_only`: find() only reads (a damaged entry is skipped, not removed; no `used`
+  /// marks; nothing is created) and add() refuses.
+  UnpackedCache(FileSystem& file_system, const std::string& cache_dir, bool read_only = false);
   const std::string& root() const { return root_; }
+  bool read_only() const { return read_only_; }
 
   /// The entry for `sha256` when it is present and whole (every file with its recorded size
   /// and mtime); a damaged one is removed with a warning, and nullopt returned.
@@ -106,6 +119,7 @@ class UnpackedCache {
 
   FileSystem& file_system_;
   std::string root_;
+  bool read_only_ = false;
 };
 
 }  // namespace wv::install

@@ -59,6 +59,8 @@ bool has_nvidia(const wv::lock::Lockfile& lockfile, const std::string& target) {
   return false;
 }
 
+const std::string kFallback = "WVLOCK_ALLOW_CPU_FALLBACK=1 ";
+
 const char* kTorchVersion =
     "import importlib.metadata as m\n"
     "print(m.version('torch'))\n";
@@ -125,13 +127,15 @@ TEST_CASE("pytorch today: each host gets the target its hardware fits and that t
       {"no GPU", kNoNvidia + kNoAmd, "cpu", "2.9.0+cpu", "h100", "no NVIDIA GPU"},
       {"H100, driver 12.8", nvidia("12.8", "9.0"), "h100", "2.9.0+cu128", "a100",
        "GPU compute capability 9.0, the target is built for 8.0"},
-      {"an NVIDIA GPU with driver 12.2", nvidia("12.2", "9.0"), "cpu", "2.9.0+cpu", "h100",
-       "CUDA driver 12.2, the target needs 12.8 or newer"},
+      // A GPU host no GPU target serves is refused unless the CPU fallback is allowed
+      // (docs/targets.md §6; the refusal itself: "hosts (overrides)" below).
+      {"an NVIDIA GPU with driver 12.2", kFallback + nvidia("12.2", "9.0"), "cpu", "2.9.0+cpu",
+       "h100", "CUDA driver 12.2, the target needs 12.8 or newer"},
       // sm_80 code runs on 8.9 (same major, newer minor): the A100 target serves it.
       {"RTX 4090 (8.9)", nvidia("12.8", "8.9"), "a100", "2.9.0+cu128", "h100",
        "GPU compute capability 8.9, the target is built for 9.0"},
       {"MI300 (gfx942, ROCm 6.4)", amd("gfx942", "6.4"), "mi300", "2.9.0+rocm6.4", "", ""},
-      {"MI250 (gfx90a)", amd("gfx90a", "6.4"), "cpu", "2.9.0+cpu", "mi300",
+      {"MI250 (gfx90a)", kFallback + amd("gfx90a", "6.4"), "cpu", "2.9.0+cpu", "mi300",
        "GPU gfx90a, the target is built for gfx942"},
   };
   for (const Host& host : hosts) {
@@ -153,6 +157,106 @@ TEST_CASE("pytorch today: each host gets the target its hardware fits and that t
     REQUIRE(sync.status == 0);
     CHECK(project.python(venv, kTorchVersion) == std::string(host.torch) + "\n");
   }
+}
+
+TEST_CASE("pytorch today: hosts (overrides): no GPU host silently gets the CPU target",
+          "[cli][pytorch][fallback]") {
+  LockedToday project;
+  const std::string b200 = nvidia("12.8", "10.0");
+  std::string venv = project.tmp.path() + "/venv";
+  SECTION("a B200 (10.0, driver 12.8) is refused, naming h100 and the fixes") {
+    Run sync = project.wvlock(b200, "sync --venv '" + venv + "'");
+    INFO(sync.out << sync.err);
+    CHECK(sync.status == 1);
+    CHECK(sync.err.find("refusing to install the CPU target `cpu`") != std::string::npos);
+    CHECK(std::regex_search(sync.err, std::regex("\n  h100 +linux-x86_64 +no +GPU compute "
+                                                 "capability 10.0, the target is built for 9.0")));
+    CHECK(sync.err.find("[[tool.wvlock.target]]\nname = \"sm100-cuda128\"") != std::string::npos);
+    CHECK(sync.err.find("compute-capability = \"10.0\"") != std::string::npos);
+    CHECK(sync.err.find("widen `h100`") != std::string::npos);
+    CHECK(sync.err.find("compute-capability = \">=9.0\"") != std::string::npos);
+    CHECK(sync.err.find("--allow-cpu-fallback") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(venv));
+    Run targets = project.wvlock(b200, "targets");
+    INFO(targets.out << targets.err);
+    CHECK(targets.status == 1);
+    CHECK(std::regex_search(targets.out, std::regex("\n  cpu +linux-x86_64 +fits ")));
+    CHECK(targets.err.find("refusing to install the CPU target `cpu`") != std::string::npos);
+  }
+  SECTION("--allow-cpu-fallback installs the CPU target with a warning; --json says so") {
+    Run sync = project.wvlock(b200, "sync --allow-cpu-fallback --venv '" + venv + "'");
+    INFO(sync.out << sync.err);
+    REQUIRE(sync.status == 0);
+    CHECK(sync.err.find("warning: this host has NVIDIA GPUs but no GPU target of the lock "
+                        "serves them: installing the CPU target `cpu`") != std::string::npos);
+    CHECK(project.python(venv, kTorchVersion) == "2.9.0+cpu\n");
+    Run json = project.wvlock(b200, "sync --allow-cpu-fallback --json --venv '" + venv + "'");
+    INFO(json.out << json.err);
+    REQUIRE(json.status == 0);
+    CHECK(std::regex_search(json.out, std::regex("\"fallback\": ?true")));
+    CHECK(std::regex_search(json.out, std::regex("\"fallback_reasons\": ?\\[\\s*\"a100: GPU compute "
+                                                 "capability 10.0")));
+    Run targets = project.wvlock(kFallback + b200, "targets --json");
+    INFO(targets.out << targets.err);
+    CHECK(targets.status == 0);
+    CHECK(std::regex_search(targets.out, std::regex("\"fallback\": ?true")));
+    CHECK(std::regex_search(targets.out, std::regex("\"selected\": ?\"cpu\"")));
+  }
+  SECTION("a host without a GPU gets the CPU target as before, no fallback") {
+    Run json = project.wvlock(kNoNvidia + kNoAmd, "targets --json");
+    INFO(json.out << json.err);
+    CHECK(json.status == 0);
+    CHECK(std::regex_search(json.out, std::regex("\"fallback\": ?false")));
+    CHECK(json.err.find("warning") == std::string::npos);
+  }
+  SECTION("a T4 (7.5, driver 12.2) with backend-index torch is refused") {
+    Run sync = project.wvlock(nvidia("12.2", "7.5"), "sync --venv '" + venv + "'");
+    INFO(sync.out << sync.err);
+    CHECK(sync.status == 1);
+    CHECK(sync.err.find("refusing to install the CPU target `cpu`") != std::string::npos);
+  }
+  SECTION("a gfx942 host whose ROCm version cannot be found is refused") {
+    Run sync = project.wvlock(kNoNvidia + "WVLOCK_OVERRIDE_GFX=gfx942 WVLOCK_OVERRIDE_ROCM= ",
+                              "sync --venv '" + venv + "'");
+    INFO(sync.out << sync.err);
+    CHECK(sync.status == 1);
+    CHECK(sync.err.find("ROCM_PATH") != std::string::npos);
+  }
+}
+
+TEST_CASE("pytorch today: hosts (overrides): `cpu-fallback = true` in [tool.wvlock]",
+          "[cli][pytorch][fallback]") {
+  std::string pyproject = wv::test::slurp(WV_FIXTURES_DIR "/example-pytorch/pyproject.toml");
+  pyproject = std::regex_replace(pyproject, std::regex("\\[tool\\.wvlock\\]\npython = \"3.11\"\n"),
+                                 "[tool.wvlock]\npython = \"3.11\"\ncpu-fallback = true\n");
+  REQUIRE(pyproject.find("cpu-fallback = true") != std::string::npos);
+  LockedToday project(pyproject);
+  Run targets = project.wvlock(nvidia("12.8", "10.0"), "targets");
+  INFO(targets.out << targets.err);
+  CHECK(targets.status == 0);
+  CHECK(std::regex_search(targets.out, std::regex("\\* cpu +\\S+ +selected")));
+  CHECK(targets.err.find("warning: this host has NVIDIA GPUs") != std::string::npos);
+}
+
+TEST_CASE("pytorch today: hosts (overrides): `compute-capability = \">=9.0\"` serves a B200",
+          "[cli][pytorch][range]") {
+  std::string pyproject = wv::test::slurp(WV_FIXTURES_DIR "/example-pytorch/pyproject.toml");
+  pyproject = std::regex_replace(pyproject, std::regex("compute-capability = \"9.0\""),
+                                 "compute-capability = \">=9.0\"");
+  LockedToday project(pyproject);
+  wv::lock::Lockfile lockfile = read_lock(project);
+  CHECK(lockfile.find_target("h100")->declared.profile.compute_capability_from.known());
+  // The lock-time providers see the range's lowest capability.
+  const auto& sm = lockfile.find_target("h100")->provider_output.at("nvidia").at("sm_arch");
+  CHECK(sm.front() == "90_real");
+  std::string venv = project.tmp.path() + "/venv";
+  Run sync = project.wvlock(nvidia("12.8", "10.0"), "sync --venv '" + venv + "'");
+  INFO(sync.out << sync.err);
+  REQUIRE(sync.status == 0);
+  CHECK(sync.err.find("warning") == std::string::npos);
+  CHECK(project.python(venv, kTorchVersion) == "2.9.0+cu128\n");
+  Run targets = project.wvlock(nvidia("12.8", "10.0"), "targets");
+  CHECK(std::regex_search(targets.out, std::regex("\\* h100 +\\S+ +selected")));
 }
 
 TEST_CASE("pytorch today: a host no GPU-only target fits is refused, naming each target",

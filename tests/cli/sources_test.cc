@@ -9,6 +9,8 @@
 #include <fstream>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli_support.h"
 
 namespace fs = std::filesystem;
@@ -461,4 +463,41 @@ TEST_CASE("cli sources: a path source's pyproject.toml that links outside its fo
   CHECK(sync.status != 0);
   CHECK(sync.err.find(outside + "/pyproject.toml") != std::string::npos);
   CHECK_FALSE(fs::exists(workspace.app + "/.venv/bin/app"));
+}
+
+TEST_CASE("cli sources: fetch puts a git source's locked commit into the git cache, and an "
+          "offline sync builds it from there",
+          "[cli][sources][build][git][fetch]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  wv::test::TempDir repo_dir;
+  const std::string repo = repo_dir.path() + "/tool";
+  write(repo + "/pyproject.toml",
+        "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
+        "[project]\nname = \"tool\"\nversion = \"1.0\"\n");
+  write(repo + "/src/tool/__init__.py", "WHO = 'fetched'\n");
+  const std::string git = "git -c user.name=t -c user.email=t@t ";
+  REQUIRE(shell(repo, "git init -q && " + git + "add -A && " + git + "commit -qm one").status == 0);
+  const std::string commit = shell(repo, "git rev-parse HEAD").out.substr(0, 40);
+  Workspace workspace("tool = { git = \"" + repo + "\" }\n", ", \"tool\"");
+  Run lock = workspace.wvlock("lock");
+  INFO(lock.err);
+  REQUIRE(lock.status == 0);
+  // The lock fetched the repository already; fetch into a fresh cache shows it does it itself.
+  fs::remove_all(workspace.tmp.path() + "/cache");
+  Run fetch = workspace.wvlock("fetch --json");
+  INFO(fetch.out << fetch.err);
+  REQUIRE(fetch.status == 0);
+  nlohmann::json document = nlohmann::json::parse(fetch.out);
+  REQUIRE(document["git"].size() == 1);
+  CHECK(document["git"][0]["package"] == "tool");
+  CHECK(document["git"][0]["commit"] == commit);
+  CHECK(fs::is_directory(document["git"][0]["path"].get<std::string>()));
+  CHECK(document["git"][0]["error"].is_null());
+  // Offline, the git cache is all the builder asks: without fetch's checkout this fails with
+  // "is not in the git cache". (A local repository is keyed by its resolved path, so it must
+  // still exist; a URL's does not.)
+  Run sync = workspace.wvlock("--offline sync --python '" WV_TEST_PYTHON "'");
+  INFO(sync.out << sync.err);
+  REQUIRE(sync.status == 0);
+  CHECK(shell(workspace.app, ".venv/bin/python -c 'import tool; print(tool.WHO)'").out == "fetched\n");
 }

@@ -89,19 +89,60 @@ TEST_CASE("cli sync: each host gets its target and the build that fits it", "[cl
   }
 }
 
-TEST_CASE("cli sync: a ROCm 6.2 host falls back to cpu and says why mi300 does not fit",
-          "[cli][sync]") {
+TEST_CASE("cli sync: a T4 that no declaration names gets the variant build that runs on it",
+          "[cli][sync][variants]") {
+  // The example's variant ecosystem with targets b200 (10.0, driver 13.0), h100 (9.0, 12.8)
+  // and an A10-class a10 (8.6, 12.4), no flash-attn: every GPU build is a variant wheel, so the
+  // wheels judge the T4 (7.5, driver 12.2) themselves (docs/targets.md §6).
+  std::string pyproject = slurp(WV_FIXTURES_DIR "/example/pyproject.toml");
+  pyproject = pyproject.substr(0, pyproject.find("[[tool.wvlock.target]]"));
+  for (const char* target : {"cpu", "b200", "h100", "a10"}) {
+    pyproject += std::string("[[tool.wvlock.target]]\nname = \"") + target +
+                 "\"\nplatform = \"linux-x86_64\"\nglibc = \"2.28\"\n";
+    if (std::string(target) == "b200") pyproject += "nvidia = { cuda-driver = \"13.0\", compute-capability = \"10.0\" }\n";
+    if (std::string(target) == "h100") pyproject += "nvidia = { cuda-driver = \"12.8\", compute-capability = \"9.0\" }\n";
+    if (std::string(target) == "a10") pyproject += "nvidia = { cuda-driver = \"12.4\", compute-capability = \"8.6\" }\n";
+  }
+  wv::test::ProjectCopy project("example", pyproject);
+  Run lock = project.wvlock("", "lock");
+  INFO(lock.out << lock.err);
+  REQUIRE(lock.status == 0);
+  const std::string t4 = "WVLOCK_OVERRIDE_ROCM= WVLOCK_OVERRIDE_GFX= "
+                         "NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION=12.2 "
+                         "NV_VARIANT_PROVIDER_FORCE_SM_ARCH=7.5 ";
+  Run targets = project.wvlock(t4, "targets");
+  INFO(targets.out << targets.err);
+  CHECK(targets.status == 0);
+  CHECK(targets.out.find("its variant wheels fit this GPU (declared: GPU compute capability 7.5")
+        != std::string::npos);
+  std::string venv = project.tmp.path() + "/venv";
+  Run sync = project.wvlock(t4, "sync --venv '" + venv + "'");
+  INFO(sync.out << sync.err);
+  REQUIRE(sync.status == 0);
+  CHECK(sync.out.find("to target h100") != std::string::npos);
+  // torch 2.9.0's cuda12.8 build lists 75_real and a 12.0 driver floor.
+  CHECK(project.python(venv, kVariants).find("torch cuda12.8\n") != std::string::npos);
+}
+
+TEST_CASE("cli sync: a ROCm 6.2 host is refused, or falls back to cpu when allowed, saying why "
+          "mi300 does not fit", "[cli][sync]") {
   LockedExample example;
   std::string environment = "WVLOCK_OVERRIDE_CUDA_DRIVER= WVLOCK_OVERRIDE_CUDA_ARCH= "
                             "AMD_VARIANT_PROVIDER_FORCE_GFX_ARCH=gfx942 "
                             "AMD_VARIANT_PROVIDER_FORCE_ROCM_VERSION=6.2 ";
-  Run targets = example.wvlock(environment, "targets");
+  // A GPU host is never silently given the CPU target (docs/targets.md §6).
+  Run refused = example.wvlock(environment, "targets");
+  INFO(refused.out << refused.err);
+  CHECK(refused.status == 1);
+  CHECK(refused.err.find("refusing to install the CPU target `cpu`") != std::string::npos);
+  Run targets = example.wvlock("WVLOCK_ALLOW_CPU_FALLBACK=1 " + environment, "targets");
   INFO(targets.out << targets.err);
   CHECK(targets.status == 0);
   std::smatch row;
   REQUIRE(std::regex_search(targets.out, row, std::regex("\\* cpu .*selected")));
   REQUIRE(std::regex_search(targets.out, row, std::regex("  mi300 [^\n]*")));
-  CHECK(row.str().find("ROCm 6.2, the target needs ROCm 6.4 or newer") != std::string::npos);
+  // mi300's ROCm builds are variant wheels: the first that does not run here says why.
+  CHECK(row.str().find("ROCm 6.2") != std::string::npos);
 }
 
 TEST_CASE("cli sync: the environment holds exactly the target's closure; re-sync upgrades and "

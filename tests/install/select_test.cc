@@ -165,11 +165,12 @@ TEST_CASE("select: an H100 with CUDA 12.8 picks h100 and its sm_90 build", "[ins
   CHECK(verdict(*selection, "h100").status == TargetStatus::kSelected);
   CHECK(verdict(*selection, "h100").unchanged);
   CHECK(verdict(*selection, "cpu").status == TargetStatus::kFits);
-  // sm_80 binaries do not run on a 9.0 GPU: a100 is out, with the fact that rules it out.
+  // sm_80 binaries do not run on a 9.0 GPU: a100 is out, with the fact that rules it out. Its
+  // GPU builds are all variant wheels, so they judge the GPU themselves (docs/targets.md §6)
+  // and the first that does not run says why.
   CHECK(verdict(*selection, "a100").status == TargetStatus::kRuledOut);
   CHECK(verdict(*selection, "a100").reason ==
-        "GPU compute capability 9.0, the target is built for 8.0 (runs on the same major, "
-        "equal or newer minor)");
+        "GPU compute capability 9.0, flash-attn 2.8.3 needs nvidia :: sm_arch :: 80_real");
   CHECK(verdict(*selection, "mi300").reason == "no AMD GPU, the target declares one");
 }
 
@@ -181,8 +182,7 @@ TEST_CASE("select: an SM 8.6 GPU picks a100", "[install][select]") {
   CHECK(chosen(*selection, "flash-attn") == kFlash80);
   CHECK(chosen(*selection, "torch") == kTorchCu126);
   CHECK(verdict(*selection, "h100").reason ==
-        "GPU compute capability 8.6, the target is built for 9.0 (runs on the same major, "
-        "equal or newer minor)");
+        "GPU compute capability 8.6, flash-attn 2.8.3 needs nvidia :: sm_arch :: 90_real");
 }
 
 TEST_CASE("select: an SM 8.9 GPU gets the best kept CUDA builds that run on it",
@@ -195,15 +195,19 @@ TEST_CASE("select: an SM 8.9 GPU gets the best kept CUDA builds that run on it",
   CHECK(verdict(*selection, "h100").status == TargetStatus::kRuledOut);
 }
 
-TEST_CASE("select: an older driver than a target declares rules the target out",
+TEST_CASE("select: a driver older than a target declares: its variant wheels judge it",
           "[install][select]") {
-  // CUDA 12.6 on an H100: h100 declares 12.8, a100's sm_80 builds do not run on 9.0.
+  // CUDA 12.6 on an H100: h100 declares 12.8, but every GPU build it keeps is a variant wheel
+  // and its kept cu126 build runs on 12.6 (docs/targets.md §6, "Variant wheels judge
+  // themselves"); a100's sm_80 builds do not run on 9.0.
   lock::Lockfile lockfile = gpu_lock();
   auto selection = select_target(lockfile, nvidia_host({12, 6}, {9, 0}));
   REQUIRE(selection.has_value());
-  CHECK(selection->target == "cpu");
-  CHECK(chosen(*selection, "torch") == kTorchNull);
-  CHECK(verdict(*selection, "h100").reason == "CUDA driver 12.6, the target needs 12.8 or newer");
+  CHECK(selection->target == "h100");
+  CHECK(chosen(*selection, "torch") == kTorchCu126);
+  CHECK(verdict(*selection, "h100").reason.find(
+            "its variant wheels fit this GPU (declared: CUDA driver 12.6, the target needs 12.8 "
+            "or newer)") == 0);
 }
 
 TEST_CASE("select: within a target the live host picks the next kept wheel it can run",
@@ -239,15 +243,20 @@ TEST_CASE("select: MI300 with ROCm 6.4 picks mi300", "[install][select]") {
   CHECK(verdict(*selection, "cpu").status == TargetStatus::kFits);
 }
 
-TEST_CASE("select: ROCm 6.2 falls back to cpu and says why mi300 does not fit",
+TEST_CASE("select: ROCm 6.2 is refused, or falls back to cpu when allowed, saying why",
           "[install][select]") {
   lock::Lockfile lockfile = gpu_lock();
-  auto selection = select_target(lockfile, amd_host({6, 2}));
+  REQUIRE_FALSE(select_target(lockfile, amd_host({6, 2})).has_value());
+  SelectOptions allowed;
+  allowed.allow_cpu_fallback = true;
+  auto selection = select_target(lockfile, amd_host({6, 2}), allowed);
   REQUIRE(selection.has_value());
   CHECK(selection->target == "cpu");
+  CHECK(selection->fallback.has_value());
   CHECK(chosen(*selection, "torch") == kTorchNull);
   CHECK(verdict(*selection, "mi300").status == TargetStatus::kRuledOut);
-  CHECK(verdict(*selection, "mi300").reason == "ROCm 6.2, the target needs ROCm 6.4 or newer");
+  // mi300's GPU build is a variant wheel: it says why it does not run here.
+  CHECK(verdict(*selection, "mi300").reason == "ROCm 6.2, torch 2.9.0 needs amd :: rocm_version :: 6.4");
 }
 
 TEST_CASE("select: no GPU picks cpu", "[install][select]") {
@@ -342,13 +351,15 @@ TEST_CASE("select: the targets table marks the selected row and gives every reas
           "[install][select]") {
   lock::Lockfile lockfile = gpu_lock();
   HostProfile host = amd_host({6, 2});
-  std::string table = render_targets_table(lockfile, evaluate_targets(lockfile, host), host);
+  SelectOptions allowed;
+  allowed.allow_cpu_fallback = true;
+  std::string table = render_targets_table(lockfile, evaluate_targets(lockfile, host, allowed), host);
   INFO(table);
   CHECK(table.find("host: ") == 0);
   CHECK(table.find("* cpu     linux-x86_64  selected  lock-time choices fit unchanged\n") !=
         std::string::npos);
-  CHECK(table.find("  mi300   linux-x86_64  no        ROCm 6.2, the target needs ROCm 6.4 or "
-                   "newer\n") != std::string::npos);
+  CHECK(table.find("  mi300   linux-x86_64  no        ROCm 6.2, torch 2.9.0 needs amd :: "
+                   "rocm_version :: 6.4\n") != std::string::npos);
   CHECK(table.find("  TARGET ") != std::string::npos);
 }
 
@@ -389,7 +400,9 @@ TEST_CASE("select: this machine's detected host picks the target its hardware fi
              live.gfx_archs.value->front() == "gfx942") {
     expected = "mi300";
   }
-  auto selection = select_target(lockfile, live);
+  SelectOptions allowed;  // a GPU no target serves gets cpu here, not a refusal
+  allowed.allow_cpu_fallback = true;
+  auto selection = select_target(lockfile, live, allowed);
   REQUIRE(selection.has_value());
   CHECK(selection->target == expected);
 }
@@ -404,8 +417,10 @@ TEST_CASE("select: a CPU target on a GPU host installs no GPU build among its ke
   for (auto& package : lockfile.packages) {
     if (package.name == "torch") package.targets["cpu"].wheels = {kTorchNull, kTorchCu126, kTorchRocm};
   }
-  SECTION("an NVIDIA host whose driver no CUDA target accepts (but cu126 would run)") {
-    auto selection = select_target(lockfile, nvidia_host({12, 6}, {9, 0}));
+  SECTION("an NVIDIA host forced to cpu (cu126 would run)") {
+    SelectOptions forced;
+    forced.forced_target = "cpu";
+    auto selection = select_target(lockfile, nvidia_host({12, 6}, {9, 0}), forced);
     REQUIRE(selection.has_value());
     CHECK(selection->target == "cpu");
     CHECK(chosen(*selection, "torch") == kTorchNull);

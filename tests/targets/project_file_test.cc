@@ -80,7 +80,7 @@ TEST_CASE("project file: the DESIGN.md example reads completely", "[targets][pro
   CHECK(config->optional_dependencies.at("serve") == std::vector<std::string>{"vllm>=0.10"});
   CHECK(config->dependency_groups.at("dev") ==
         std::vector<DependencyGroupEntry>{{"pytest>=8", ""}, {"", "lint"}});
-  CHECK(config->python == "3.12");
+  CHECK(config->python == std::vector<MajorMinor>{{3, 12}});
   CHECK(config->index_url == "fixtures/index/simple");
   CHECK(resolve_project_path(*config, *config->index_url) == "proj/fixtures/index/simple");
   CHECK(resolve_project_path(*config, "https://x/simple") == "https://x/simple");
@@ -356,6 +356,49 @@ TEST_CASE("project file: arbitrary bytes never crash the reader", "[targets][pro
     if (config) ++parsed;
   }
   CHECK(parsed > 0);
+}
+
+
+TEST_CASE("project file: compute-capability takes a version, a list or a range; cpu-fallback",
+          "[targets][project_file][range]") {
+  auto read = [](const std::string& capability) {
+    return parse_project_file(
+        "[tool.wvlock]\npython = \"3.12\"\ncpu-fallback = true\n[[tool.wvlock.target]]\n"
+        "name = \"g\"\nplatform = \"linux-x86_64\"\n"
+        "nvidia = { cuda-driver = \"12.8\", compute-capability = " + capability + " }\n",
+        "pyproject.toml");
+  };
+  Result<ProjectConfig> range = read("\">=9.0\"");
+  REQUIRE(range);
+  CHECK(range->cpu_fallback);
+  const HostProfile& profile = range->targets.at(0).profile;
+  CHECK(*profile.compute_capabilities.value == std::vector<MajorMinor>{{9, 0}});
+  CHECK(*profile.compute_capability_from.value == MajorMinor{9, 0});
+  // The lock-time providers see the range's lowest capability.
+  CHECK(profile.highest_compute_capability() == MajorMinor{9, 0});
+  // The lockfile's facts say the same and read back to the same target.
+  auto facts = declared_facts(range->targets.at(0));
+  CHECK(facts.at("compute-capability") == ">=9.0");
+  auto again = target_from_facts("g", facts);
+  REQUIRE(again);
+  CHECK(again->profile.compute_capability_from == profile.compute_capability_from);
+  CHECK(again->profile.compute_capabilities == profile.compute_capabilities);
+
+  Result<ProjectConfig> list = read("[\"8.0\", \"9.0\", \"10.0\"]");
+  REQUIRE(list);
+  CHECK(list->targets.at(0).profile.compute_capabilities.value->size() == 3);
+  CHECK_FALSE(list->targets.at(0).profile.compute_capability_from.known());
+
+  Result<ProjectConfig> mixed = read("[\"7.5\", \">=9.0\"]");
+  REQUIRE(mixed);
+  CHECK(declared_facts(mixed->targets.at(0)).at("compute-capability") == "7.5,>=9.0");
+
+  for (const char* bad : {"\"<9.0\"", "\">9.0\"", "[\">=8.0\", \">=9.0\"]", "\">=\""}) {
+    INFO(bad);
+    Result<ProjectConfig> refused = read(bad);
+    REQUIRE_FALSE(refused);
+    CHECK(contains(refused.error().message, "`nvidia.compute-capability`"));
+  }
 }
 
 }  // namespace
