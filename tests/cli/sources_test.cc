@@ -471,10 +471,10 @@ TEST_CASE("cli sources: fetch puts a git source's locked commit into the git cac
   REQUIRE(fs::exists("/usr/share/python-wheels"));
   wv::test::TempDir repo_dir;
   const std::string repo = repo_dir.path() + "/tool";
-  write(repo + "/pyproject.toml",
+  wv::test::write_text(repo + "/pyproject.toml",
         "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
         "[project]\nname = \"tool\"\nversion = \"1.0\"\n");
-  write(repo + "/src/tool/__init__.py", "WHO = 'fetched'\n");
+  wv::test::write_text(repo + "/src/tool/__init__.py", "WHO = 'fetched'\n");
   const std::string git = "git -c user.name=t -c user.email=t@t ";
   REQUIRE(shell(repo, "git init -q && " + git + "add -A && " + git + "commit -qm one").status == 0);
   const std::string commit = shell(repo, "git rev-parse HEAD").out.substr(0, 40);
