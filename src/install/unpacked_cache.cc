@@ -206,6 +206,27 @@ std::string member_damage(const FileSystem& file_system, const std::string& tree
   return "";
 }
 
+/// Takes the flock `kind` on the open lock file `fd` once it is checked to be the cache's own
+/// (saying so when another process holds it); closes `fd` on failure.
+Result<int> lock_checked(FileSystem& file_system, int fd, const std::string& path,
+                         const std::string& cache_root, std::uint64_t device, int kind) {
+  if (Result<FileInfo> own = check_own(file_system, path, FileType::kRegular, device); !own) {
+    ::close(fd);
+    return std::move(own).error();
+  }
+  if (::flock(fd, kind | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    log_info(str_cat("waiting for another wvlock using the cache ", in_backticks(cache_root)));
+  }
+  while (::flock(fd, kind) != 0) {
+    if (errno == EINTR) continue;
+    const int saved = errno;
+    ::close(fd);
+    return make_error(ErrorCode::kIo,
+                      str_cat("cannot lock ", in_backticks(path), ": ", std::strerror(saved)));
+  }
+  return fd;
+}
+
 }  // namespace
 
 Result<CacheLock> CacheLock::acquire(const std::string& cache_root, bool exclusive) {
@@ -223,24 +244,9 @@ Result<CacheLock> CacheLock::acquire(const std::string& cache_root, bool exclusi
     return make_error(ErrorCode::kIo, str_cat("cannot open the cache lock ", in_backticks(path),
                                               ": ", std::strerror(errno)));
   }
-  if (Result<FileInfo> own = check_own(file_system, path, FileType::kRegular, device); !own) {
-    ::close(fd);
-    return std::move(own).error();
-  }
-  const int kind = exclusive ? LOCK_EX : LOCK_SH;
-  if (::flock(fd, kind | LOCK_NB) != 0) {
-    if (errno == EWOULDBLOCK) {
-      log_info(str_cat("waiting for another wvlock using the cache ", in_backticks(cache_root)));
-    }
-    while (::flock(fd, kind) != 0) {
-      if (errno == EINTR) continue;
-      const int saved = errno;
-      ::close(fd);
-      return make_error(ErrorCode::kIo,
-                        str_cat("cannot lock ", in_backticks(path), ": ", std::strerror(saved)));
-    }
-  }
-  return CacheLock(fd);
+  WV_ASSIGN_OR_RETURN(const int locked, lock_checked(file_system, fd, path, cache_root, device,
+                                                     exclusive ? LOCK_EX : LOCK_SH));
+  return CacheLock(locked);
 }
 
 Result<CacheLock> CacheLock::acquire_read_only(const std::string& cache_root) {
@@ -255,21 +261,9 @@ Result<CacheLock> CacheLock::acquire_read_only(const std::string& cache_root) {
                       str_cat("cannot open the cache lock ", in_backticks(path), ": ",
                               std::strerror(saved)));
   }
-  if (Result<FileInfo> own = check_own(file_system, path, FileType::kRegular, device); !own) {
-    ::close(fd);
-    return std::move(own).error();
-  }
-  if (::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
-    log_info(str_cat("waiting for another wvlock using the cache ", in_backticks(cache_root)));
-  }
-  while (::flock(fd, LOCK_SH) != 0) {
-    if (errno == EINTR) continue;
-    const int saved = errno;
-    ::close(fd);
-    return make_error(ErrorCode::kIo,
-                      str_cat("cannot lock ", in_backticks(path), ": ", std::strerror(saved)));
-  }
-  return CacheLock(fd);
+  WV_ASSIGN_OR_RETURN(const int locked,
+                      lock_checked(file_system, fd, path, cache_root, device, LOCK_SH));
+  return CacheLock(locked);
 }
 
 bool cache_writable(const std::string& cache_dir) {

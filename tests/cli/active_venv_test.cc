@@ -19,8 +19,7 @@ namespace fs = std::filesystem;
 using wv::test::Run;
 using wv::test::shell;
 
-const std::string kNoGpu = "WVLOCK_OVERRIDE_CUDA_DRIVER= WVLOCK_OVERRIDE_CUDA_ARCH= "
-                           "WVLOCK_OVERRIDE_ROCM= WVLOCK_OVERRIDE_GFX= ";
+using wv::test::kNoGpu;
 
 std::string project() {
   return "[project]\nname = \"active\"\nversion = \"0.1.0\"\nrequires-python = \">=3.10\"\n"

@@ -28,6 +28,11 @@ inline std::string slurp(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+/// Environment assignments that make the host GPU-less whatever the machine has (empty
+/// overrides make a fact absent: docs/targets.md, "Overrides").
+inline const std::string kNoGpu = "WVLOCK_OVERRIDE_CUDA_DRIVER= WVLOCK_OVERRIDE_CUDA_ARCH= "
+                                  "WVLOCK_OVERRIDE_ROCM= WVLOCK_OVERRIDE_GFX= ";
+
 /// Writes `text` to `path`, making the folders above it.
 inline void write_text(const std::string& path, const std::string& text) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());

@@ -21,8 +21,7 @@ namespace fs = std::filesystem;
 using wv::test::Run;
 using wv::test::shell;
 
-const std::string kNoGpu = "WVLOCK_OVERRIDE_CUDA_DRIVER= WVLOCK_OVERRIDE_CUDA_ARCH= "
-                           "WVLOCK_OVERRIDE_ROCM= WVLOCK_OVERRIDE_GFX= ";
+using wv::test::kNoGpu;
 
 // One CPU target; `python_line` is `[tool.wvlock]`'s python line ("" for none).
 std::string project(const std::string& python_line,

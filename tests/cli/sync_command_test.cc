@@ -18,8 +18,7 @@ using wv::test::shell;
 using wv::test::slurp;
 
 // No GPU unless a host sets one: detection on a CI machine must not leak in.
-const std::string kNoGpu = "WVLOCK_OVERRIDE_CUDA_DRIVER= WVLOCK_OVERRIDE_CUDA_ARCH= "
-                           "WVLOCK_OVERRIDE_ROCM= WVLOCK_OVERRIDE_GFX= ";
+using wv::test::kNoGpu;
 const std::string kH100 = "WVLOCK_OVERRIDE_ROCM= WVLOCK_OVERRIDE_GFX= "
                           "NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION=12.8 "
                           "NV_VARIANT_PROVIDER_FORCE_SM_ARCH=9.0 ";

@@ -22,8 +22,7 @@ using wv::test::Run;
 using wv::test::shell;
 using wv::test::slurp;
 
-const std::string kNoGpu = "WVLOCK_OVERRIDE_CUDA_DRIVER= WVLOCK_OVERRIDE_CUDA_ARCH= "
-                           "WVLOCK_OVERRIDE_ROCM= WVLOCK_OVERRIDE_GFX= ";
+using wv::test::kNoGpu;
 
 // `M.m` of the test interpreter (/usr/bin/python3): the Python the project's targets are for.
 std::string python_minor() { return wv::test::test_python_minor(); }
