@@ -5,7 +5,10 @@ should cost what the wheel-only project costs (issue goal: at most 2x).
 
 Usage: python3 bench/sdist_resync.py build/src/cli/wvlock [runs]
 """
-import base64, hashlib, io, os, shutil, statistics, subprocess, sys, tarfile, tempfile, time, zipfile
+import io, os, shutil, statistics, subprocess, sys, tarfile, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sdist_bench_files import wheel  # noqa: E402
 
 WVLOCK = os.path.abspath(sys.argv[1])
 RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
@@ -28,23 +31,6 @@ def sdist(folder, name):
             info = tarfile.TarInfo(member)
             info.size = len(data)
             tf.addfile(info, io.BytesIO(data))
-
-
-def wheel(folder, name):
-    files = {
-        f"{name}/__init__.py": "".join(f"def f{i}(): return {i}\n" for i in range(200)),
-        f"{name}-1.0.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n",
-        f"{name}-1.0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: bench\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-    }
-    record = ""
-    for path, text in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
-        record += f"{path},sha256={digest},{len(text.encode())}\n"
-    record += f"{name}-1.0.dist-info/RECORD,,\n"
-    files[f"{name}-1.0.dist-info/RECORD"] = record
-    with zipfile.ZipFile(f"{folder}/{name}-1.0-py3-none-any.whl", "w", zipfile.ZIP_DEFLATED) as zf:
-        for path, text in files.items():
-            zf.writestr(path, text)
 
 
 def project(folder, links):

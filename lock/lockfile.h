@@ -157,6 +157,10 @@ struct Lockfile {
   std::vector<LockedPackage> packages;  ///< sorted by (name, version)
   /// "xxh3-128:<hex>" of everything resolution read from the project.
   std::string input_hash;
+  /// The files besides pyproject.toml that resolution read (a path source's pyproject.toml,
+  /// setup.cfg, setup.py), relative to the project folder -> "sha256:<hex>": a stale lock names
+  /// the one that changed. Empty for a project without path sources.
+  std::map<std::string, std::string> input_files;
   std::vector<LockedTarget> targets;  ///< in declared order
 
   const LockedTarget* find_target(std::string_view name) const;

@@ -81,6 +81,22 @@ class Reader {
     return lists;
   }
 
+  /// `key = { name = "...", ... }`.
+  Result<std::map<std::string, std::string>> string_table(const toml::table& table,
+                                                          std::string_view key,
+                                                          std::string_view where) const {
+    std::map<std::string, std::string> values;
+    const toml::node* node = table.get(key);
+    if (!node) return values;
+    const toml::table* inner = node->as_table();
+    if (!inner) return error(node, str_cat("`", where, key, "`: expected a table of strings"));
+    for (const auto& [name, value] : *inner) {
+      WV_ASSIGN_OR_RETURN(values[std::string(name.str())],
+                          string(*inner, name.str(), true, str_cat(where, key, ".")));
+    }
+    return values;
+  }
+
   Result<TomlValue> generic(const toml::node& node) const {
     if (const auto* text = node.as_string()) return TomlValue(text->get());
     if (const auto* number = node.as_integer()) return TomlValue(std::int64_t(number->get()));
@@ -405,6 +421,8 @@ Result<Lockfile> read_lockfile(std::string_view text, std::string_view path) {
     if (!table) return reader.error(tool, "`tool.wvlock`: expected a table");
     WV_ASSIGN_OR_RETURN(lockfile.input_hash,
                         reader.string(*table, "input-hash", false, "tool.wvlock."));
+    WV_ASSIGN_OR_RETURN(lockfile.input_files,
+                        reader.string_table(*table, "input-files", "tool.wvlock."));
     if (const toml::node* targets = table->get("target")) {
       if (!targets->as_array()) {
         return reader.error(targets, "`tool.wvlock.target`: expected an array of tables");

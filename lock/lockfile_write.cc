@@ -151,6 +151,11 @@ std::string write_lockfile(const Lockfile& original) {
   if (lockfile.targets.empty() && lockfile.input_hash.empty()) return out;
   out += "\n[tool.wvlock]\n";
   line(out, "input-hash", lockfile.input_hash);
+  if (!lockfile.input_files.empty()) {
+    TomlTable files;
+    for (const auto& [path, digest] : lockfile.input_files) files[path] = digest;
+    line(out, "input-files", TomlValue(std::move(files)));
+  }
   for (const LockedTarget& target : lockfile.targets) {
     out += "\n[[tool.wvlock.target]]\n";
     line(out, "name", target.name);

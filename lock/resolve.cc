@@ -78,8 +78,9 @@ bool names_package(std::string_view text, std::string_view name) {
 
 // For each package the failure names that no asked index has but a named index does (an
 // explicit index serves only packages pinned to it), the pin that would fix it.
-void add_explicit_index_notes(const PythonProvider& provider, const TargetContext& target,
-                              Catalog& catalog, std::string& explanation) {
+std::vector<IndexPin> explicit_index_pins(const PythonProvider& provider, const TargetContext& target,
+                                          Catalog& catalog, const std::string& explanation) {
+  std::vector<IndexPin> pins;
   std::set<std::string> seen;
   for (std::size_t i = 0; i < provider.node_count(); ++i) {
     const Node& node = provider.node(static_cast<PythonProvider::Package>(i));
@@ -89,11 +90,9 @@ void add_explicit_index_notes(const PythonProvider& provider, const TargetContex
     if (!names_package(explanation, node.name)) continue;
     std::vector<std::string> indexes = catalog.pinned_indexes_listing(listing->name);
     if (indexes.empty()) continue;
-    explanation += str_cat("\nnote: ", node.name, " is on index ", in_backticks(indexes.front()),
-                           ", which this target does not ask for it; pin it with `", node.name,
-                           " = { index = \"", indexes.front(), "\", targets = [\"", target.name,
-                           "\"] }` in [tool.wvlock.sources]");
+    pins.push_back({node.name, indexes.front()});
   }
+  return pins;
 }
 
 // The optimal-string-alignment distance (insertions, deletions, substitutions and swaps of
@@ -457,10 +456,10 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
         explanation += str_cat("\nnote: ", name, " comes only from index ", in_backticks(index),
                                " for target ", target.name, " (pinned in [tool.wvlock.sources])");
       }
-      add_explicit_index_notes(provider, target, catalog, explanation);
+      std::vector<IndexPin> pins = explicit_index_pins(provider, target, catalog, explanation);
       add_spelling_notes(provider, catalog, explanation);
       outcome.failures.push_back({target.name, std::move(explanation),
-                                  std::move(unsolvable->without_installable_file)});
+                                  std::move(unsolvable->without_installable_file), std::move(pins)});
       results.emplace_back();
       continue;
     }
@@ -481,6 +480,7 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   }
   lockfile.default_groups = project.default_groups;
   lockfile.input_hash = input_hash(project, targets, options.extra_inputs);
+  lockfile.input_files = options.input_files;
   // One entry per (name, version, index): the same version from two indexes (a pinned one
   // and the default) is two sets of files, never mixed.
   using PackageKey = std::tuple<std::string, std::string, std::string>;

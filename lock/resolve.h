@@ -30,10 +30,20 @@ struct ResolveOptions {
   /// How a source location is written as a package's `index` (URLs as they are; the CLI writes
   /// local folders relative to the project, so the lockfile is the same on every checkout).
   std::function<std::string(const std::string&)> describe_index;
+  /// Lockfile::input_files: the files besides pyproject.toml that the inputs read.
+  std::map<std::string, std::string> input_files;
   /// More inputs for `input-hash` (index URLs, find-links): whatever else resolution read.
   std::vector<std::string> extra_inputs;
   /// Solver steps allowed per target (the solver-steps limit, base/limits.h); 0: unbounded.
   std::uint64_t max_solver_steps = limit_value(Limit::kSolverSteps);
+};
+
+/// A package the failure names that no index this target asks has, though a named (explicit)
+/// index lists it: pinning it there in `[tool.wvlock.sources]` would fix the target.
+struct IndexPin {
+  std::string package;
+  std::string index;
+  bool operator==(const IndexPin&) const = default;
 };
 
 struct TargetFailure {
@@ -42,6 +52,9 @@ struct TargetFailure {
   /// Packages the failure rules out because a version offers this target no file it can
   /// install (say, a CUDA-only build on a CPU target), though the package exists.
   std::vector<std::string> without_installable_file;
+  /// The pins that would fix it; the CLI prints one `[tool.wvlock.sources]` entry per package
+  /// for every target that needs it, not one per target.
+  std::vector<IndexPin> index_pins;
 };
 
 struct ResolveOutcome {

@@ -54,6 +54,16 @@ WheelChoice choose_wheels(const TargetContext& target, std::string_view package,
                           std::string_view version, const std::vector<pkg::Distribution>& wheels,
                           const Result<pkg::VariantsMetadata>* variants);
 
+/// The wheel of a version closest to `wanted` (same architecture, then C library or OS family,
+/// then interpreter), for a failure's message, with what it would take (": it needs glibc
+/// 2.28, ...") when only the target's declared glibc or macOS version stands in the way.
+/// `wheels` is not empty.
+struct NearMiss {
+  const pkg::Distribution* file = nullptr;
+  std::string needs;
+};
+NearMiss closest_wheel(const std::vector<pkg::Distribution>& wheels, const pkg::Tag& wanted);
+
 /// The source a target builds when no wheel of the version fits: a source tree first (a path
 /// or git source lists only that), else the first `.tar.gz` sdist, else the first sdist.
 /// nullptr when `sdists` is empty.

@@ -283,6 +283,9 @@ Result<std::string> RealFileSystem::content_sha256(const std::string& path) cons
 }
 
 std::string path_join(std::string_view base, std::string_view leaf) {
+  // `./` adds nothing but noise to a path shown to the user (`./../generated/simple`).
+  while (leaf.size() > 2 && leaf.substr(0, 2) == "./") leaf.remove_prefix(2);
+  if (base == "." && !leaf.empty()) return std::string(leaf);
   if (base.empty()) return std::string(leaf);
   if (leaf.empty()) return std::string(base);
   if (leaf.front() == '/') return std::string(leaf);

@@ -10,10 +10,12 @@
 #include "base/credentials.h"
 #include "base/file_system.h"
 #include "base/limits.h"
+#include "base/sha256.h"
 #include "base/str.h"
 #include "build/hooks.h"
 #include "build/sdist_archive.h"
 #include "build/tree_metadata.h"
+#include "pkg/source_tree.h"
 #include "install/zip_handle.h"
 #include "install/environment.h"
 #include "install/sync.h"
@@ -357,9 +359,31 @@ Result<std::string> Builder::tree_metadata(const std::string& tree, const std::s
   return text;
 }
 
+namespace {
+
+// "editable-<digest>" of a source tree: its absolute path and its metadata files (read only
+// inside it), which are all an editable wheel depends on.
+Result<std::string> editable_key(const std::string& tree) {
+  std::error_code ec;
+  std::string text = str_cat("editable-1\n", fs::absolute(tree, ec).lexically_normal().string());
+  RealFileSystem file_system;
+  for (std::string_view leaf : pkg::kMetadataFiles) {
+    Result<std::string> path = resolve_inside(tree, leaf, str_cat("the folder ", in_backticks(tree)));
+    if (!path && path.error().code != ErrorCode::kNotFound) return std::move(path).error();
+    if (!path) continue;
+    Result<std::string> content = file_system.read_file(*path);
+    if (!content) continue;
+    text += str_cat("\n", leaf, "\n", content->size(), "\n", *content);
+  }
+  return "editable-" + sha256_hex(text).substr(0, 32);
+}
+
+}  // namespace
+
 Result<std::string> Builder::cached_build(
     const std::string& key, const std::string& python,
-    const std::function<Result<std::string>(const std::string&)>& tree, const std::string& what) {
+    const std::function<Result<std::string>(const std::string&)>& tree, const std::string& what,
+    bool editable) {
   WV_ASSIGN_OR_RETURN(const Interpreter* base, interpreter(python));
   const std::string folder = path_join(services_.cache_dir, str_cat("built-wheels/", key, "/", base->tag));
   if (std::string wheel = wheel_in(folder); !wheel.empty()) return wheel;
@@ -367,7 +391,7 @@ Result<std::string> Builder::cached_build(
   WV_ASSIGN_OR_RETURN(std::string source, tree(work));
   const std::string output = path_join(work, "out");
   WV_TRY(make_folder(output));
-  WV_ASSIGN_OR_RETURN(std::string built, build_in_tree(source, false, python, output, what));
+  WV_ASSIGN_OR_RETURN(std::string built, build_in_tree(source, editable, python, output, what));
   // Into the cache under a temporary name, then renamed: two syncs at once both succeed.
   const std::string staged = str_cat(folder, ".tmp-", ::getpid(), "-", counter_);
   WV_TRY(make_folder(staged));
@@ -392,9 +416,17 @@ Result<std::string> Builder::build_wheel(const install::BuildRequest& request) {
       WV_ASSIGN_OR_RETURN(tree, resolve_inside(folder, package.directory->subdirectory,
                                                str_cat("the folder ", in_backticks(folder))));
     }
+    const std::string tree_what = str_cat(what, " (", request.directory, ")");
+    if (request.editable) {
+      // An editable wheel holds the tree's path and what its metadata files say, never its
+      // code: it is cached by those (uv's cache keys), so a fresh venv reuses it.
+      WV_ASSIGN_OR_RETURN(std::string key, editable_key(tree));
+      return cached_build(key, request.python,
+                          [&](const std::string&) -> Result<std::string> { return tree; }, tree_what,
+                          true);
+    }
     WV_ASSIGN_OR_RETURN(std::string output, fresh_folder("wheel"));
-    return build_in_tree(tree, request.editable, request.python, output,
-                         str_cat(what, " (", request.directory, ")"));
+    return build_in_tree(tree, false, request.python, output, tree_what);
   }
   if (package.vcs) {
     const lock::LockedVcs& vcs = *package.vcs;

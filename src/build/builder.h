@@ -85,7 +85,7 @@ class Builder final : public install::SourceBuilder {
   Result<std::string> fresh_folder(std::string_view label);
   Result<std::string> cached_build(const std::string& key, const std::string& python,
                                    const std::function<Result<std::string>(const std::string&)>& tree,
-                                   const std::string& what);
+                                   const std::string& what, bool editable = false);
 
   BuildServices services_;
   GitCache git_;

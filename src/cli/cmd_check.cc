@@ -169,7 +169,7 @@ int run_check(const GlobalOptions& options, Arguments& arguments) {
   const lock::Lockfile& lockfile = inputs->lockfile;
   const std::string& lockfile_path = inputs->project.lockfile_path;
   const bool fresh = lock_is_fresh(inputs->project, lockfile);
-  if (!fresh) print_error(stale_lockfile(lockfile_path));
+  if (!fresh) print_error(stale_lockfile(lockfile_path, stale_reason(inputs->project, lockfile)));
   CachedFiles cached(options, file_system);
   install::LocalWheelStore store(options.project_dir, &cached);
   std::vector<TargetReport> reports;

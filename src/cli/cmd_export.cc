@@ -1,6 +1,10 @@
 // `wvlock export`: one target as a plain PEP 751 lock or a hashed requirements file, with the
 // extras and dependency groups it locked (or the ones named); `--json` summarises it on stdout.
 
+#include <algorithm>
+#include <filesystem>
+
+#include "base/credentials.h"
 #include "base/json_writer.h"
 #include "base/log.h"
 #include "base/output.h"
@@ -23,18 +27,91 @@ std::string git_reference(const lock::LockedVcs& vcs) {
 }
 
 // One requirements.txt line: `name==version`, or for a package built from a direct source a
-// direct reference (`name @ file:///…`, `name @ git+URL@commit`), so pip cannot take another
-// project of that name from an index.
+// direct reference (`name @ git+URL@commit`, a file's path or `name @ URL`), so pip cannot take
+// another project of that name from an index. A wheel the lock names by path (a path source,
+// no index) is that path.
 std::string requirement_line(const lock::LockedPackage& package, bool from_source) {
   if (from_source && package.vcs) return str_cat(package.name, " @ ", git_reference(*package.vcs));
-  // Local folders and files as pip's plain path lines (relative to the project).
   if (from_source && package.directory) return package.directory->path;
   if (from_source && package.archive) {
     const lock::LockedFile& file = package.archive->file;
     if (file.url.empty()) return file.path;
-    return str_cat(package.name, " @ ", file.url, "#sha256=", file.sha256);
+    return str_cat(package.name, " @ ", file.url);
+  }
+  if (!from_source && package.index.empty() && package.wheels.size() == 1 &&
+      !package.wheels.front().path.empty()) {
+    return package.wheels.front().path;
   }
   return package.name + "==" + package.version;
+}
+
+// The hashes pip checks for a line: the target's wheels, else the sdist or archive it builds.
+std::vector<std::string> line_hashes(const lock::LockedPackage& package) {
+  std::vector<std::string> hashes;
+  for (const lock::LockedFile& wheel : package.wheels) hashes.push_back(wheel.sha256);
+  if (!hashes.empty()) return hashes;
+  if (package.archive) hashes.push_back(package.archive->file.sha256);
+  else if (package.sdist) hashes.push_back(package.sdist->sha256);
+  return hashes;
+}
+
+// pip cannot hash a folder or a git checkout, and refuses them in hash mode: they are
+// installed after the hashed file, without dependencies (their dependencies are in it).
+bool needs_follow_up(const lock::LockedPackage& package) {
+  return package.wheels.empty() && (package.directory || package.vcs);
+}
+
+// A location as pip takes it in a requirements file: URLs as they are; a folder of the lock
+// (relative to the project) as an absolute file:// URL for an index (pip needs a URL there)
+// and as a path for find-links (pip reads it relative to the file's folder, or the current one).
+std::string pip_location(const std::string& location, const std::string& project_dir, bool index) {
+  if (location.find("://") != std::string::npos) return strip_credentials(location);
+  std::error_code ec;
+  std::filesystem::path absolute =
+      std::filesystem::absolute(std::filesystem::path(project_dir) / location, ec).lexically_normal();
+  return index ? "file://" + absolute.generic_string() : absolute.generic_string();
+}
+
+// The indexes the exported packages came from: `--index-url` for the project's default index
+// (else the first one), `--extra-index-url` for the others, `--find-links` for folders, and
+// `--no-index` when every file comes from a folder. An index no package came from is left out:
+// pip would ask it for every name.
+std::string index_lines(const lock::Lockfile& lockfile, const std::string& target,
+                        const lock::Lockfile& exported, const targets::ProjectConfig& config) {
+  // The export keeps each package's index URL; its name (find-links folders have none) is the
+  // lock's.
+  auto index_name = [&](const lock::LockedPackage& package) {
+    const lock::LockedPackage* locked = lockfile.find_package_for_target(package.name, target);
+    return locked ? locked->index_name : std::string();
+  };
+  std::vector<std::string> indexes, folders;
+  auto add = [](std::vector<std::string>& list, const std::string& item) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+  };
+  for (const targets::IndexConfig& index : config.indexes) {
+    if (!index.is_default) continue;
+    for (const lock::LockedPackage& package : exported.packages) {
+      if (index_name(package) == index.name) {
+        add(indexes, pip_location(package.index, config.project_dir, true));
+        break;
+      }
+    }
+  }
+  for (const lock::LockedPackage& package : exported.packages) {
+    if (package.index.empty()) continue;
+    if (index_name(package).empty()) {
+      add(folders, pip_location(package.index, config.project_dir, false));
+    } else {
+      add(indexes, pip_location(package.index, config.project_dir, true));
+    }
+  }
+  std::string text;
+  if (indexes.empty()) text += "--no-index\n";
+  for (std::size_t i = 0; i < indexes.size(); ++i) {
+    text += str_cat(i == 0 ? "--index-url " : "--extra-index-url ", indexes[i], "\n");
+  }
+  for (const std::string& folder : folders) text += str_cat("--find-links ", folder, "\n");
+  return text;
 }
 
 // What a package built from source is built from, for the JSON summary.
@@ -48,16 +125,36 @@ std::string built_source(const lock::LockedPackage& package) {
   return package.sdist ? package.sdist->name : "";
 }
 
-std::string requirements_text(const lock::Lockfile& exported, const std::string& target,
-                              std::string_view lockfile_name) {
-  std::string text =
-      str_cat("# exported by wvlock for target ", target, " from ", lockfile_name, "\n");
+// A follow-up line's argument: `-e PATH` for an editable folder, else the reference.
+std::string follow_up_line(const lock::LockedPackage& package) {
+  const bool editable = package.directory && package.directory->editable;
+  return str_cat(editable ? "-e " : "", requirement_line(package, true));
+}
+
+std::string requirements_text(const lock::Lockfile& lockfile, const lock::Lockfile& exported,
+                              const std::string& target, std::string_view lockfile_name,
+                              const targets::ProjectConfig& config) {
+  std::string text = str_cat("# exported by wvlock for target ", target, " from ", lockfile_name,
+                             "\n# install with: pip install --require-hashes -r FILE\n",
+                             index_lines(lockfile, target, exported, config));
+  std::vector<std::string> follow_up;
+  // The project itself, as uv's export has it (`-e .`); the PEP 751 export leaves it out.
+  if (const lock::LockedPackage* project = lockfile.project()) follow_up.push_back(follow_up_line(*project));
   for (const lock::LockedPackage& package : exported.packages) {
-    text += requirement_line(package, package.wheels.empty());
-    for (const lock::LockedFile& wheel : package.wheels) {
-      text += " \\\n    --hash=sha256:" + wheel.sha256;
+    if (needs_follow_up(package)) {
+      follow_up.push_back(follow_up_line(package));
+      continue;
     }
+    text += requirement_line(package, package.wheels.empty());
+    for (const std::string& hash : line_hashes(package)) text += " \\\n    --hash=sha256:" + hash;
     text += "\n";
+  }
+  if (!follow_up.empty()) {
+    text += str_cat(
+        "# pip cannot check a folder or a git checkout against a hash, and refuses them with\n"
+        "# --require-hashes: install them next, from the project folder, without dependencies\n"
+        "# (theirs are pinned above):\n#   pip install --no-deps ",
+        join(follow_up, " "), "\n");
   }
   return text;
 }
@@ -149,8 +246,9 @@ int run_export(const GlobalOptions& options, Arguments& arguments) {
   if (!exported) return fail_reading_lock(exported.error());
 
   std::string text = kind == "requirements"
-                         ? requirements_text(*exported, target.name,
-                                             path_filename(inputs->project.lockfile_path))
+                         ? requirements_text(lockfile, *exported, target.name,
+                                             path_filename(inputs->project.lockfile_path),
+                                             inputs->project.config)
                          : lock::write_lockfile(*exported);
   if (destination == "-") {
     write_out(text);

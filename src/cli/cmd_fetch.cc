@@ -293,7 +293,7 @@ int run_fetch(const GlobalOptions& options, Arguments& arguments) {
   const std::string& lockfile_path = inputs->project.lockfile_path;
   if (!flags->frozen && !lock_is_fresh(inputs->project, inputs->lockfile)) {
     return fail_reading_lock(
-        stale_lockfile(lockfile_path, ", or pass `--frozen` to fetch it as it is"));
+        stale_lockfile(lockfile_path, stale_reason(inputs->project, inputs->lockfile), ", or pass `--frozen` to fetch it as it is"));
   }
   auto targets = named_targets(inputs->lockfile, flags->targets);
   if (!targets) return fail_reading_lock(targets.error());

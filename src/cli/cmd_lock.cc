@@ -105,6 +105,7 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
   resolve_options.upgrade_all = upgrade;
   resolve_options.upgrade_packages = upgrade_packages;
   resolve_options.extra_inputs = project->inputs;
+  resolve_options.input_files = project->input_files;
   const ProjectSource& wired = **source;
   resolve_options.locate = [&wired](const pkg::Distribution& file) { return wired.locate(file); };
   resolve_options.describe_index = [&wired](const std::string& location) {
@@ -143,8 +144,8 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
       print_error(make_error(
           ErrorCode::kInvalidLockfile,
           str_cat(in_backticks(project->lockfile_path), " is stale: ",
-                  inputs_changed ? "the project changed since it was written"
-                                 : "a fresh lock would change it",
+                  inputs_changed ? stale_reason(*project, *previous) + " since it was written"
+                                 : std::string("a fresh lock would change it"),
                   "; run `wvlock lock`")));
       return finish("stale", kExitFailure);
     }

@@ -66,7 +66,7 @@ Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_s
     auto project = load_project(options, file_system);
     if (!project) return project.error();
     if (!lock_is_fresh(*project, inputs.lockfile)) {
-      return stale_lockfile(path, ", or pass `--frozen` to install it as it is");
+      return stale_lockfile(path, stale_reason(*project, inputs.lockfile), ", or pass `--frozen` to install it as it is");
     }
     inputs.config = std::move(project->config);
   }
@@ -324,7 +324,8 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   // A refused selection's error carries the target table: the host facts it used and one
   // line per target.
   if (!synced) return fail(synced.error());
-  if (!json) {
+  // `-q` means quiet, as uv's: the plan is not data, only `--json` is.
+  if (!json && options.verbosity > 0) {
     std::string plan = install::render_plan(report.plan, report.dry_run, options.verbosity >= 2);
     write_out(plan);
   }

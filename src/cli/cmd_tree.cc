@@ -23,43 +23,114 @@ void edge_json(JsonWriter& json, const std::string& text) {
   json.key("extra").text_or_null(edge.extra);
 }
 
+// What `tree` shows of a target: down from its roots, or (`--invert`) up from its leaves or
+// the `--package` names to what asked for them; `--depth` levels below the target's line.
+struct TreeShape {
+  int depth = 255;  // uv's default
+  bool invert = false;
+  std::vector<std::string> packages;  ///< normalised; empty = the roots (or, inverted, leaves)
+};
+
+// A target's graph walked either way. Inverted, a root's dependents are what asked for it:
+// the project, or its extra or group, shown as a label.
+class TargetGraph {
+ public:
+  TargetGraph(const lock::Lockfile& lockfile, const lock::LockedTarget& target, bool invert)
+      : lockfile_(lockfile), target_(target), invert_(invert) {
+    std::vector<std::string> queue;
+    for (const auto& [root, label] : labelled_roots(target)) {
+      auto& asked = root_labels_[root];
+      asked.push_back(label.empty() ? "the project" : "the project's " + label);
+      if (nodes_.insert(root).second) queue.push_back(root);
+    }
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+      for (const std::string& child : children(lockfile_, target_.name, parse_edge(queue[i]))) {
+        parents_[child].push_back(queue[i]);
+        if (nodes_.insert(child).second) queue.push_back(child);
+      }
+    }
+  }
+
+  std::vector<std::string> next(const std::string& node) const {
+    if (!invert_) return children(lockfile_, target_.name, parse_edge(node));
+    auto found = parents_.find(node);
+    return found == parents_.end() ? std::vector<std::string>() : found->second;
+  }
+
+  // The nodes shown first, each with its label.
+  std::vector<std::pair<std::string, std::string>> starts(const std::vector<std::string>& packages) const {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (!packages.empty()) {
+      for (const std::string& node : nodes_) {
+        const std::string name = parse_edge(node).name;
+        if (std::find(packages.begin(), packages.end(), name) != packages.end()) out.push_back({node, label(node)});
+      }
+      return out;
+    }
+    if (!invert_) return labelled_roots(target_);
+    for (const std::string& node : nodes_) {
+      if (children(lockfile_, target_.name, parse_edge(node)).empty()) out.push_back({node, label(node)});
+    }
+    return out;
+  }
+
+  // Inverted, a node the project asks for says so: nothing else is above it.
+  std::string label(const std::string& node) const {
+    if (!invert_) return "";
+    auto found = root_labels_.find(node);
+    return found == root_labels_.end() ? "" : join(found->second, ", ");
+  }
+
+ private:
+  const lock::Lockfile& lockfile_;
+  const lock::LockedTarget& target_;
+  bool invert_;
+  std::set<std::string> nodes_;
+  std::map<std::string, std::vector<std::string>> parents_;
+  std::map<std::string, std::vector<std::string>> root_labels_;
+};
+
 // One target's tree; a package already shown is marked, not expanded again, so the output stays
 // linear in the lock's size.
-void print_tree(const lock::Lockfile& lockfile, const lock::LockedTarget& target) {
+void print_tree(const lock::Lockfile& lockfile, const lock::LockedTarget& target,
+                const TreeShape& shape) {
   write_out(target.name + "\n");
+  TargetGraph graph(lockfile, target, shape.invert);
   std::set<std::string> shown;
   std::function<void(const std::string&, const std::string&, int)> print =
       [&](const std::string& text, const std::string& label, int depth) {
+        if (depth > shape.depth) return;
         bool again = !shown.insert(text).second;
         write_out(str_cat(std::string(std::size_t(depth) * 2, ' '), text,
                           label.empty() ? "" : " (" + label + ")", again ? " (*)" : "", "\n"));
         if (again) return;
-        for (const std::string& child : children(lockfile, target.name, parse_edge(text))) {
-          print(child, "", depth + 1);
-        }
+        for (const std::string& next : graph.next(text)) print(next, graph.label(next), depth + 1);
       };
-  for (const auto& [root, label] : labelled_roots(target)) print(root, label, 1);
+  for (const auto& [start, label] : graph.starts(shape.packages)) print(start, label, 1);
 }
 
-// The same tree as JSON nodes: {"name", "version", "extra", "via", "repeated", "dependencies"}.
-void tree_json(JsonWriter& json, const lock::Lockfile& lockfile, const lock::LockedTarget& target) {
+// The same tree as JSON nodes: {"name", "version", "extra", "via", "repeated", "dependencies"}
+// ("dependents" when inverted).
+void tree_json(JsonWriter& json, const lock::Lockfile& lockfile, const lock::LockedTarget& target,
+               const TreeShape& shape) {
+  TargetGraph graph(lockfile, target, shape.invert);
   std::set<std::string> shown;
-  std::function<void(const std::string&, const std::string&)> node =
-      [&](const std::string& text, const std::string& label) {
+  std::function<void(const std::string&, const std::string&, int)> node =
+      [&](const std::string& text, const std::string& label, int depth) {
         bool again = !shown.insert(text).second;
         json.begin_object();
         edge_json(json, text);
         json.key("via").text_or_null(label);
-        json.field("repeated", again).key("dependencies").begin_array();
-        if (!again) {
-          for (const std::string& child : children(lockfile, target.name, parse_edge(text))) {
-            node(child, "");
-          }
+        json.field("repeated", again).key(shape.invert ? "dependents" : "dependencies").begin_array();
+        if (!again && depth < shape.depth) {
+          for (const std::string& next : graph.next(text)) node(next, graph.label(next), depth + 1);
         }
         json.end().end();
       };
   json.begin_object().field("name", target.name).key("roots").begin_array();
-  for (const auto& [root, label] : labelled_roots(target)) node(root, label);
+  if (shape.depth >= 1) {
+    for (const auto& [start, label] : graph.starts(shape.packages)) node(start, label, 1);
+  }
   json.end().end();
 }
 
@@ -103,10 +174,33 @@ std::optional<Chain> shortest_chain(const lock::Lockfile& lockfile, const lock::
 
 }  // namespace
 
+namespace {
+
+// `--depth N`, `--invert`, `--package NAME` (uv's flags).
+Result<TreeShape> tree_shape(Arguments& arguments) {
+  TreeShape shape;
+  shape.invert = arguments.extract_flag("--invert");
+  WV_ASSIGN_OR_RETURN(shape.packages, extract_names(arguments, "--package"));
+  WV_ASSIGN_OR_RETURN(auto depth, arguments.extract_value("--depth"));
+  if (depth) {
+    std::optional<std::uint64_t> value = parse_uint64(*depth);
+    if (!value || *value > 255) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat("`--depth` takes a number from 0 to 255, not ", in_backticks(*depth)));
+    }
+    shape.depth = int(*value);
+  }
+  return shape;
+}
+
+}  // namespace
+
 int run_tree(const GlobalOptions& options, Arguments& arguments) {
   auto target_name = arguments.extract_value("--target");
   if (!target_name) return fail_reading_lock(target_name.error());
   bool json = arguments.extract_flag("--json");
+  auto shape = tree_shape(arguments);
+  if (!shape) return fail_reading_lock(shape.error());
   if (auto done = arguments.expect_done(); !done) return fail_reading_lock(done.error());
   RealFileSystem file_system;
   auto inputs = read_lock_inputs(options, file_system);
@@ -114,12 +208,12 @@ int run_tree(const GlobalOptions& options, Arguments& arguments) {
   auto targets = chosen_targets(inputs->lockfile, *target_name);
   if (!targets) return fail_reading_lock(targets.error());
   if (!json) {
-    for (const lock::LockedTarget* target : *targets) print_tree(inputs->lockfile, *target);
+    for (const lock::LockedTarget* target : *targets) print_tree(inputs->lockfile, *target, *shape);
     return kExitOk;
   }
   JsonWriter writer;
   writer.begin_object().field("version", 1).key("targets").begin_array();
-  for (const lock::LockedTarget* target : *targets) tree_json(writer, inputs->lockfile, *target);
+  for (const lock::LockedTarget* target : *targets) tree_json(writer, inputs->lockfile, *target, *shape);
   writer.end().end();
   write_out(writer.text());
   return kExitOk;

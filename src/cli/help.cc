@@ -109,9 +109,14 @@ const HelpText kHelp[] = {
      "never uses the network. Exits 1 when the lock is stale or a file is missing or changed,\n"
      "3 when a file cannot be read.",
      "  --json                   one JSON object (docs/json.md)\n"},
-    {"tree", "wvlock tree [--target NAME]",
-     "Prints each target's dependency tree from the lockfile; (*) marks a package shown above.",
-     "  --target NAME            only this target\n"},
+    {"tree", "wvlock tree [--target NAME] [--depth N] [--invert] [--package NAME]",
+     "Prints each target's dependency tree from the lockfile; (*) marks a package shown above.\n"
+     "Inverted, each package is followed by what depends on it, up to what the project asks for.",
+     "  --target NAME            only this target\n"
+     "  --depth N                at most N levels below the target (default 255; 1: the roots)\n"
+     "  --invert                 from the leaves (or --package) up to the project\n"
+     "  --package NAME           start from this package (repeatable)\n"
+     "  --json                   one JSON object (docs/json.md)\n"},
     {"why", "wvlock why PACKAGE [--target NAME]",
      "Shows the shortest chain of requirements that brings PACKAGE into each target.\n"
      "Exits 1 when no target needs it.",

@@ -87,6 +87,49 @@ void print_changes(const std::vector<lock::PackageChange>& changes) {
   }
 }
 
+namespace {
+
+// `"a", "b"` for a TOML array.
+std::string quoted_list(const std::vector<std::string>& items) {
+  std::vector<std::string> quoted;
+  for (const std::string& item : items) quoted.push_back(str_cat("\"", item, "\""));
+  return join(quoted, ", ");
+}
+
+// One `[tool.wvlock.sources]` entry per package for every target that needs it pinned: a
+// hint followed literally must not write the same key twice.
+void print_index_pins(const std::vector<lock::TargetFailure>& failures) {
+  // package -> index -> targets, in the order first met.
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::vector<std::string>>>>> pins;
+  for (const lock::TargetFailure& failure : failures) {
+    for (const lock::IndexPin& pin : failure.index_pins) {
+      auto package = std::find_if(pins.begin(), pins.end(),
+                                  [&](const auto& entry) { return entry.first == pin.package; });
+      if (package == pins.end()) package = pins.insert(pins.end(), {pin.package, {}});
+      auto index = std::find_if(package->second.begin(), package->second.end(),
+                                [&](const auto& entry) { return entry.first == pin.index; });
+      if (index == package->second.end()) index = package->second.insert(package->second.end(), {pin.index, {}});
+      index->second.push_back(failure.target);
+    }
+  }
+  for (const auto& [package, indexes] : pins) {
+    std::vector<std::string> said, entries;
+    for (const auto& [index, targets] : indexes) {
+      std::vector<std::string> named;
+      for (const std::string& target : targets) named.push_back(in_backticks(target));
+      said.push_back(str_cat("index ", in_backticks(index), ", which target", targets.size() == 1 ? " " : "s ",
+                             join(named, ", "), targets.size() == 1 ? " does" : " do",
+                             " not ask for it"));
+      entries.push_back(str_cat("{ index = \"", index, "\", targets = [", quoted_list(targets), "] }"));
+    }
+    const std::string value = entries.size() == 1 ? entries.front() : str_cat("[", join(entries, ", "), "]");
+    print_diagnostic(str_cat("note: ", package, " is on ", join(said, "; "), "; pin it with `", package,
+                             " = ", value, "` in [tool.wvlock.sources]"));
+  }
+}
+
+}  // namespace
+
 void print_failures(const std::vector<lock::TargetFailure>& failures) {
   std::vector<std::string> without_file;  // "no wheel of flash-attn fits target `cpu`"
   // Targets that fail for the same reason share one explanation.
@@ -107,6 +150,7 @@ void print_failures(const std::vector<lock::TargetFailure>& failures) {
     print_diagnostic(str_cat("error: no resolution for target", targets.size() == 1 ? " " : "s ",
                              join(targets, ", "), ":\n\n", explanation, "\n"));
   }
+  print_index_pins(failures);
   // Only a package that exists but offers a target nothing it can install can be moved out
   // of that target's way; a misspelt name or an impossible specifier cannot.
   if (without_file.empty()) return;
@@ -153,7 +197,12 @@ std::string lock_json(const LockReport& report) {
   for (const lock::TargetFailure& failure : report.failures) {
     json.begin_object().field("target", failure.target);
     json.field("explanation", failure.explanation);
-    json.key("without_installable_file").strings(failure.without_installable_file).end();
+    json.key("without_installable_file").strings(failure.without_installable_file);
+    json.key("index_pins").begin_array();
+    for (const lock::IndexPin& pin : failure.index_pins) {
+      json.begin_object().field("package", pin.package).field("index", pin.index).end();
+    }
+    json.end().end();
   }
   json.end().field("elapsed_ms", report.elapsed_ms).end();
   return json.text();

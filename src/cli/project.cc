@@ -8,6 +8,7 @@
 #include "base/credentials.h"
 #include "base/log.h"
 #include "base/percent.h"
+#include "base/sha256.h"
 #include "base/str.h"
 #include "build/builder.h"
 #include "build/source_listing.h"
@@ -215,6 +216,14 @@ Result<void> add_direct_references(const lock::ProjectRequirements& requirements
   return {};
 }
 
+// `path` relative to the project folder, as the lockfile spells it (`../lib/pyproject.toml`).
+static std::string project_relative_path(const targets::ProjectConfig& config, const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path absolute = std::filesystem::absolute(path, ec).lexically_normal();
+  std::filesystem::path base = std::filesystem::absolute(config.project_dir, ec).lexically_normal();
+  return absolute.lexically_relative(base).generic_string();
+}
+
 // A path source's pyproject.toml (and setup.cfg / setup.py) is part of what the lock read: a
 // change there makes the lock stale (`--check`, sync's freshness check). Each is read only
 // inside the folder (links followed, contained_path.h): one that leads out of it is refused.
@@ -234,7 +243,10 @@ Result<void> add_source_tree_inputs(LoadedProject& project) {
         if (!path && path.error().code != ErrorCode::kNotFound) return std::move(path).error();
         if (!path) continue;
         Result<std::string> content = file_system.read_file(*path);
-        if (content) text += str_cat("\n", leaf, "\n", *content);
+        if (!content) continue;
+        text += str_cat("\n", leaf, "\n", *content);
+        project.input_files[project_relative_path(project.config, path_join(*tree, leaf))] =
+            "sha256:" + sha256_hex(*content);
       }
       project.inputs.push_back(std::move(text));
     }
@@ -368,12 +380,27 @@ bool lock_is_fresh(const LoadedProject& project, const lock::Lockfile& lockfile)
          lock::input_hash(project.requirements, project.targets, project.inputs);
 }
 
-Error stale_lockfile(std::string_view path, std::string_view remedy) {
+std::string stale_reason(const LoadedProject& project, const lock::Lockfile& lockfile) {
+  std::vector<std::string> changed;
+  for (const auto& [path, digest] : project.input_files) {
+    auto locked = lockfile.input_files.find(path);
+    if (locked == lockfile.input_files.end() || locked->second != digest) changed.push_back(in_backticks(path));
+  }
+  for (const auto& [path, digest] : lockfile.input_files) {
+    if (!project.input_files.count(path)) changed.push_back(in_backticks(path));
+  }
+  // A lock written before input-files were recorded cannot tell which file it was.
+  if (changed.empty() && lockfile.input_files.empty() && !project.input_files.empty()) {
+    return "pyproject.toml or a path source's metadata changed";
+  }
+  if (changed.empty()) return "pyproject.toml changed";
+  return join(changed, ", ") + " changed";
+}
+
+Error stale_lockfile(std::string_view path, std::string_view reason, std::string_view remedy) {
   return make_error(ErrorCode::kInvalidLockfile,
-                    str_cat(in_backticks(path),
-                            " is stale: pyproject.toml changed since it was written; run "
-                            "`wvlock lock`",
-                            remedy));
+                    str_cat(in_backticks(path), " is stale: ", reason,
+                            " since it was written; run `wvlock lock`", remedy));
 }
 
 Result<lock::Lockfile> read_project_lockfile(const LoadedProject& project,

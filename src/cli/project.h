@@ -27,6 +27,8 @@ struct LoadedProject {
   std::vector<lock::TargetContext> targets;
   std::string lockfile_path;        ///< <project>/pylock.toml
   std::vector<std::string> inputs;  ///< index locations, for the input-hash
+  /// Lockfile::input_files of a lock written now.
+  std::map<std::string, std::string> input_files;
 };
 
 /// Reads `<project>/pyproject.toml` and prepares every declared target.
@@ -65,8 +67,13 @@ std::string cache_directory(const GlobalOptions& options);
 /// Whether `lockfile` was written from the project as it is now (its input-hash matches).
 bool lock_is_fresh(const LoadedProject& project, const lock::Lockfile& lockfile);
 
-/// A stale lockfile at `path`, with what to run (`remedy`, after "run `wvlock lock`").
-Error stale_lockfile(std::string_view path, std::string_view remedy = "");
+/// What changed since `lockfile` was written, for a stale lock's message: the path source
+/// files whose digest differs (`../lib/pyproject.toml`), else pyproject.toml.
+std::string stale_reason(const LoadedProject& project, const lock::Lockfile& lockfile);
+
+/// A stale lockfile at `path` (`reason`: stale_reason()), with what to run (`remedy`, after
+/// "run `wvlock lock`").
+Error stale_lockfile(std::string_view path, std::string_view reason, std::string_view remedy = "");
 
 /// Reads `<project>/pylock.toml`; kNotFound when there is none.
 Result<lock::Lockfile> read_project_lockfile(const LoadedProject& project,

@@ -64,6 +64,11 @@ TEST_CASE("file system: path helpers", "[base][file_system]") {
   CHECK(wv::path_join("a", "b") == "a/b");
   CHECK(wv::path_join("a/", "b") == "a/b");
   CHECK(wv::path_join("a", "/b") == "/b");
+  // Paths print as a user writes them: no `./` in front.
+  CHECK(wv::path_join(".", "pylock.toml") == "pylock.toml");
+  CHECK(wv::path_join(".", "../generated/simple") == "../generated/simple");
+  CHECK(wv::path_join("a", "./b") == "a/b");
+  CHECK(wv::path_join(".", ".") == ".");
   CHECK(wv::path_parent("a/b/c") == "a/b");
   CHECK(wv::path_parent("c") == ".");
   CHECK(wv::path_filename("a/b/c.whl") == "c.whl");

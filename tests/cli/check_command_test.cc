@@ -70,7 +70,7 @@ TEST_CASE("cli check: every locked file present with its sha256, or each problem
   nlohmann::json json = project.json();
   CHECK(nlohmann::ordered_json::parse(project.run("check --json").out).begin().key() == "version");
   CHECK(json["version"] == 1);
-  CHECK(json["lockfile"] == "./pylock.toml");
+  CHECK(json["lockfile"] == "pylock.toml");
   CHECK(json["fresh"] == true);
   REQUIRE(json["targets"].size() == 1);
   const nlohmann::json& target = json["targets"][0];

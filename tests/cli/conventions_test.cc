@@ -131,6 +131,40 @@ TEST_CASE("cli targets: names are compared normalized, so `CPU` is the target `c
   CHECK(project.wvlock("", "why numpy --target Cpu").status == 0);
 }
 
+TEST_CASE("cli tree: --depth, --invert and --package", "[cli][inspect]") {
+  wv::test::ProjectCopy project("example");
+  REQUIRE(project.wvlock("", "lock").status == 0);
+  Run full = project.wvlock("", "tree --target cpu");
+  REQUIRE(full.status == 0);
+  // --depth 1: the roots alone, each at one level below the target.
+  Run roots = project.wvlock("", "tree --target cpu --depth 1");
+  REQUIRE(roots.status == 0);
+  CHECK(roots.out.find("\n  torch==") != std::string::npos);
+  CHECK(roots.out.find("\n    ") == std::string::npos);
+  CHECK(full.out.find("\n    ") != std::string::npos);
+  Run none = project.wvlock("", "tree --target cpu --depth 0");
+  CHECK(none.out == "cpu\n");
+  CHECK(project.wvlock("", "tree --depth deep").status == 2);
+  // --invert --package filelock: filelock, then what needs it, up to what the project asks for.
+  Run inverted = project.wvlock("", "tree --target cpu --invert --package FileLock");
+  INFO(inverted.out);
+  REQUIRE(inverted.status == 0);
+  CHECK(inverted.out.rfind("cpu\n  filelock==", 0) == 0);
+  CHECK(inverted.out.find("\n    torch==") != std::string::npos);
+  CHECK(inverted.out.find("(the project)") != std::string::npos);
+  // Inverted without --package, every line at the first level is a leaf: a package that
+  // depends on nothing, which the plain tree shows without children.
+  Run leaves = project.wvlock("", "tree --target cpu --invert --depth 1");
+  REQUIRE(leaves.status == 0);
+  CHECK(leaves.out.find("  filelock==") != std::string::npos);
+  CHECK(leaves.out.find("  torch==") == std::string::npos);
+  Run json = project.wvlock("", "tree --json --target cpu --invert --package filelock");
+  nlohmann::json doc = nlohmann::json::parse(json.out);
+  const nlohmann::json& start = doc["targets"][0]["roots"][0];
+  CHECK(start["name"] == "filelock");
+  CHECK(start["dependents"][0]["name"] == "torch");
+}
+
 TEST_CASE("cli tree and why --json: the documented shapes", "[cli][json]") {
   wv::test::ProjectCopy project("example");
   REQUIRE(project.wvlock("", "lock").status == 0);

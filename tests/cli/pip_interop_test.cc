@@ -178,3 +178,41 @@ TEST_CASE("cli pip: pip freezes, inspects and uninstalls what wvlock synced as i
   CHECK(project.files() == before);
   CHECK(project.pip("freeze").out == freeze.out);
 }
+
+TEST_CASE("cli pip: the requirements export installs with pip --require-hashes, and its "
+          "follow-up line installs the project folder",
+          "[cli][pip][export][build]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  REQUIRE(shell("/", "'" WV_TEST_PYTHON "' -m pip --version").status == 0);
+  PipProject project;
+  REQUIRE(project.wvlock("lock").status == 0);
+  Run exported = project.wvlock("export --target linux --group dev --format requirements "
+                                "--output requirements.txt");
+  INFO(exported.err);
+  REQUIRE(exported.status == 0);
+  const std::string text = slurp(project.app + "/requirements.txt");
+  INFO(text);
+  // Every file came from a folder: pip is told so, and where they are.
+  CHECK(text.find("--no-index\n") != std::string::npos);
+  CHECK(text.find("--find-links " + fs::path(project.tmp.path() + "/generated/find-links").lexically_normal().string()) !=
+        std::string::npos);
+  // The vendored wheel is its path, with its hash; the project folder is not a hashed line.
+  CHECK(text.find("\nvendor/termcolor-3.1.0-py3-none-any.whl \\\n    --hash=sha256:") != std::string::npos);
+  const std::string follow = "#   pip install --no-deps -e .\n";
+  CHECK(text.find(follow) != std::string::npos);
+
+  // A fresh venv: pip installs the hashed file as it is, then the follow-up line (offline:
+  // the build backend from the folder of Debian's wheels).
+  REQUIRE(shell(project.app, "'" WV_TEST_PYTHON "' -m venv fresh").status == 0);
+  const std::string pip = "fresh/bin/python -m pip --disable-pip-version-check ";
+  Run hashed = shell(project.app, pip + "install --require-hashes -r requirements.txt");
+  INFO(hashed.out << hashed.err);
+  REQUIRE(hashed.status == 0);
+  Run rest = shell(project.app, pip + "install --no-index --find-links ../wheels --no-deps -e .");
+  INFO(rest.out << rest.err);
+  REQUIRE(rest.status == 0);
+  Run check = shell(project.app, pip + "check");
+  INFO(check.out);
+  CHECK(check.status == 0);
+  CHECK(shell(project.app, "fresh/bin/python -c 'import app, requests, tqdm, termcolor, colorama'").status == 0);
+}

@@ -197,16 +197,16 @@ TEST_CASE("cli python pairs: .python-version and .python-versions are read as uv
     std::ofstream(copy.dir + "/.python-version") << "# comment\n  pypy@3.10\n";
     Run lock = copy.wvlock("", "lock");
     CHECK(lock.status == 2);
-    CHECK(lock.err.find("`./.python-version`:2:3: `pypy@3.10` is not a CPython 3 version wvlock "
+    CHECK(lock.err.find("`.python-version`:2:3: `pypy@3.10` is not a CPython 3 version wvlock "
                         "can lock for") != std::string::npos);
     std::ofstream(copy.dir + "/.python-version") << "3\n";
     lock = copy.wvlock("", "lock");
     CHECK(lock.status == 2);
-    CHECK(lock.err.find("`./.python-version`:1:1: `3` is not") != std::string::npos);
+    CHECK(lock.err.find("`.python-version`:1:1: `3` is not") != std::string::npos);
     std::ofstream(copy.dir + "/.python-version") << "# nothing\n";
     lock = copy.wvlock("", "lock");
     CHECK(lock.status == 2);
-    CHECK(lock.err.find("`./.python-version`: names no Python version") != std::string::npos);
+    CHECK(lock.err.find("`.python-version`: names no Python version") != std::string::npos);
   }
 }
 

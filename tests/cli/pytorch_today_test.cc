@@ -360,15 +360,34 @@ TEST_CASE("pytorch today: a dependency only an explicit index has gets the pin t
           "[cli][pytorch]") {
   std::string pyproject = wv::test::slurp(WV_FIXTURES_DIR "/example-pytorch/pyproject.toml");
   pyproject = std::regex_replace(pyproject, std::regex("\npytorch-triton-rocm = [^\n]*"), "");
-  ProjectCopy project("example-pytorch", pyproject);
-  Run lock = project.wvlock("", "lock");
-  INFO(lock.err);
-  CHECK(lock.status == 1);
-  CHECK(lock.err.find("no resolution for target `mi300`") != std::string::npos);
-  CHECK(lock.err.find("no package source has a project named `pytorch-triton-rocm`") !=
-        std::string::npos);
-  CHECK(lock.err.find("note: pytorch-triton-rocm is on index `pytorch-rocm`, which this target "
-                      "does not ask for it; pin it with `pytorch-triton-rocm = { index = "
-                      "\"pytorch-rocm\", targets = [\"mi300\"] }`") != std::string::npos);
-  CHECK_FALSE(std::filesystem::exists(project.dir + "/pylock.toml"));
+  SECTION("one target") {
+    ProjectCopy project("example-pytorch", pyproject);
+    Run lock = project.wvlock("", "lock");
+    INFO(lock.err);
+    CHECK(lock.status == 1);
+    CHECK(lock.err.find("no resolution for target `mi300`") != std::string::npos);
+    CHECK(lock.err.find("no package source has a project named `pytorch-triton-rocm`") !=
+          std::string::npos);
+    CHECK(lock.err.find("note: pytorch-triton-rocm is on index `pytorch-rocm`, which target "
+                        "`mi300` does not ask for it; pin it with `pytorch-triton-rocm = { index = "
+                        "\"pytorch-rocm\", targets = [\"mi300\"] }`") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(project.dir + "/pylock.toml"));
+  }
+  SECTION("two targets: one entry naming both, valid TOML when pasted") {
+    // A second ROCm target that needs the same pin: the hint is one key, not one per target.
+    pyproject = std::regex_replace(pyproject, std::regex("targets = \\[\"mi300\"\\]"),
+                                   "targets = [\"mi300\", \"mi250\"]");
+    pyproject += "\n[[tool.wvlock.target]]\nname = \"mi250\"\nplatform = \"linux-x86_64\"\n"
+                 "glibc = \"2.28\"\namd = { rocm = \"6.4\", gfx = [\"gfx90a\"] }\n";
+    ProjectCopy project("example-pytorch", pyproject);
+    Run lock = project.wvlock("", "lock");
+    INFO(lock.err);
+    CHECK(lock.status == 1);
+    const std::string entry =
+        "pytorch-triton-rocm = { index = \"pytorch-rocm\", targets = [\"mi300\", \"mi250\"] }";
+    CHECK(lock.err.find("which targets `mi300`, `mi250` do not ask for it; pin it with `" + entry +
+                        "`") != std::string::npos);
+    // Printed once: following it literally writes the key once.
+    CHECK(lock.err.find("pytorch-triton-rocm = {") == lock.err.rfind("pytorch-triton-rocm = {"));
+  }
 }

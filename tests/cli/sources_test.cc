@@ -156,9 +156,61 @@ TEST_CASE("cli sources: the project installs editable with its script, beside a 
   wv::test::write_text(workspace.tmp.path() + "/mylib/pyproject.toml",
         "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
         "[project]\nname = \"mylib\"\nversion = \"2.1\"\n");
+  // The message names the file that changed, not the project's own pyproject.toml.
   Run stale = workspace.wvlock("lock --check");
   CHECK(stale.status == 1);
-  CHECK(stale.err.find("is stale: the project changed since it was written") != std::string::npos);
+  CHECK(stale.err.find("is stale: `../mylib/pyproject.toml` changed since it was written") !=
+        std::string::npos);
+  Run checked = workspace.wvlock("check");
+  CHECK(checked.status != 0);
+  CHECK(checked.err.find("`../mylib/pyproject.toml` changed since it was written") != std::string::npos);
+  CHECK(slurp(workspace.app + "/pylock.toml").find("input-files = { \"../mylib/pyproject.toml\" = \"sha256:") !=
+        std::string::npos);
+}
+
+TEST_CASE("cli sources: a fresh venv reuses the project's editable build until its metadata "
+          "changes",
+          "[cli][sources][build]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  Workspace workspace;
+  REQUIRE(workspace.wvlock("lock").status == 0);
+  Run first = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
+  INFO(first.err);
+  REQUIRE(first.status == 0);
+  auto editable_builds = [&] {
+    std::vector<std::string> found;
+    const std::string root = workspace.tmp.path() + "/cache/built-wheels";
+    for (const auto& entry : fs::directory_iterator(root)) {
+      const std::string leaf = entry.path().filename().string();
+      if (leaf.rfind("editable-", 0) == 0) found.push_back(leaf);
+    }
+    return found;
+  };
+  REQUIRE(editable_builds().size() == 1);
+  // The backend writes its egg-info into the tree when it builds: gone, and not back after
+  // a fresh venv's sync, the build was reused.
+  const std::string egg_info = workspace.app + "/src/app.egg-info";
+  REQUIRE(fs::exists(egg_info));
+  fs::remove_all(egg_info);
+  fs::remove_all(workspace.app + "/.venv");
+  Run fresh = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
+  INFO(fresh.err);
+  REQUIRE(fresh.status == 0);
+  CHECK_FALSE(fs::exists(egg_info));
+  CHECK(editable_builds().size() == 1);
+  CHECK(shell(workspace.app, ".venv/bin/app").out == "app says 42\n");
+  // Code edits show without a build; a metadata change is a new build.
+  wv::test::write_text(workspace.app + "/src/app/__init__.py", "def main():\n    print('edited')\n");
+  CHECK(shell(workspace.app, ".venv/bin/app").out == "edited\n");
+  std::string pyproject = slurp(workspace.app + "/pyproject.toml");
+  pyproject.replace(pyproject.find("app = \"app:main\""), 16, "app = \"app:main\"\napp2 = \"app:main\"");
+  wv::test::write_text(workspace.app + "/pyproject.toml", pyproject);
+  fs::remove_all(workspace.app + "/.venv");
+  Run changed = workspace.wvlock("sync --python '" WV_TEST_PYTHON "'");
+  INFO(changed.err);
+  REQUIRE(changed.status == 0);
+  CHECK(fs::exists(workspace.app + "/.venv/bin/app2"));
+  CHECK(editable_builds().size() == 2);
 }
 
 TEST_CASE("cli sources: a git dependency at a tag is locked to its commit and installed from it "

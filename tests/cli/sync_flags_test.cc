@@ -505,3 +505,30 @@ TEST_CASE("cli sync flags: the help of sync and targets lists every flag", "[cli
     CHECK(targets.out.find(std::string("  ") + flag + " ") != std::string::npos);
   }
 }
+
+TEST_CASE("cli sync: -q is quiet wherever it is written, and global options go after the command",
+          "[cli][sync][flags]") {
+  Flags project;
+  // After the command, as uv takes it: nothing on stdout, nothing on stderr.
+  Run quiet = project.wvlock(kNoGpu, "sync -q");
+  INFO(quiet.err);
+  REQUIRE(quiet.status == 0);
+  CHECK(quiet.out.empty());
+  CHECK(quiet.err.empty());
+  CHECK(fs::exists(project.venv + "/bin/python"));
+  // Before it, the same.
+  Run before = project.wvlock(kNoGpu, "-q sync --reinstall");
+  REQUIRE(before.status == 0);
+  CHECK(before.out.empty());
+  CHECK(before.err.empty());
+  // --json is data, not chatter: -q keeps it.
+  Run json = project.wvlock(kNoGpu, "sync --dry-run --json -q");
+  REQUIRE(json.status == 0);
+  CHECK(nlohmann::json::parse(json.out).contains("packages"));
+  // Global options that take values work after the command too.
+  Run elsewhere = wv::test::shell(project.tmp.path(), "WVLOCK_CACHE_DIR='" + project.tmp.path() +
+                                  "/cache' " + kNoGpu + " '" WVLOCK_BINARY "' sync --offline --project flags --color never");
+  INFO(elsewhere.err);
+  CHECK(elsewhere.status == 0);
+  CHECK(elsewhere.out.find("kept as they are") != std::string::npos);
+}
