@@ -5,6 +5,7 @@
 // existing pyproject.toml is never replaced.
 #include <cstdlib>
 
+#include "base/file_system.h"
 #include "base/log.h"
 #include "base/str.h"
 #include "cli/commands.h"

@@ -212,7 +212,9 @@ class Scanner {
     entry.value_begin = pos;
     const std::size_t index = values.size();
     values.push_back(entry);
-    WV_TRY(value(values[index].path, section, values));
+    // A copy: `values` grows (and moves) while the value's inner key/values are recorded.
+    const std::vector<std::string> path = values[index].path;
+    WV_TRY(value(path, section, values));
     values[index].value_end = pos;
     return {};
   }
