@@ -2,6 +2,7 @@
 // (uv's flags), pinned to a declared index with `--index` (for some targets with `--target`),
 // pyproject.toml edited in place (pkg/pyproject_edit.h); then lock and sync. A bare name gets
 // `>=` the version the lock chose, as uv writes it.
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -156,6 +157,11 @@ Result<std::optional<std::string>> bounded_pyproject(const AddRequest& request,
   for (std::size_t i = 0; i < request.parsed.size(); ++i) {
     const pkg::Requirement& parsed = request.parsed[i];
     if (!parsed.specifier.empty() || parsed.url) continue;
+    // A package the list named already keeps what was written.
+    WV_ASSIGN_OR_RETURN(std::vector<pkg::DependencyList> named,
+                        pkg::lists_naming(files.pyproject, files.pyproject_path,
+                                          parsed.normalized_name()));
+    if (std::find(named.begin(), named.end(), request.edit.list) != named.end()) continue;
     if (!versions) {
       WV_ASSIGN_OR_RETURN(versions, locked_versions(files, file_system));
     }

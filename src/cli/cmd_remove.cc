@@ -41,7 +41,7 @@ Result<std::string> removed_from(std::string text, const std::string& path,
     WV_ASSIGN_OR_RETURN(std::vector<pkg::DependencyList> elsewhere,
                         pkg::lists_naming(text, path, name));
     for (const pkg::DependencyList& other : elsewhere) {
-      error = std::move(error).with_note(remove_hint(name, other));
+      error.notes.push_back(remove_hint(name, other));
     }
     return error;
   }

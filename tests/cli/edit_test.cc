@@ -77,6 +77,12 @@ TEST_CASE("cli add/remove: a round trip keeps every other byte", "[cli][edit]") 
   REQUIRE(remove.status == 0);
   CHECK(slurp(project.dir + "/pyproject.toml") == before);
   CHECK(project.lockfile().find("name = \"iniconfig\"") == std::string::npos);
+
+  // A bare name already listed keeps its written requirement (no bound replaces it).
+  Run again = project.wvlock(kNoGpu, "add IDNA --no-sync");
+  INFO(again.err);
+  REQUIRE(again.status == 0);
+  CHECK(slurp(project.dir + "/pyproject.toml") == before);
 }
 
 TEST_CASE("cli add: each list flag, --index and --target, --frozen edits only", "[cli][edit]") {
