@@ -142,6 +142,16 @@ class Scanner {
   // A value at `pos`; key/values inside inline tables are recorded under `prefix`.
   Result<void> value(const std::vector<std::string>& prefix, std::size_t section,
                      std::vector<KeyValue>& values) {
+    // Arrays and inline tables nest by recursion: bounded, as toml++ bounds it.
+    if (depth_ >= kMaxDepth) return error("arrays and inline tables nested too deeply");
+    ++depth_;
+    Result<void> scanned = nested_value(prefix, section, values);
+    --depth_;
+    return scanned;
+  }
+
+  Result<void> nested_value(const std::vector<std::string>& prefix, std::size_t section,
+                            std::vector<KeyValue>& values) {
     const std::size_t opening = pos;
     char c = peek();
     if (c == '"' || c == '\'') {
@@ -220,8 +230,10 @@ class Scanner {
   }
 
  private:
+  static constexpr int kMaxDepth = 256;
   std::string_view text_;
   std::string_view path_;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -294,4 +294,9 @@ TEST_CASE("pyproject edit: strings of every kind, and layout errors with a posit
   auto not_array = wv::pkg::add_dependency("[project]\ndependencies = \"a\"\n", "p.toml", kProject, "b");
   REQUIRE_FALSE(not_array);
   CHECK(not_array.error().message.find("not an array") != std::string::npos);
+  // Hostile nesting is refused, never a stack overflow.
+  const std::string deep = "[project]\ndependencies = " + std::string(100000, '[');
+  auto nested = wv::pkg::add_dependency(deep, "p.toml", kProject, "b");
+  REQUIRE_FALSE(nested);
+  CHECK(nested.error().message.find("nested too deeply") != std::string::npos);
 }
