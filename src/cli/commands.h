@@ -23,5 +23,8 @@ int run_sync(const GlobalOptions& options, Arguments& arguments);
 int run_targets(const GlobalOptions& options, Arguments& arguments);
 int run_cache(const GlobalOptions& options, Arguments& arguments);
 int run_fetch(const GlobalOptions& options, Arguments& arguments);
+int run_add(const GlobalOptions& options, Arguments& arguments);
+int run_remove(const GlobalOptions& options, Arguments& arguments);
+int run_init(const GlobalOptions& options, Arguments& arguments);
 
 }  // namespace wv::cli

@@ -13,6 +13,38 @@ struct HelpText {
 };
 
 const HelpText kHelp[] = {
+    {"init", "wvlock init [DIR] [--name NAME] [--python PYTHON] [--bare] [--package | --lib]",
+     "Writes DIR/pyproject.toml (DIR defaults to the project folder and is made if needed):\n"
+     "[project] with requires-python from the interpreter found, [tool.wvlock] with a target\n"
+     "named `host` for this machine (platform, glibc or macOS, GPU) and commented GPU target\n"
+     "examples; also .python-version and main.py. Never replaces a pyproject.toml (exit 2).",
+     "  --name NAME              the project's name (default: the folder's, normalised)\n"
+     "  --python PYTHON          the interpreter whose M.m requires-python starts at\n"
+     "                           (default: python3 on PATH)\n"
+     "  --bare                   pyproject.toml with the [project] table only, nothing else\n"
+     "  --package                a package: src/NAME/__init__.py, [build-system], a script\n"
+     "  --lib                    a library package: src/NAME/__init__.py and py.typed\n"},
+    {"add", "wvlock add REQUIREMENT ... [--group NAME | --dev | --optional EXTRA] [options]",
+     "Adds each requirement to pyproject.toml in place (every other byte kept), then locks and\n"
+     "syncs. A package already listed has its requirement replaced; a bare name gets `>=` the\n"
+     "version the lock chose. When the lock fails, pyproject.toml and pylock.toml are put back\n"
+     "as they were and lock's exit code is returned.",
+     "  --group NAME             add to [dependency-groups] NAME (synced with --group NAME)\n"
+     "  --dev                    the same as --group dev\n"
+     "  --optional EXTRA         add to [project.optional-dependencies] EXTRA\n"
+     "  --index NAME             pin the packages to a declared index ([tool.wvlock.sources])\n"
+     "  --target NAME            with --index: the pin applies to this target only\n"
+     "  --no-sync                lock, but do not sync\n"
+     "  --frozen                 edit pyproject.toml only: no lock, no sync\n"},
+    {"remove", "wvlock remove NAME ... [--group NAME | --dev | --optional EXTRA] [options]",
+     "Removes every requirement naming each package from the chosen list (and the package's\n"
+     "[tool.wvlock.sources] entry once no list names it), then locks and syncs. A package\n"
+     "that is not in the list is an error (exit 2) and nothing changes.",
+     "  --group NAME             remove from [dependency-groups] NAME\n"
+     "  --dev                    the same as --group dev\n"
+     "  --optional EXTRA         remove from [project.optional-dependencies] EXTRA\n"
+     "  --no-sync                lock, but do not sync\n"
+     "  --frozen                 edit pyproject.toml only: no lock, no sync\n"},
     {"lock", "wvlock lock [--check] [--json] [--upgrade | --upgrade-package NAME ...]",
      "Resolves the project's requirements for every declared target and writes pylock.toml.\n"
      "Versions already in the lock are kept unless an upgrade is asked for; what moved is\n"

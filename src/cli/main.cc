@@ -48,6 +48,8 @@ const Command kCommands[] = {
     {"lock", "resolve every declared target and write pylock.toml", run_lock},
     {"sync", "detect this host, pick its target and variant wheels, install into .venv",
      run_sync},
+    {"add", "add requirements to pyproject.toml, then lock and sync", run_add},
+    {"remove", "remove packages from pyproject.toml, then lock and sync", run_remove},
     {"targets", "show which target this host would pick, and why not the others", run_targets},
     {"detect", "print this machine's host profile and each provider's output (--json)",
      run_detect},
@@ -58,6 +60,7 @@ const Command kCommands[] = {
     {"why", "show why a package is in a target (why PKG [--target NAME])", run_why},
     {"export", "write one target as pylock.NAME.toml or requirements (--format)", run_export},
     {"cache", "the wheel cache: dir, clean [NAME...], prune, verify", run_cache},
+    {"init", "write a new project's pyproject.toml with a target for this machine", run_init},
     {"help", "show this help", run_help},
     {"version", "print the version", run_version},
 };
