@@ -511,9 +511,9 @@ PythonProvider::get_dependencies(Package package, int version) {
       picked = select(project_.dependency_groups.at(n.name), {});
     }
     if (!picked) return solver::Failure<Error>{picked.error()};
-    const std::string extra = n.kind == NodeKind::kProjectExtra ? n.name : std::string();
-    std::span<const std::string> active = extra.empty() ? std::span<const std::string>()
-                                                        : std::span(&extra, 1);
+    const std::string own_extra = n.kind == NodeKind::kProjectExtra ? n.name : std::string();
+    std::span<const std::string> active = own_extra.empty() ? std::span<const std::string>()
+                                                            : std::span(&own_extra, 1);
     if (auto overridden = apply_overrides(selected, active, nullptr); !overridden) {
       return solver::Failure<Error>{overridden.error()};
     }

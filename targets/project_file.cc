@@ -1102,9 +1102,18 @@ Result<void> read_sources(const Reader& reader, const toml::table& wvlock, Proje
     }
     std::vector<SourceEntry> entries;
     for (const toml::table* table : tables) {
+      if (reader.is_uv() && table->contains("workspace")) {
+        // uv's workspace members: wvlock has no workspaces, and the package is looked up as
+        // any other.
+        reader.warn(key_region(*table, "workspace"),
+                    str_cat("wvlock does not act on workspace sources: `", key_name,
+                            "` is looked up on the indexes"));
+        continue;
+      }
       WV_ASSIGN_OR_RETURN(SourceEntry entry, read_source_entry(reader, *table, package, config));
       entries.push_back(std::move(entry));
     }
+    if (entries.empty()) continue;
     WV_TRY(check_one_source_per_target(reader, config, package, entries));
     config.sources.emplace(normalized, std::move(entries));
   }
@@ -1463,7 +1472,9 @@ Result<void> read_tool_tables(const std::string& path, const toml::table& root,
     if (conflicts) WV_TRY(check_declared_conflicts(uv_reader, *conflicts, config));
   } else {
     std::vector<EnvironmentMarker> environments;
-    if (uv) WV_ASSIGN_OR_RETURN(environments, read_environments(uv_reader, *uv));
+    if (uv) {
+      WV_ASSIGN_OR_RETURN(environments, read_environments(uv_reader, *uv));
+    }
     WV_TRY(add_default_targets(uv_reader, environments, config, lazy_defaults, default_target));
   }
   if (wvlock) WV_TRY(read_sources(reader, *wvlock, config));
