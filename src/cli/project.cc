@@ -268,11 +268,8 @@ targets::DefaultTarget host_default_target() {
   };
 }
 
-// What the reader made when no target is declared, said once per run.
 void note_default_targets(const targets::ProjectConfig& config) {
-  static bool said = false;
-  if (said || config.targets_origin == targets::ProjectConfig::TargetOrigin::kDeclared) return;
-  said = true;
+  if (config.targets_origin == targets::ProjectConfig::TargetOrigin::kDeclared) return;
   std::vector<std::string> names;
   for (const targets::Target& target : config.targets) names.push_back(target.name);
   const bool host = config.targets_origin == targets::ProjectConfig::TargetOrigin::kHost;
@@ -320,7 +317,6 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
                                     "`[tool.uv]` was skipped; declare `[[tool.wvlock.target]]` "
                                     "(docs/targets.md)"));
   }
-  note_default_targets(config);
   lock::ProjectRequirements& requirements = project.requirements;
   requirements.name = config.name.value_or("");
   requirements.requires_python = config.requires_python.value_or("");
