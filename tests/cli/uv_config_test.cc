@@ -367,7 +367,7 @@ constraint-dependencies = ["numpy<2.3", "filelock<3.20", "colorama<1"]
   CHECK(build(wvlock_keys, "nvidia-cublas-cu12", "host") == "12.9.1.4 from pypi");
 }
 
-TEST_CASE("first project: no target locks for this host, noted; requires-python is enough",
+TEST_CASE("first project: no target locks for this host with a note, and requires-python is enough",
           "[cli][uv][host]") {
   // No `python` anywhere: the Python comes from `.python-version` / requires-python.
   UvProject project(R"toml([project]
