@@ -29,6 +29,14 @@ struct ProjectRequirements {
   /// `default-groups`, whose default is `dev` when declared), normalised and sorted.
   std::vector<std::string> default_groups;
   PrereleaseMode prerelease = PrereleaseMode::kIfNecessaryOrExplicit;
+  /// `constraint-dependencies` (uv's): each narrows its package's versions wherever a
+  /// requirement names that package, and never adds it. A constraint's marker is evaluated in
+  /// each target.
+  std::vector<pkg::Requirement> constraints;
+  /// `override-dependencies` (uv's): the overrides of a package replace every requirement on it
+  /// (the project's own and every dependency's), where that requirement applies; several
+  /// overrides of one package are told apart by their markers.
+  std::vector<pkg::Requirement> overrides;
 };
 
 /// Parses requirement strings as pyproject.toml lists them; errors name `where` and the item.

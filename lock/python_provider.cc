@@ -64,6 +64,13 @@ PythonProvider::PythonProvider(const ProjectRequirements& project, const TargetC
   note(project.dependencies);
   for (const auto& [extra, requirements] : project.optional_dependencies) note(requirements);
   for (const auto& [group, requirements] : project.dependency_groups) note(requirements);
+  note(project.overrides);  // an override is the project's own word on its package
+  for (const pkg::Requirement& requirement : project.overrides) {
+    overrides_[requirement.normalized_name()].push_back(&requirement);
+  }
+  for (const pkg::Requirement& requirement : project.constraints) {
+    constraints_[requirement.normalized_name()].push_back(&requirement);
+  }
 }
 
 PythonProvider::Package PythonProvider::intern(NodeKind kind, std::string name, std::string extra) {
@@ -374,6 +381,44 @@ Result<void> PythonProvider::check_direct_reference(const pkg::Requirement& requ
                             "entry to `[tool.wvlock.sources]`"));
 }
 
+Result<void> PythonProvider::apply_overrides(std::vector<const pkg::Requirement*>& selected,
+                                             std::span<const std::string> extras,
+                                             const pkg::VariantFacts* variant) const {
+  if (overrides_.empty()) return {};
+  std::vector<const pkg::Requirement*> out;
+  for (const pkg::Requirement* requirement : selected) {
+    auto found = overrides_.find(requirement->normalized_name());
+    if (found == overrides_.end()) {
+      out.push_back(requirement);
+      continue;
+    }
+    for (const pkg::Requirement* override_requirement : found->second) {
+      auto yes = applies(*override_requirement, extras, variant);
+      if (!yes) return std::move(yes).error().with_context(
+                    str_cat("the marker of override ", in_backticks(override_requirement->to_string())));
+      if (*yes && std::find(out.begin(), out.end(), override_requirement) == out.end()) {
+        out.push_back(override_requirement);
+      }
+    }
+  }
+  selected = std::move(out);
+  return {};
+}
+
+Result<pkg::SpecifierSet> PythonProvider::constrained(const std::string& name,
+                                                      const pkg::SpecifierSet& specifier) const {
+  auto found = constraints_.find(name);
+  if (found == constraints_.end()) return specifier;
+  pkg::SpecifierSet narrowed = specifier;
+  for (const pkg::Requirement* constraint : found->second) {
+    auto yes = applies(*constraint, {}, nullptr);
+    if (!yes) return std::move(yes).error().with_context(
+                  str_cat("the marker of constraint ", in_backticks(constraint->to_string())));
+    if (*yes) narrowed = narrowed.intersect(constraint->specifier);
+  }
+  return narrowed;
+}
+
 Result<std::vector<DependencyEdge>> PythonProvider::edges_for(
     const std::vector<const pkg::Requirement*>& requirements) {
   std::vector<DependencyEdge> edges;
@@ -392,13 +437,15 @@ Result<std::vector<DependencyEdge>> PythonProvider::edges_for(
     if (requirement->url) WV_TRY(check_direct_reference(*requirement));
     WV_ASSIGN_OR_RETURN(Package node, package_node(requirement->name));
     WV_ASSIGN_OR_RETURN(const ProjectListing* found, listing_for(node));
-    Set set = set_for(*found, requirement->specifier);
-    add(node, set, requirement->specifier);
+    WV_ASSIGN_OR_RETURN(pkg::SpecifierSet specifier,
+                        constrained(nodes_[node].name, requirement->specifier));
+    Set set = set_for(*found, specifier);
+    add(node, set, specifier);
     for (const std::string& extra : requirement->extras) {
       Package extra_node = intern(NodeKind::kPackageExtra, nodes_[node].name,
                                   pkg::normalize_name(extra));
       listings_[extra_node] = found;
-      add(extra_node, set, requirement->specifier);
+      add(extra_node, set, specifier);
     }
   }
   return edges;
@@ -464,6 +511,12 @@ PythonProvider::get_dependencies(Package package, int version) {
       picked = select(project_.dependency_groups.at(n.name), {});
     }
     if (!picked) return solver::Failure<Error>{picked.error()};
+    const std::string own_extra = n.kind == NodeKind::kProjectExtra ? n.name : std::string();
+    std::span<const std::string> active = own_extra.empty() ? std::span<const std::string>()
+                                                            : std::span(&own_extra, 1);
+    if (auto overridden = apply_overrides(selected, active, nullptr); !overridden) {
+      return solver::Failure<Error>{overridden.error()};
+    }
     auto edges = edges_for(selected);
     if (!edges) return solver::Failure<Error>{edges.error()};
     if (n.kind == NodeKind::kRoot) {
@@ -550,6 +603,9 @@ PythonProvider::get_dependencies(Package package, int version) {
       if (without && *without) continue;
     }
     selected.push_back(&entry.requirement);
+  }
+  if (auto overridden = apply_overrides(selected, active_extras, variant); !overridden) {
+    return solver::Failure<Error>{overridden.error()};
   }
   auto edges = edges_for(selected);
   if (!edges) return solver::Failure<Error>{edges.error()};

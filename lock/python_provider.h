@@ -141,6 +141,14 @@ class PythonProvider {
   /// The index set of `listing` that `specifier` admits (yanked versions only when pinned).
   Set set_for(const ProjectListing& listing, const pkg::SpecifierSet& specifier) const;
   Result<void> check_direct_reference(const pkg::Requirement& requirement) const;
+  /// Replaces each requirement in `selected` on a package that has overrides by the overrides
+  /// whose markers hold here (with `extras` active), as uv does.
+  Result<void> apply_overrides(std::vector<const pkg::Requirement*>& selected,
+                               std::span<const std::string> extras,
+                               const pkg::VariantFacts* variant) const;
+  /// `specifier` narrowed by the constraints on `name` whose markers hold in this target.
+  Result<pkg::SpecifierSet> constrained(const std::string& name,
+                                        const pkg::SpecifierSet& specifier) const;
   /// Turns requirements (markers evaluated for this target) into constraints.
   Result<std::vector<DependencyEdge>> edges_for(const std::vector<const pkg::Requirement*>& reqs);
   Result<bool> applies(const pkg::Requirement& requirement, std::span<const std::string> extras,
@@ -158,6 +166,8 @@ class PythonProvider {
   /// explicit pin select a yanked file; transitive pins do not.
   std::map<std::string, std::vector<pkg::Version>> allowed_yanked_;
   std::set<std::string> direct_;                  // packages the project names directly
+  /// `override-dependencies` and `constraint-dependencies` by normalised package name.
+  std::map<std::string, std::vector<const pkg::Requirement*>> overrides_, constraints_;
   std::map<std::pair<Package, int>, VersionDecision> decisions_;
   /// (package name, version, extras) prefetch expanded.
   std::set<std::tuple<std::string, int, std::string>> explored_;

@@ -365,6 +365,9 @@ std::string input_hash(const ProjectRequirements& project,
   add_requirements("dependencies", project.dependencies);
   for (const auto& [extra, list] : project.optional_dependencies) add_requirements("extra:" + extra, list);
   for (const auto& [group, list] : project.dependency_groups) add_requirements("group:" + group, list);
+  // Only when given, so that the locks of projects without them keep their hash.
+  if (!project.constraints.empty()) add_requirements("constraints", project.constraints);
+  if (!project.overrides.empty()) add_requirements("overrides", project.overrides);
   // Only a choice other than uv's default (`dev` when declared) enters the hash, so that locks
   // of projects that do not set `default-groups` keep their hash.
   const std::vector<std::string> implied =

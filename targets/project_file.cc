@@ -12,6 +12,7 @@
 #include "base/str.h"
 #include "pkg/marker.h"
 #include "pkg/name.h"
+#include "targets/default_targets.h"
 #include "targets/python_pairs.h"
 
 namespace wv::targets {
@@ -20,7 +21,13 @@ namespace {
 constexpr std::string_view kWvlockKeys[] = {
     "package",    "python",     "index-url",  "extra-index-url",  "index",  "index-strategy", "sources",
     "find-links", "prerelease", "enable-providers", "keyring-provider", "default-groups", "target",
-    "cpu-fallback"};
+    "cpu-fallback", "constraint-dependencies", "override-dependencies"};
+// The `[tool.uv]` keys wvlock reads; uv's others are warnings (uv has many wvlock needs not).
+constexpr std::string_view kUvKeys[] = {
+    "package",        "index",          "index-url",  "extra-index-url",
+    "index-strategy", "sources",        "find-links", "prerelease",
+    "keyring-provider", "default-groups", "constraint-dependencies", "override-dependencies",
+    "conflicts",      "environments",   "required-environments"};
 constexpr std::string_view kIndexKeys[] = {"name", "url", "explicit", "default"};
 // The kinds of source a `[tool.wvlock.sources]` entry may name, exactly one per entry, and the
 // ones wvlock implements; check_source_kind() is the one place that tells them apart.
@@ -48,7 +55,22 @@ std::string quoted_list(std::span<const std::string_view> names) {
 // Reads one file; every error carries `path:line:column` and the dotted key.
 class Reader {
  public:
-  explicit Reader(std::string path) : path_(std::move(path)) {}
+  /// `table` names the table read (`tool.wvlock`, or `tool.uv` whose keys wvlock does not act
+  /// on are warnings collected in `warnings`).
+  explicit Reader(std::string path, std::string table = "tool.wvlock",
+                  std::vector<std::string>* warnings = nullptr)
+      : path_(std::move(path)), table_(std::move(table)), warnings_(warnings) {}
+
+  const std::string& table() const { return table_; }
+  /// `tool.wvlock.NAME` (or `tool.uv.NAME`).
+  std::string key(std::string_view name) const { return str_cat(table_, ".", name); }
+  bool is_uv() const { return table_ == "tool.uv"; }
+
+  void warn(const toml::source_region& where, std::string_view message) const {
+    if (warnings_ == nullptr) return;
+    warnings_->push_back(str_cat(in_backticks(path_), ":", where.begin.line, ":",
+                                 where.begin.column, ": ", message));
+  }
 
   Error error(const toml::source_region& where, std::string_view message) const {
     return error_at(static_cast<int>(where.begin.line), static_cast<int>(where.begin.column),
@@ -91,10 +113,17 @@ class Reader {
     return out;
   }
 
+  // Keys outside `allowed` are errors; in `[tool.uv]` they are uv's own settings, which wvlock
+  // reads past with a warning.
   Result<void> check_keys(const toml::table& table, std::span<const std::string_view> allowed,
                           std::string_view where) const {
     for (const auto& [key, value] : table) {
       if (std::find(allowed.begin(), allowed.end(), key.str()) == allowed.end()) {
+        if (is_uv()) {
+          warn(key.source(), str_cat("wvlock does not act on ", in_backticks(key.str()), " in ",
+                                     where, ": ignored"));
+          continue;
+        }
         return error(key.source(), str_cat("unknown key ", in_backticks(key.str()), " in ",
                                            where, ": expected one of ", quoted_list(allowed)));
       }
@@ -114,6 +143,8 @@ class Reader {
 
  private:
   std::string path_;
+  std::string table_;
+  std::vector<std::string>* warnings_;
 };
 
 bool is_valid_gfx(std::string_view gfx) {
@@ -582,14 +613,18 @@ IndexConfig positioned_index(std::string name, std::string url, const toml::node
 }
 
 Result<IndexConfig> read_index(const Reader& reader, const toml::node& node, std::size_t position) {
-  const std::string where_index = str_cat("`[[tool.wvlock.index]]` #", position + 1);
+  const std::string where_index = str_cat("`[[", reader.key("index"), "]]` #", position + 1);
   const toml::table* table = node.as_table();
   if (table == nullptr) return reader.error(node.source(), str_cat(where_index, " must be a table"));
   const toml::node* name_node = table->get("name");
-  if (name_node == nullptr) {
+  std::string name;
+  if (name_node != nullptr) {
+    WV_ASSIGN_OR_RETURN(name, reader.string(*name_node, "name"));
+  } else if (reader.is_uv()) {
+    name = str_cat("index-", position + 1);  // uv's indexes need a name only to be pinned to
+  } else {
     return reader.error(node.source(), str_cat(where_index, " has no `name`"));
   }
-  WV_ASSIGN_OR_RETURN(std::string name, reader.string(*name_node, "name"));
   if (!is_valid_index_name(name)) {
     return reader.error(name_node->source(),
                         str_cat("invalid index name ", in_backticks(name),
@@ -631,7 +666,8 @@ Result<void> read_indexes(const Reader& reader, const toml::table& wvlock, Proje
     const toml::array* list = list_node->as_array();
     if (list == nullptr) {
       return reader.error(list_node->source(),
-                          "`tool.wvlock.index` must be an array of tables `[[tool.wvlock.index]]`");
+                          str_cat("`", reader.key("index"), "` must be an array of tables `[[",
+                                  reader.key("index"), "]]`"));
     }
     for (std::size_t i = 0; i < list->size(); ++i) {
       WV_ASSIGN_OR_RETURN(IndexConfig index, read_index(reader, *list->get(i), i));
@@ -639,7 +675,7 @@ Result<void> read_indexes(const Reader& reader, const toml::table& wvlock, Proje
     }
   }
   if (const toml::node* url_node = wvlock.get("index-url")) {
-    WV_ASSIGN_OR_RETURN(std::string url, shorthand_url(reader, *url_node, "tool.wvlock.index-url"));
+    WV_ASSIGN_OR_RETURN(std::string url, shorthand_url(reader, *url_node, reader.key("index-url")));
     config.index_url = url;
     IndexConfig index = positioned_index("index-url", std::move(url), *url_node);
     index.is_default = true;
@@ -653,11 +689,12 @@ Result<void> read_indexes(const Reader& reader, const toml::table& wvlock, Proje
       items.push_back(urls_node);
     } else {
       return reader.error(urls_node->source(),
-                          "`tool.wvlock.extra-index-url` must be a string or an array of strings");
+                          str_cat("`", reader.key("extra-index-url"),
+                                  "` must be a string or an array of strings"));
     }
     for (std::size_t i = 0; i < items.size(); ++i) {
       WV_ASSIGN_OR_RETURN(std::string url,
-                          shorthand_url(reader, *items[i], "tool.wvlock.extra-index-url"));
+                          shorthand_url(reader, *items[i], reader.key("extra-index-url")));
       config.extra_index_urls.push_back(url);
       std::string name = i == 0 ? std::string("extra-index-url")
                                 : str_cat("extra-index-url-", i + 1);
@@ -701,10 +738,15 @@ Result<void> read_indexes(const Reader& reader, const toml::table& wvlock, Proje
     if (!index.is_default) config.indexes.push_back(index);
   }
   if (default_index != nullptr) config.indexes.push_back(*default_index);
+  return {};
+}
 
+// `index-strategy`.
+Result<void> read_index_strategy(const Reader& reader, const toml::table& wvlock,
+                                 ProjectConfig& config) {
   if (const toml::node* strategy_node = wvlock.get("index-strategy")) {
     WV_ASSIGN_OR_RETURN(std::string strategy,
-                        reader.string(*strategy_node, "tool.wvlock.index-strategy"));
+                        reader.string(*strategy_node, reader.key("index-strategy")));
     if (!contains(kIndexStrategies, strategy)) {
       return reader.error(strategy_node->source(),
                           str_cat("invalid `index-strategy` ", in_backticks(strategy),
@@ -816,8 +858,8 @@ Result<void> read_index_pin(const Reader& reader, const toml::node& index_node,
     return reader.error(index_node.source(),
                         str_cat(where, " names index ", in_backticks(entry.index),
                                 ", which is not declared: ",
-                                names.empty() ? std::string("no index is declared; add a "
-                                                            "`[[tool.wvlock.index]]` table")
+                                names.empty() ? str_cat("no index is declared; add a "
+                                                        "`[[", reader.key("index"), "]]` table")
                                               : str_cat("declared indexes are ",
                                                         join_backticked(names))));
   }
@@ -1004,32 +1046,37 @@ Result<void> check_one_source_per_target(const Reader& reader, const ProjectConf
 }
 
 // `[tool.wvlock.sources]`; reads after the indexes, targets, extras and groups it refers to.
+// A package `[tool.wvlock.sources]` already names keeps those entries: uv's are read for the
+// others only (`[tool.wvlock]` wins key by key).
 Result<void> read_sources(const Reader& reader, const toml::table& wvlock, ProjectConfig& config) {
   const toml::node* sources_node = wvlock.get("sources");
   if (sources_node == nullptr) return {};
   const toml::table* sources = sources_node->as_table();
+  const std::string table_name = str_cat("`[", reader.key("sources"), "]`");
   if (sources == nullptr) {
     return reader.error(sources_node->source(),
-                        "`tool.wvlock.sources` must be a table: `[tool.wvlock.sources]` with "
-                        "`package = { index = \"NAME\" }`");
+                        str_cat("`", reader.key("sources"), "` must be a table: ", table_name,
+                                " with `package = { index = \"NAME\" }`"));
   }
+  const std::map<std::string, std::vector<SourceEntry>> earlier = config.sources;
   std::map<std::string, std::string> spellings;  // normalised -> as written
   for (const auto& [key, value] : in_file_order(*sources)) {
     const std::string package(key->str());
     if (!pkg::is_valid_name(package)) {
       return reader.error(key->source(),
                           str_cat("invalid package name ", in_backticks(package),
-                                  " in `[tool.wvlock.sources]`"));
+                                  " in ", table_name));
     }
     const std::string normalized = pkg::normalize_name(package);
     if (auto seen = spellings.find(normalized); seen != spellings.end()) {
       return reader.error(key->source(),
                           str_cat(in_backticks(package), " and ", in_backticks(seen->second),
-                                  " in `[tool.wvlock.sources]` name one package ",
+                                  " in ", table_name, " name one package ",
                                   in_backticks(normalized), ": put all its entries under one key"));
     }
     spellings.emplace(normalized, package);
-    const std::string key_name = str_cat("tool.wvlock.sources.", package);
+    if (earlier.count(normalized)) continue;
+    const std::string key_name = reader.key(str_cat("sources.", package));
     std::vector<const toml::table*> tables;
     if (const toml::table* single = value->as_table()) {
       tables.push_back(single);
@@ -1055,9 +1102,18 @@ Result<void> read_sources(const Reader& reader, const toml::table& wvlock, Proje
     }
     std::vector<SourceEntry> entries;
     for (const toml::table* table : tables) {
+      if (reader.is_uv() && table->contains("workspace")) {
+        // uv's workspace members: wvlock has no workspaces, and the package is looked up as
+        // any other.
+        reader.warn(key_region(*table, "workspace"),
+                    str_cat("wvlock does not act on workspace sources: `", key_name,
+                            "` is looked up on the indexes"));
+        continue;
+      }
       WV_ASSIGN_OR_RETURN(SourceEntry entry, read_source_entry(reader, *table, package, config));
       entries.push_back(std::move(entry));
     }
+    if (entries.empty()) continue;
     WV_TRY(check_one_source_per_target(reader, config, package, entries));
     config.sources.emplace(normalized, std::move(entries));
   }
@@ -1073,7 +1129,7 @@ Result<void> read_default_groups(const Reader& reader, const toml::table& wvlock
   std::sort(declared.begin(), declared.end());
   if (const auto* text = node->as_string()) {
     if (text->get() != "all") {
-      return reader.error(node->source(), str_cat("`tool.wvlock.default-groups` must be a list of "
+      return reader.error(node->source(), str_cat("`", reader.key("default-groups"), "` must be a list of "
                                                   "dependency groups or \"all\", not ",
                                                   in_backticks(text->get())));
     }
@@ -1081,13 +1137,13 @@ Result<void> read_default_groups(const Reader& reader, const toml::table& wvlock
     return {};
   }
   WV_ASSIGN_OR_RETURN(std::vector<std::string> groups,
-                      reader.strings(*node, "tool.wvlock.default-groups", false));
+                      reader.strings(*node, reader.key("default-groups"), false));
   std::vector<std::string> normalized;
   for (const std::string& group : groups) {
     const std::string name = pkg::normalize_name(group);
     if (!has(declared, name)) {
       return reader.error(node->source(),
-                          str_cat("`tool.wvlock.default-groups` names group ", in_backticks(group),
+                          str_cat("`", reader.key("default-groups"), "` names group ", in_backticks(group),
                                   ", which `[dependency-groups]` does not declare",
                                   declared.empty() ? std::string(": it declares none")
                                                    : str_cat(": declared groups are ",
@@ -1100,77 +1156,329 @@ Result<void> read_default_groups(const Reader& reader, const toml::table& wvlock
   return {};
 }
 
-Result<void> read_wvlock_table(const Reader& reader, const toml::table& root,
-                               ProjectConfig& config, const DefaultPythons& default_pythons) {
-  const toml::node* tool_node = root.get("tool");
-  const toml::table* tool = tool_node ? tool_node->as_table() : nullptr;
-  const toml::node* wvlock_node = tool ? tool->get("wvlock") : nullptr;
-  if (wvlock_node == nullptr) return {};
-  const toml::table* wvlock = wvlock_node->as_table();
-  if (wvlock == nullptr) return reader.error(wvlock_node->source(), "`tool.wvlock` must be a table");
-  WV_TRY(reader.check_keys(*wvlock, kWvlockKeys, "`[tool.wvlock]`"));
-  if (const toml::node* package = wvlock->get("package")) {
-    WV_ASSIGN_OR_RETURN(config.package, reader.boolean(*package, "tool.wvlock.package"));
+// `prerelease`.
+Result<void> read_prerelease(const Reader& reader, const toml::node& node, ProjectConfig& config) {
+  WV_ASSIGN_OR_RETURN(std::string mode, reader.string(node, reader.key("prerelease")));
+  if (std::find(std::begin(kPrereleaseModes), std::end(kPrereleaseModes), mode) ==
+      std::end(kPrereleaseModes)) {
+    return reader.error(node.source(),
+                        str_cat("invalid `prerelease` ", in_backticks(mode), ": expected one of ",
+                                quoted_list(kPrereleaseModes)));
   }
-  if (const toml::node* fallback = wvlock->get("cpu-fallback")) {
-    WV_ASSIGN_OR_RETURN(config.cpu_fallback, reader.boolean(*fallback, "tool.wvlock.cpu-fallback"));
+  config.prerelease = mode;
+  return {};
+}
+
+// `keyring-provider`.
+Result<void> read_keyring(const Reader& reader, const toml::node& node, ProjectConfig& config) {
+  WV_ASSIGN_OR_RETURN(std::string provider, reader.string(node, reader.key("keyring-provider")));
+  if (std::find(std::begin(kKeyringProviders), std::end(kKeyringProviders), provider) ==
+      std::end(kKeyringProviders)) {
+    return reader.error(node.source(),
+                        str_cat("invalid `keyring-provider` ", in_backticks(provider),
+                                ": expected one of ", quoted_list(kKeyringProviders)));
   }
-  if (const toml::node* python = wvlock->get("python")) {
-    WV_ASSIGN_OR_RETURN(config.python, read_pythons(reader, *python, "tool.wvlock.python"));
+  config.keyring_provider = provider;
+  return {};
+}
+
+// `constraint-dependencies` / `override-dependencies`: PEP 508 requirements on packages by
+// name (the lock layer parses them; a direct reference is refused there).
+Result<std::vector<std::string>> read_requirement_list(const Reader& reader, const toml::node& node,
+                                                       std::string_view key) {
+  const toml::array* list = node.as_array();
+  if (list == nullptr) {
+    return reader.error(node.source(), str_cat("`", reader.key(key), "` must be an array of "
+                                               "requirement strings such as \"numpy<2\""));
   }
-  WV_TRY(read_indexes(reader, *wvlock, config));
-  if (const toml::node* links = wvlock->get("find-links")) {
-    WV_ASSIGN_OR_RETURN(config.find_links, reader.strings(*links, "tool.wvlock.find-links", true));
-  }
-  if (const toml::node* prerelease = wvlock->get("prerelease")) {
-    WV_ASSIGN_OR_RETURN(std::string mode, reader.string(*prerelease, "tool.wvlock.prerelease"));
-    if (std::find(std::begin(kPrereleaseModes), std::end(kPrereleaseModes), mode) ==
-        std::end(kPrereleaseModes)) {
-      return reader.error(prerelease->source(),
-                          str_cat("invalid `prerelease` ", in_backticks(mode), ": expected one of ",
-                                  quoted_list(kPrereleaseModes)));
+  std::vector<std::string> out;
+  for (const toml::node& item : *list) {
+    if (item.is_table() && reader.is_uv()) {  // uv's scoped override `{ package = ..., ... }`
+      reader.warn(item.source(), str_cat("wvlock does not act on scoped entries of `",
+                                         reader.key(key), "`: ignored"));
+      continue;
     }
-    config.prerelease = mode;
+    WV_ASSIGN_OR_RETURN(std::string text, reader.string(item, reader.key(key)));
+    out.push_back(std::move(text));
   }
-  if (const toml::node* keyring = wvlock->get("keyring-provider")) {
-    WV_ASSIGN_OR_RETURN(std::string provider,
-                        reader.string(*keyring, "tool.wvlock.keyring-provider"));
-    if (std::find(std::begin(kKeyringProviders), std::end(kKeyringProviders), provider) ==
-        std::end(kKeyringProviders)) {
-      return reader.error(keyring->source(),
-                          str_cat("invalid `keyring-provider` ", in_backticks(provider),
-                                  ": expected one of ", quoted_list(kKeyringProviders)));
+  return out;
+}
+
+// uv's `conflicts`: sets of extras (or groups) that are not installed together. Read after the
+// extras and groups they name.
+Result<void> read_conflicts(const Reader& reader, const toml::node& node, ProjectConfig& config) {
+  const std::string key = reader.key("conflicts");
+  const toml::array* sets = node.as_array();
+  if (sets == nullptr) {
+    return reader.error(node.source(), str_cat("`", key, "` must be an array of arrays like "
+                                               "`[[{ extra = \"cpu\" }, { extra = \"cu128\" }]]`"));
+  }
+  const std::vector<std::string> extras = normalized_keys(config.optional_dependencies);
+  const std::vector<std::string> groups = normalized_keys(config.dependency_groups);
+  for (const toml::node& set_node : *sets) {
+    const toml::array* set = set_node.as_array();
+    if (set == nullptr || set->size() < 2) {
+      return reader.error(set_node.source(), str_cat("each set of `", key, "` must be an array "
+                                                     "of at least two `{ extra = \"NAME\" }` "
+                                                     "or `{ group = \"NAME\" }` tables"));
     }
-    config.keyring_provider = provider;
-  }
-  WV_TRY(read_default_groups(reader, *wvlock, config));
-  if (const toml::node* providers = wvlock->get("enable-providers")) {
-    WV_ASSIGN_OR_RETURN(config.enabled_providers,
-                        reader.strings(*providers, "tool.wvlock.enable-providers", false));
-  }
-  if (const toml::node* targets = wvlock->get("target")) {
-    const toml::array* list = targets->as_array();
-    if (list == nullptr) {
-      return reader.error(targets->source(),
-                          "`tool.wvlock.target` must be an array of tables `[[tool.wvlock.target]]`");
-    }
-    LazyDefaultPythons lazy_defaults(default_pythons, config);
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      WV_ASSIGN_OR_RETURN(std::vector<Target> expanded,
-                          read_target(reader, *list->get(i), i, config.python, lazy_defaults));
-      for (Target& target : expanded) {
-        if (config.find_target(target.name) != nullptr) {
-          return reader.error(list->get(i)->source(),
-                              str_cat("duplicate target name ", in_backticks(target.name),
-                                      " (the same as `", config.find_target(target.name)->name,
-                                      "`: target names are compared as package names are, so "
-                                      "case, `-`, `_` and `.` do not tell two apart)"));
-        }
-        config.targets.push_back(std::move(target));
+    ConflictSet conflict;
+    for (const toml::node& item_node : *set) {
+      const toml::table* item = item_node.as_table();
+      if (item == nullptr || item->contains("extra") == item->contains("group")) {
+        return reader.error(item_node.source(), str_cat("an entry of `", key, "` must be a table "
+                                                        "with one of `extra` or `group`"));
+      }
+      if (item->contains("package")) {
+        reader.warn(key_region(*item, "package"),
+                    str_cat("wvlock does not act on `package` in `", key,
+                            "` (workspace members): the conflict is read as the project's own"));
+      }
+      const bool is_extra = item->contains("extra");
+      const toml::node& name_node = *item->get(is_extra ? "extra" : "group");
+      WV_ASSIGN_OR_RETURN(std::string name, reader.string(name_node, is_extra ? "extra" : "group"));
+      const std::string normalized = pkg::normalize_name(name);
+      const std::vector<std::string>& declared = is_extra ? extras : groups;
+      if (!has(declared, normalized)) {
+        return reader.error(name_node.source(),
+                            str_cat("`", key, "` names ", is_extra ? "extra " : "group ",
+                                    in_backticks(name), ", which ",
+                                    is_extra ? "`[project.optional-dependencies]`"
+                                             : "`[dependency-groups]`",
+                                    " does not declare"));
+      }
+      if (is_extra) {
+        conflict.push_back(normalized);
+      } else {
+        reader.warn(name_node.source(),
+                    str_cat("wvlock locks every dependency group in every target: the conflict "
+                            "on group ", in_backticks(name), " in `", key, "` is not acted on"));
       }
     }
+    if (conflict.size() >= 2) config.conflicts.push_back(std::move(conflict));
   }
-  WV_TRY(read_sources(reader, *wvlock, config));
+  return {};
+}
+
+// uv's `environments` and `required-environments`: markers; each that names a platform becomes
+// a target when none is declared.
+struct EnvironmentMarker {
+  std::string marker;
+  toml::source_region where;
+};
+
+Result<std::vector<EnvironmentMarker>> read_environments(const Reader& reader,
+                                                         const toml::table& uv) {
+  std::vector<EnvironmentMarker> out;
+  for (std::string_view key : {"environments", "required-environments"}) {
+    const toml::node* node = uv.get(key);
+    if (node == nullptr) continue;
+    std::vector<const toml::node*> items;
+    if (const toml::array* list = node->as_array()) {
+      for (const toml::node& item : *list) items.push_back(&item);
+    } else {
+      items.push_back(node);
+    }
+    for (const toml::node* item : items) {
+      WV_ASSIGN_OR_RETURN(std::string marker, reader.string(*item, reader.key(key)));
+      if (Result<pkg::Marker> parsed = pkg::parse_marker(marker); !parsed) {
+        return reader.error(item->source(), str_cat("invalid marker in `", reader.key(key),
+                                                    "`: ", parsed.error().message));
+      }
+      out.push_back({std::move(marker), item->source()});
+    }
+  }
+  return out;
+}
+
+// Conflicting extras never meet in one declared target: a target locks at most one extra of
+// each conflict set.
+Result<void> check_declared_conflicts(const Reader& reader, const toml::node& conflicts,
+                                      const ProjectConfig& config) {
+  for (const Target& target : config.targets) {
+    for (const ConflictSet& set : config.conflicts) {
+      std::vector<std::string> locked;
+      for (const std::string& extra : target.extras) {
+        if (has(set, pkg::normalize_name(extra))) locked.push_back(pkg::normalize_name(extra));
+      }
+      if (locked.size() < 2) continue;
+      return reader.error(conflicts.source(),
+                          str_cat("target ", in_backticks(target.name), " locks extras ",
+                                  join_backticked(locked), ", which `", reader.key("conflicts"),
+                                  "` declares conflicting: give each its own target"));
+    }
+  }
+  return {};
+}
+
+// The targets of a project that declares none: one per platform `environments` names, else
+// this host's (docs/targets.md "A project without targets"), each split by `conflicts`.
+Result<void> add_default_targets(const Reader& reader,
+                                 const std::vector<EnvironmentMarker>& environments,
+                                 ProjectConfig& config, LazyDefaultPythons& default_pythons,
+                                 const DefaultTarget& default_target) {
+  if (environments.empty() && !default_target) return {};
+  std::vector<MajorMinor> pythons = config.python;
+  if (pythons.empty()) {
+    WV_ASSIGN_OR_RETURN(pythons, default_pythons.get());
+  }
+  if (pythons.empty()) {
+    return reader.error_at(1, 1, "no `[[tool.wvlock.target]]` is declared and no Python version "
+                                 "is known for the default target: set `python` in "
+                                 "`[tool.wvlock]` or `requires-python` in `[project]`");
+  }
+  std::vector<Target> bases;
+  for (const EnvironmentMarker& environment : environments) {
+    config.environments.push_back(environment.marker);
+    WV_ASSIGN_OR_RETURN(std::optional<std::string> platform,
+                        environment_platform(environment.marker, pythons.front()));
+    if (!platform) {
+      reader.warn(environment.where,
+                  str_cat("the environment ", in_backticks(environment.marker),
+                          " names no platform wvlock locks for (linux, darwin or win32): skipped"));
+      continue;
+    }
+    if (std::any_of(bases.begin(), bases.end(),
+                    [&](const Target& target) { return target.name == *platform; })) {
+      continue;
+    }
+    WV_ASSIGN_OR_RETURN(Target target, platform_target(*platform, *platform));
+    bases.push_back(std::move(target));
+  }
+  if (!environments.empty()) {
+    config.targets_origin = ProjectConfig::TargetOrigin::kEnvironments;
+  } else {
+    WV_ASSIGN_OR_RETURN(Target host, default_target(config));
+    bases.push_back(std::move(host));
+    config.targets_origin = ProjectConfig::TargetOrigin::kHost;
+  }
+  std::vector<std::string> extras = normalized_keys(config.optional_dependencies);
+  std::sort(extras.begin(), extras.end());
+  for (const Target& base : bases) {
+    for (const Target& split : split_conflicting_extras(base, extras, config.conflicts)) {
+      for (Target& target : expand_pythons(split, pythons)) config.targets.push_back(std::move(target));
+    }
+  }
+  return {};
+}
+
+// `[[tool.wvlock.target]]`.
+Result<void> read_declared_targets(const Reader& reader, const toml::node& targets,
+                                   ProjectConfig& config, LazyDefaultPythons& lazy_defaults) {
+  const toml::array* list = targets.as_array();
+  if (list == nullptr) {
+    return reader.error(targets.source(),
+                        "`tool.wvlock.target` must be an array of tables `[[tool.wvlock.target]]`");
+  }
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    WV_ASSIGN_OR_RETURN(std::vector<Target> expanded,
+                        read_target(reader, *list->get(i), i, config.python, lazy_defaults));
+    for (Target& target : expanded) {
+      if (config.find_target(target.name) != nullptr) {
+        return reader.error(list->get(i)->source(),
+                            str_cat("duplicate target name ", in_backticks(target.name),
+                                    " (the same as `", config.find_target(target.name)->name,
+                                    "`: target names are compared as package names are, so "
+                                    "case, `-`, `_` and `.` do not tell two apart)"));
+      }
+      config.targets.push_back(std::move(target));
+    }
+  }
+  return {};
+}
+
+// The table at `tool.NAME`; nullptr when the file has none.
+Result<const toml::table*> tool_table(const Reader& reader, const toml::table& root,
+                                      std::string_view name) {
+  const toml::node* tool_node = root.get("tool");
+  const toml::table* tool = tool_node ? tool_node->as_table() : nullptr;
+  const toml::node* node = tool ? tool->get(name) : nullptr;
+  if (node == nullptr) return static_cast<const toml::table*>(nullptr);
+  const toml::table* table = node->as_table();
+  if (table == nullptr) return reader.error(node->source(), str_cat("`tool.", name, "` must be a table"));
+  return table;
+}
+
+// `[tool.wvlock]` and uv's `[tool.uv]`: each setting from `[tool.wvlock]` when it gives it, else
+// from `[tool.uv]` (the indexes as one setting: `[tool.wvlock]`'s when it declares any; the
+// sources package by package).
+Result<void> read_tool_tables(const std::string& path, const toml::table& root,
+                              ProjectConfig& config, const DefaultPythons& default_pythons,
+                              const DefaultTarget& default_target) {
+  const Reader reader{path};
+  const Reader uv_reader{path, "tool.uv", &config.warnings};
+  WV_ASSIGN_OR_RETURN(const toml::table* wvlock, tool_table(reader, root, "wvlock"));
+  WV_ASSIGN_OR_RETURN(const toml::table* uv, tool_table(uv_reader, root, "uv"));
+  if (wvlock) WV_TRY(reader.check_keys(*wvlock, kWvlockKeys, "`[tool.wvlock]`"));
+  if (uv) WV_TRY(uv_reader.check_keys(*uv, kUvKeys, "`[tool.uv]`"));  // warnings only
+  // The table that gives `key` and its reader; {nullptr, nullptr} when neither does.
+  const auto from = [&](std::string_view key) -> std::pair<const Reader*, const toml::node*> {
+    if (wvlock && wvlock->contains(key)) return {&reader, wvlock->get(key)};
+    if (uv && uv->contains(key)) return {&uv_reader, uv->get(key)};
+    return {nullptr, nullptr};
+  };
+
+  if (auto [r, node] = from("package"); node) {
+    WV_ASSIGN_OR_RETURN(config.package, r->boolean(*node, r->key("package")));
+  }
+  if (wvlock) {
+    if (const toml::node* fallback = wvlock->get("cpu-fallback")) {
+      WV_ASSIGN_OR_RETURN(config.cpu_fallback, reader.boolean(*fallback, "tool.wvlock.cpu-fallback"));
+    }
+    if (const toml::node* python = wvlock->get("python")) {
+      WV_ASSIGN_OR_RETURN(config.python, read_pythons(reader, *python, "tool.wvlock.python"));
+    }
+  }
+  const auto declares_indexes = [](const toml::table* table) {
+    return table && (table->contains("index") || table->contains("index-url") ||
+                     table->contains("extra-index-url"));
+  };
+  if (declares_indexes(wvlock)) {
+    WV_TRY(read_indexes(reader, *wvlock, config));
+  } else if (declares_indexes(uv)) {
+    WV_TRY(read_indexes(uv_reader, *uv, config));
+  }
+  if (auto [r, node] = from("index-strategy"); node) {
+    WV_TRY(read_index_strategy(*r, wvlock && r == &reader ? *wvlock : *uv, config));
+  }
+  if (auto [r, node] = from("find-links"); node) {
+    WV_ASSIGN_OR_RETURN(config.find_links, r->strings(*node, r->key("find-links"), true));
+  }
+  if (auto [r, node] = from("prerelease"); node) WV_TRY(read_prerelease(*r, *node, config));
+  if (auto [r, node] = from("keyring-provider"); node) WV_TRY(read_keyring(*r, *node, config));
+  if (auto [r, node] = from("default-groups"); node) {
+    WV_TRY(read_default_groups(*r, r == &reader ? *wvlock : *uv, config));
+  }
+  if (wvlock) {
+    if (const toml::node* providers = wvlock->get("enable-providers")) {
+      WV_ASSIGN_OR_RETURN(config.enabled_providers,
+                          reader.strings(*providers, "tool.wvlock.enable-providers", false));
+    }
+  }
+  if (auto [r, node] = from("constraint-dependencies"); node) {
+    WV_ASSIGN_OR_RETURN(config.constraint_dependencies,
+                        read_requirement_list(*r, *node, "constraint-dependencies"));
+  }
+  if (auto [r, node] = from("override-dependencies"); node) {
+    WV_ASSIGN_OR_RETURN(config.override_dependencies,
+                        read_requirement_list(*r, *node, "override-dependencies"));
+  }
+  const toml::node* conflicts = uv ? uv->get("conflicts") : nullptr;
+  if (conflicts) WV_TRY(read_conflicts(uv_reader, *conflicts, config));
+
+  LazyDefaultPythons lazy_defaults(default_pythons, config);
+  if (const toml::node* targets = wvlock ? wvlock->get("target") : nullptr) {
+    WV_TRY(read_declared_targets(reader, *targets, config, lazy_defaults));
+    if (conflicts) WV_TRY(check_declared_conflicts(uv_reader, *conflicts, config));
+  } else {
+    std::vector<EnvironmentMarker> environments;
+    if (uv) {
+      WV_ASSIGN_OR_RETURN(environments, read_environments(uv_reader, *uv));
+    }
+    WV_TRY(add_default_targets(uv_reader, environments, config, lazy_defaults, default_target));
+  }
+  if (wvlock) WV_TRY(read_sources(reader, *wvlock, config));
+  if (uv) WV_TRY(read_sources(uv_reader, *uv, config));
   return {};
 }
 
@@ -1210,7 +1518,8 @@ const SourceEntry* applicable_source(const ProjectConfig& config, std::string_vi
 }
 
 Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view path,
-                                         const DefaultPythons& default_pythons) {
+                                         const DefaultPythons& default_pythons,
+                                         const DefaultTarget& default_target) {
   if (text.size() > limit_value(Limit::kTomlBytes)) {
     return limit_error(Limit::kTomlBytes, str_cat("project file ", in_backticks(path)), text.size());
   }
@@ -1235,14 +1544,15 @@ Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view
   WV_TRY(read_project_table(reader, root, config));
   WV_TRY(read_build_system(reader, root, config));
   WV_TRY(read_dependency_groups(reader, root, config));
-  WV_TRY(read_wvlock_table(reader, root, config, default_pythons));
+  WV_TRY(read_tool_tables(std::string(path), root, config, default_pythons, default_target));
   return config;
 }
 
 Result<ProjectConfig> read_project_file(const FileSystem& file_system, const std::string& path,
-                                        const DefaultPythons& default_pythons) {
+                                        const DefaultPythons& default_pythons,
+                                        const DefaultTarget& default_target) {
   WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(path));
-  return parse_project_file(text, path, default_pythons);
+  return parse_project_file(text, path, default_pythons, default_target);
 }
 
 std::string resolve_project_path(const ProjectConfig& config, std::string_view value) {

@@ -2,9 +2,12 @@
 // requires-python, dependencies and optional-dependencies, `[dependency-groups]` (PEP 735) as
 // raw strings for the lock layer, and `[tool.wvlock]` with its `[[tool.wvlock.target]]`
 // tables, its `[[tool.wvlock.index]]` tables and `[tool.wvlock.sources]` (§2.1, uv's
-// vocabulary). toml++ is used only in project_file.cc. Errors name the file, line, column and
-// key; unknown keys in `[tool.wvlock]`, a target, an index and a source entry are errors.
-// Cheap to include.
+// vocabulary), and uv's `[tool.uv]` as written (its indexes, sources, settings, constraints,
+// overrides, conflicts and environments; `[tool.wvlock]` wins key by key). A project that
+// declares no target locks for the platforms of uv's `environments`, else for this host
+// (targets/default_targets.h). toml++ is used only in project_file.cc. Errors name the file,
+// line, column and key; unknown keys in `[tool.wvlock]`, a target, an index and a source entry
+// are errors, in `[tool.uv]` warnings. Cheap to include.
 #pragma once
 
 #include <functional>
@@ -129,8 +132,22 @@ struct ProjectConfig {
   std::optional<std::vector<std::string>> default_groups;
   /// Optional variant providers enabled for every target (`enable-providers = ["debug"]`).
   std::vector<std::string> enabled_providers;
-  /// The declared targets, in file order.
+  /// `constraint-dependencies` and `override-dependencies` (`[tool.wvlock]`'s, else uv's), as
+  /// written; the lock layer reads them (lock::ProjectRequirements).
+  std::vector<std::string> constraint_dependencies;
+  std::vector<std::string> override_dependencies;
+  /// uv's `conflicts`: sets of extras (normalised) that no target locks two of. A project
+  /// without declared targets gets one target per way to choose among them.
+  std::vector<std::vector<std::string>> conflicts;
+  /// uv's `environments` and `required-environments`, as written, when they made the targets.
+  std::vector<std::string> environments;
+  /// The targets, in file order: declared, or made when none is (`origin` says how).
   std::vector<Target> targets;
+  enum class TargetOrigin { kDeclared, kEnvironments, kHost };
+  TargetOrigin targets_origin = TargetOrigin::kDeclared;
+  /// What was read but is not acted on (uv's other settings), one message per entry, each
+  /// starting with `path:line:column`; the caller prints them as warnings.
+  std::vector<std::string> warnings;
 
   /// The groups sync installs by default: `default-groups`, else `dev` when it is declared
   /// (uv's rule), else none.
@@ -170,14 +187,21 @@ Result<pkg::DirectSource> direct_source(const ProjectConfig& config, const Sourc
 /// requires-python (cli/python_default.h); without an answer such a target is an error.
 using DefaultPythons = std::function<Result<std::vector<MajorMinor>>(const ProjectConfig&)>;
 
+/// The target of a project that declares none (and no uv `environments`): the CLI answers this
+/// host's (targets/default_targets.h host_target(), named `host`); its Pythons are added by the
+/// reader. Without it such a project has no target.
+using DefaultTarget = std::function<Result<Target>(const ProjectConfig&)>;
+
 /// Parses pyproject.toml text. `path` names the file in messages and gives project_dir.
 /// A target with several Pythons becomes one target per Python (targets/python_pairs.h).
 Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view path,
-                                         const DefaultPythons& default_pythons = {});
+                                         const DefaultPythons& default_pythons = {},
+                                         const DefaultTarget& default_target = {});
 
 /// Reads and parses `path` through `file_system`.
 Result<ProjectConfig> read_project_file(const FileSystem& file_system, const std::string& path,
-                                        const DefaultPythons& default_pythons = {});
+                                        const DefaultPythons& default_pythons = {},
+                                        const DefaultTarget& default_target = {});
 
 /// `value` resolved against the project folder: URLs (`scheme://`) and absolute paths are
 /// returned unchanged.

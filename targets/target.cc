@@ -35,9 +35,9 @@ Result<Platform> parse_platform(std::string_view shorthand) {
 MajorMinor default_platform_version(const Platform& platform) {
   switch (platform.os) {
     case OsKind::kLinux:
-      return platform.libc == LibcKind::kMusl ? MajorMinor{1, 2} : MajorMinor{2, 17};
+      return platform.libc == LibcKind::kMusl ? MajorMinor{1, 2} : MajorMinor{2, 28};
     case OsKind::kMacos:
-      return platform.arch == "aarch64" ? MajorMinor{11, 0} : MajorMinor{10, 12};
+      return MajorMinor{13, 0};
     case OsKind::kWindows:
       return {};
   }

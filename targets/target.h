@@ -32,8 +32,9 @@ inline constexpr std::string_view kPlatformShorthands[] = {
 /// lists the accepted names.
 Result<Platform> parse_platform(std::string_view shorthand);
 
-/// The default libc/macOS version of a platform when a target gives none: glibc 2.17
-/// (manylinux2014), musl 1.2, macOS 11.0 on arm64 and 10.12 on x86_64.
+/// The default libc/macOS version of a platform when a target gives none, as uv's
+/// `x86_64-unknown-linux-gnu` and `aarch64-apple-darwin` assume: glibc 2.28 (manylinux_2_28),
+/// musl 1.2, macOS 13.0.
 MajorMinor default_platform_version(const Platform& platform);
 
 /// A target name: letters, digits, `-`, `_`, `.`, starting with a letter or digit (so it is

@@ -66,6 +66,7 @@ int run_lock(const GlobalOptions& options, Arguments& arguments) {
     print_error(project.error());
     return exit_code_for(project.error());
   }
+  note_default_targets(project->config);
   std::optional<lock::Lockfile> previous;
   std::string previous_text;
   auto existing = file_system.read_file(project->lockfile_path, Limit::kTomlBytes);

@@ -14,6 +14,7 @@
 #include "build/source_listing.h"
 #include "index/sources.h"
 #include "install/wheel_store.h"
+#include "targets/default_targets.h"
 #include "targets/detect/detect.h"
 #include "targets/detect/environment.h"
 #include "cli/network.h"
@@ -269,17 +270,64 @@ std::string cache_directory(const GlobalOptions& options) {
   return ec ? directory : absolute.lexically_normal().string();
 }
 
+// The target of a project that declares none: this host as detected (overrides included).
+targets::DefaultTarget host_default_target() {
+  return [](const targets::ProjectConfig&) -> Result<targets::Target> {
+    detect::ProcessEnvironment environment;
+    WV_ASSIGN_OR_RETURN(targets::HostProfile live,
+                        detect::detect_host(detect::options_from_environment(environment)));
+    return targets::host_target(live);
+  };
+}
+
+void note_default_targets(const targets::ProjectConfig& config) {
+  if (config.targets_origin == targets::ProjectConfig::TargetOrigin::kDeclared) return;
+  std::vector<std::string> names;
+  for (const targets::Target& target : config.targets) names.push_back(target.name);
+  const bool host = config.targets_origin == targets::ProjectConfig::TargetOrigin::kHost;
+  log_info(str_cat(
+      "note: no `[[tool.wvlock.target]]` is declared: locking for ",
+      host ? str_cat("this host (", targets::describe(config.targets.front().profile), ")")
+           : std::string("the platforms of `[tool.uv] environments`"),
+      " as ", names.size() == 1 ? "target " : "targets ", join_backticked(names),
+      "; declare the machines to lock for with `[[tool.wvlock.target]]` (docs/targets.md)"));
+}
+
+// Constraints and overrides name packages by version: a direct reference is not one.
+Result<std::vector<pkg::Requirement>> parse_package_requirements(
+    const std::vector<std::string>& items, std::string_view where) {
+  WV_ASSIGN_OR_RETURN(std::vector<pkg::Requirement> requirements,
+                      lock::parse_requirements(items, where));
+  for (const pkg::Requirement& requirement : requirements) {
+    if (requirement.url) {
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat(where, ": ", in_backticks(requirement.to_string()),
+                                " is a direct reference; constraints and overrides take version "
+                                "specifiers (a source goes in `[tool.wvlock.sources]`)"));
+    }
+  }
+  return requirements;
+}
+
 Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system) {
   LoadedProject project;
   std::string path = path_join(options.project_dir, "pyproject.toml");
-  WV_ASSIGN_OR_RETURN(project.config, targets::read_project_file(
-                                          file_system, path, project_default_pythons(file_system)));
+  WV_ASSIGN_OR_RETURN(project.config,
+                      targets::read_project_file(file_system, path,
+                                                 project_default_pythons(file_system),
+                                                 host_default_target()));
   const targets::ProjectConfig& config = project.config;
   project.lockfile_path = path_join(options.project_dir, "pylock.toml");
+  static bool warned = false;  // once per run: commands may load the project twice
+  if (!warned) {
+    for (const std::string& warning : config.warnings) log_warning(warning);
+    warned = true;
+  }
   if (config.targets.empty()) {
     return make_error(ErrorCode::kInvalidInput,
-                      str_cat(path, ": no `[[tool.wvlock.target]]` is declared: wvlock locks "
-                                    "for declared targets (see docs/user-guide.md)"));
+                      str_cat(path, ": no target to lock for: every `environments` marker of "
+                                    "`[tool.uv]` was skipped; declare `[[tool.wvlock.target]]` "
+                                    "(docs/targets.md)"));
   }
   lock::ProjectRequirements& requirements = project.requirements;
   requirements.name = config.name.value_or("");
@@ -306,6 +354,12 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
   if (config.prerelease) {
     WV_ASSIGN_OR_RETURN(requirements.prerelease, lock::parse_prerelease_mode(*config.prerelease));
   }
+  WV_ASSIGN_OR_RETURN(requirements.constraints,
+                      parse_package_requirements(config.constraint_dependencies,
+                                                 str_cat(path, ": constraint-dependencies")));
+  WV_ASSIGN_OR_RETURN(requirements.overrides,
+                      parse_package_requirements(config.override_dependencies,
+                                                 str_cat(path, ": override-dependencies")));
   targets::ProviderOptions provider_options;
   provider_options.enabled_optional = config.enabled_providers;
   for (const targets::Target& target : config.targets) {

@@ -34,6 +34,10 @@ struct LoadedProject {
 /// Reads `<project>/pyproject.toml` and prepares every declared target.
 Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system);
 
+/// The `note:` that tells a project which declares no target what it was locked for (this
+/// host, or uv's `environments`) and how to declare targets; nothing for declared targets.
+void note_default_targets(const targets::ProjectConfig& config);
+
 /// The package source of a project: find-links folders first, then the indexes in uv's asking
 /// order (targets::ProjectConfig::indexes, the default last; explicit ones only for pinned
 /// packages), over a cached curl fetcher (offline: cache and local paths only).

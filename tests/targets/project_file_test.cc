@@ -112,7 +112,7 @@ TEST_CASE("project file: the DESIGN.md example reads completely", "[targets][pro
   const Target& mixed = *config->find_target("mixed");
   CHECK(*mixed.profile.python_version.value == MajorMinor{3, 11});
   CHECK(*mixed.profile.highest_compute_capability() == MajorMinor{9, 0});
-  CHECK(*mixed.profile.libc_version.value == MajorMinor{2, 17});  // the default
+  CHECK(*mixed.profile.libc_version.value == MajorMinor{2, 28});  // the default (uv's)
   CHECK(mixed.profile.libc_version.source == FactSource::kDefault);
 
   const Target& mi300 = *config->find_target("mi300");

@@ -15,8 +15,8 @@ TEST_CASE("target: platform shorthands", "[targets][target]") {
   CHECK(default_platform_version(*musl) == MajorMinor{1, 2});
   Result<Platform> mac = parse_platform("macos-x86_64");
   REQUIRE(mac);
-  CHECK(default_platform_version(*mac) == MajorMinor{10, 12});
-  CHECK(default_platform_version(*parse_platform("linux-x86_64")) == MajorMinor{2, 17});
+  CHECK(default_platform_version(*mac) == MajorMinor{13, 0});
+  CHECK(default_platform_version(*parse_platform("linux-x86_64")) == MajorMinor{2, 28});
   Result<Platform> windows = parse_platform("windows-arm64");
   REQUIRE(windows);
   CHECK(windows->arch == "aarch64");
@@ -44,7 +44,7 @@ TEST_CASE("target: tag platform of a Windows ARM and a free-threaded Linux host"
   host.python_free_threaded.set(true, FactSource::kDeclared);
   Result<std::vector<pkg::Tag>> tags = compatible_tags(host);
   REQUIRE(tags);
-  CHECK(tags->front().to_string() == "cp313-cp313t-manylinux_2_17_x86_64");
+  CHECK(tags->front().to_string() == "cp313-cp313t-manylinux_2_28_x86_64");
 }
 
 }  // namespace
