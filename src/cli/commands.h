@@ -1,6 +1,8 @@
 // The subcommands: one row each in the table of main.cc (ninja's kTools).
 #pragma once
 
+#include <string_view>
+
 #include "cli/options.h"
 
 namespace wv::cli {
@@ -23,5 +25,10 @@ int run_sync(const GlobalOptions& options, Arguments& arguments);
 int run_targets(const GlobalOptions& options, Arguments& arguments);
 int run_cache(const GlobalOptions& options, Arguments& arguments);
 int run_fetch(const GlobalOptions& options, Arguments& arguments);
+int run_run(const GlobalOptions& options, Arguments& arguments);
+
+/// Whether `option` of `wvlock run` takes a value (`--target NAME`): main.cc's parse needs it
+/// to tell the value from CMD, where every global option stops.
+bool run_option_takes_value(std::string_view option);
 
 }  // namespace wv::cli

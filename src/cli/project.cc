@@ -15,6 +15,7 @@
 #include "install/wheel_store.h"
 #include "targets/detect/detect.h"
 #include "targets/detect/environment.h"
+#include "cli/index_overrides.h"
 #include "cli/network.h"
 #include "cli/python_default.h"
 #include "net/caching_fetcher.h"
@@ -262,6 +263,11 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
   std::string path = path_join(options.project_dir, "pyproject.toml");
   WV_ASSIGN_OR_RETURN(project.config, targets::read_project_file(
                                           file_system, path, project_default_pythons(file_system)));
+  WV_TRY(apply_index_overrides(project.config, options.index_overrides,
+                               [](const std::string& name) -> std::optional<std::string> {
+                                 const char* value = std::getenv(name.c_str());
+                                 return value ? std::optional<std::string>(value) : std::nullopt;
+                               }));
   const targets::ProjectConfig& config = project.config;
   project.lockfile_path = path_join(options.project_dir, "pylock.toml");
   if (config.targets.empty()) {
