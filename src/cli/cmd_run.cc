@@ -34,12 +34,13 @@ bool ends_with_py(const std::string& text) {
 // Replaces this process with `command` in `venv`: its bin first on PATH, VIRTUAL_ENV set,
 // PYTHONHOME unset (it would point the venv's Python at another prefix). Returns only on
 // failure.
-int exec_in_environment(const std::string& venv, std::vector<std::string> command) {
+int exec_in_environment(const std::string& venv, std::vector<std::string> command,
+                        bool script = false) {
   std::error_code ec;
   const std::string root = std::filesystem::absolute(venv, ec).lexically_normal().string();
   const std::string bin = root + "/bin";
   // A script runs with the environment's Python, whatever its shebang says.
-  if (ends_with_py(command.front())) command.insert(command.begin(), bin + "/python");
+  if (script || ends_with_py(command.front())) command.insert(command.begin(), bin + "/python");
   const char* path = std::getenv("PATH");
   const std::string new_path = path && *path ? bin + ":" + path : bin;
   ::setenv("PATH", new_path.c_str(), 1);
@@ -52,12 +53,14 @@ int exec_in_environment(const std::string& venv, std::vector<std::string> comman
   std::fflush(stderr);
   ::execvp(argv[0], argv.data());
   const int error = errno;
-  print_error(make_error(ErrorCode::kInvalidInput,
-                         str_cat("failed to spawn ", in_backticks(command.front()), ": ",
-                                 std::strerror(error)))
-                  .with_note(error == ENOENT ? "hint: is it installed in the environment? "
-                                               "`wvlock tree` lists what the lock installs"
-                                             : ""));
+  Error failure = make_error(ErrorCode::kInvalidInput,
+                             str_cat("failed to spawn ", in_backticks(command.front()), ": ",
+                                     std::strerror(error)));
+  if (error == ENOENT) {
+    failure.notes.push_back(
+        "hint: is it installed in the environment? `wvlock tree` lists what the lock installs");
+  }
+  print_error(failure);
   return kExitUsage;
 }
 
@@ -107,7 +110,7 @@ int run_run(const GlobalOptions& global, Arguments& arguments) {
         return venv.error().code == ErrorCode::kUnavailable ? kExitFailure
                                                             : exit_code_for(venv.error());
       }
-      return exec_in_environment(*venv, std::move(command));
+      return exec_in_environment(*venv, std::move(command), true);
     }
   }
   std::string venv;

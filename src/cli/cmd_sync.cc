@@ -325,7 +325,9 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   if (!synced) return fail(synced.error());
   if (!json) {
     std::string plan = install::render_plan(report.plan, report.dry_run, options.verbosity >= 2);
-    call.plan_to_stderr ? write_err(plan) : write_out(plan);
+    // For run the plan is a diagnostic, which `-q` silences.
+    if (!call.plan_to_stderr) write_out(plan);
+    else if (options.verbosity >= 1) write_err(plan);
   }
   return kExitOk;
 }

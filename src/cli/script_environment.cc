@@ -1,5 +1,7 @@
 #include "cli/script_environment.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -10,7 +12,7 @@
 #include "cli/project.h"
 #include "cli/python_default.h"
 #include "cli/sync_project.h"
-#include "install/python_request.h"
+#include "install/environment.h"
 #include "lock/toml_value.h"
 #include "pkg/inline_metadata.h"
 #include "targets/detect/detect.h"
@@ -56,15 +58,40 @@ Result<std::string> project_index_tables(const GlobalOptions& options, FileSyste
   return text;
 }
 
+// The first `python3` on PATH, for the digest: found by name, never run (a cached
+// environment costs no interpreter start before the script's own).
+std::string python_on_path() {
+  const char* path = std::getenv("PATH");
+  for (std::string_view folder : split(path ? path : "", ':')) {
+    if (folder.empty()) continue;
+    std::string candidate = str_cat(folder, "/python3");
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "python3";
+}
+
+// The index flags and variables, which change what the script resolves against.
+std::string index_overrides_text(const GlobalOptions& options) {
+  const IndexOverrides& overrides = options.index_overrides;
+  std::string text = str_cat(overrides.default_index.value_or(""), "\n", join(overrides.indexes, " "),
+                             overrides.no_index ? "\nno-index" : "");
+  for (const char* name : {"WVLOCK_DEFAULT_INDEX", "WVLOCK_INDEX"}) {
+    const char* value = std::getenv(name);
+    text += str_cat("\n", name, "=", value ? value : "");
+  }
+  return text;
+}
+
 // This host as one target: platform, libc or macOS, and its GPUs, as detected.
-Result<std::string> host_target_table() {
+Result<std::string> host_target_table(const std::string& python) {
   detect::ProcessEnvironment environment;
   WV_ASSIGN_OR_RETURN(targets::HostProfile host,
                       detect::detect_host(detect::options_from_environment(environment)));
   const bool mac = host.os.value == targets::OsKind::kMacos;
   const std::string arch = host.arch.value.value_or("x86_64");
   std::string text = str_cat("[[tool.wvlock.target]]\nname = \"host\"\nplatform = \"",
-                             mac ? "macos-arm64" : str_cat("linux-", arch), "\"\n");
+                             mac ? "macos-arm64" : str_cat("linux-", arch), "\"\npython = \"",
+                             python, "\"\n");
   if (mac && host.macos_version.known()) {
     text += str_cat("macos = \"", host.macos_version.value->to_string(), "\"\n");
   } else if (host.libc_version.known()) {
@@ -125,13 +152,10 @@ Result<std::string> script_environment(const GlobalOptions& options, const Scrip
   const bool has_wvlock_table = script.toml.find("[tool.wvlock") != std::string::npos;
   WV_ASSIGN_OR_RETURN(std::string indexes,
                       project_index_tables(options, file_system, has_wvlock_table));
-  install::PythonSearch search;
-  if (const char* path = std::getenv("PATH")) search.path_variable = path;
-  if (const char* home = std::getenv("HOME")) search.home = home;
-  WV_ASSIGN_OR_RETURN(install::PythonRequest request, install::parse_python_request("python3"));
-  WV_ASSIGN_OR_RETURN(std::string python, install::find_python(request, search));
+  const std::string python = python_on_path();
   Result<std::string> real_python = file_system.real_path(python);
   const std::string digest = sha256_hex(str_cat("environments-v1\n", script.toml, "\n---\n", indexes,
+                                                "\n---\n", index_overrides_text(options),
                                                 "\n---\n", real_python ? *real_python : python));
   const std::string folder =
       path_join(path_join(cache_directory(options), "environments-v1"), digest.substr(0, 32));
@@ -142,26 +166,16 @@ Result<std::string> script_environment(const GlobalOptions& options, const Scrip
     return venv;
   }
   WV_TRY(file_system.create_directories(folder));
-  WV_ASSIGN_OR_RETURN(std::string target, host_target_table());
+  // The Python is python3's, asked once here: the target's, and through `.python-version` the
+  // one sync creates the environment with (interpreters are not searched twice).
+  WV_ASSIGN_OR_RETURN(install::InterpreterFacts facts, install::read_interpreter(folder, python));
+  const std::string version = facts.version.to_string();
+  WV_ASSIGN_OR_RETURN(std::string target, host_target_table(version));
   WV_TRY(file_system.write_file_atomic(path_join(folder, "pyproject.toml"),
                                        script_project_file(script, indexes, target)));
+  WV_TRY(file_system.write_file_atomic(path_join(folder, ".python-version"), version + "\n"));
   GlobalOptions inner = options;
   inner.project_dir = folder;
-  // The Python the lock picks for the host target (requires-python against the interpreters
-  // found) is the one sync must create the environment with: `.python-version` says it.
-  Result<LoadedProject> project = load_project(inner, file_system);
-  if (!project) {
-    return std::move(project).error().with_note(
-        str_cat("note: the environment of ", in_backticks(script.path),
-                " is made from its `# /// script` block"));
-  }
-  if (project->config.targets.empty() || !project->config.targets.front().profile.python_version.known()) {
-    return make_error(ErrorCode::kInvalidInput,
-                      str_cat("no Python for the script ", in_backticks(script.path)));
-  }
-  WV_TRY(file_system.write_file_atomic(
-      path_join(folder, ".python-version"),
-      project->config.targets.front().profile.python_version.value->to_string() + "\n"));
   log_info(str_cat("preparing the environment of ", script.path, " in ", folder));
   SyncCall call;
   call.plan_to_stderr = true;

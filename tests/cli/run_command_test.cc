@@ -229,18 +229,20 @@ TEST_CASE("cli lock: the public index by default, and the index flags", "[cli][r
   }
 }
 
+// A script that needs pysocks and says whether the project's colorama is there too.
+const std::string kScript =
+    "# /// script\n"
+    "# requires-python = \">=3.10\"\n"
+    "# dependencies = [\"pysocks>=1.7\"]\n"
+    "# ///\n"
+    "import sys, socks\n"
+    "print(sys.prefix)\n"
+    "try:\n    import colorama\n    print('colorama')\nexcept ImportError:\n    print('alone')\n";
+
 TEST_CASE("cli run: a PEP 723 script gets its own environment, reused while unchanged",
           "[cli][run][script]") {
   Runner runner;
-  const std::string script =
-      "# /// script\n"
-      "# requires-python = \">=3.10\"\n"
-      "# dependencies = [\"pysocks>=1.7\"]\n"
-      "# ///\n"
-      "import sys, socks\n"
-      "print(sys.prefix)\n"
-      "try:\n    import colorama\n    print('colorama')\nexcept ImportError:\n    print('alone')\n";
-  write_text(runner.dir + "/tool.py", script);
+  write_text(runner.dir + "/tool.py", kScript);
   Run first = runner.run("tool.py");
   INFO(first.err);
   REQUIRE(first.status == 0);
@@ -265,28 +267,37 @@ TEST_CASE("cli run: a PEP 723 script gets its own environment, reused while unch
   // Changed metadata: another environment, resolved again.
   fs::rename(runner.tmp.path() + "/generated-away", runner.tmp.path() + "/generated");
   write_text(runner.dir + "/tool.py",
-             std::regex_replace(script, std::regex("\"pysocks>=1.7\""), "\"pysocks>=1.7\", \"colorama\""));
+             std::regex_replace(kScript, std::regex("\"pysocks>=1.7\""), "\"pysocks>=1.7\", \"colorama\""));
   Run changed = runner.run("tool.py");
   INFO(changed.err);
   REQUIRE(changed.status == 0);
   CHECK(changed.out.substr(0, changed.out.find('\n')) != prefix);
   CHECK(changed.out.substr(changed.out.find('\n') + 1) == "colorama\n");
+}
 
-  SECTION("outside a project: the default index, overridable") {
-    wv::test::TempDir alone;
-    write_text(alone.path() + "/tool.py", script);
-    Run run = wv::test::shell(alone.path(), "WVLOCK_CACHE_DIR='" + alone.path() + "/cache' " + kNoGpu +
-                                                "'" WVLOCK_BINARY "' run --default-index '" +
-                                                runner.tmp.path() + "/generated/simple' tool.py");
-    INFO(run.err);
-    CHECK(run.status == 0);
-    CHECK(run.out.find("alone") != std::string::npos);
-  }
-  SECTION("bad metadata: the error names the script") {
-    write_text(runner.dir + "/bad.py", "# /// script\n# dependencies = [\n");
-    Run bad = runner.run("bad.py");
-    CHECK(bad.status == 2);
-    CHECK(bad.err.find("`bad.py`") != std::string::npos);
-    CHECK(bad.err.find("never closed") != std::string::npos);
-  }
+TEST_CASE("cli run: a PEP 723 script outside a project takes the index flags",
+          "[cli][run][script]") {
+  Runner runner;  // for the fixture index beside it
+  wv::test::TempDir alone;
+  write_text(alone.path() + "/tool.py", kScript);
+  Run run = wv::test::shell(alone.path(), "WVLOCK_CACHE_DIR='" + alone.path() + "/cache' " + kNoGpu +
+                                              "'" WVLOCK_BINARY "' run --default-index '" +
+                                              runner.tmp.path() + "/generated/simple' tool.py");
+  INFO(run.err);
+  CHECK(run.status == 0);
+  CHECK(run.out.find("alone") != std::string::npos);
+  // Without the flag the default is the public index: offline and uncached, named.
+  Run offline = wv::test::shell(alone.path(), "WVLOCK_CACHE_DIR='" + alone.path() + "/cache' " +
+                                                  kNoGpu + "'" WVLOCK_BINARY "' --offline run tool.py");
+  CHECK(offline.status == 3);
+  CHECK(offline.err.find("https://pypi.org/simple/pysocks/") != std::string::npos);
+}
+
+TEST_CASE("cli run: bad inline metadata is an error naming the script", "[cli][run][script]") {
+  Runner runner;
+  write_text(runner.dir + "/bad.py", "# /// script\n# dependencies = [\n");
+  Run bad = runner.run("bad.py");
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("`bad.py`") != std::string::npos);
+  CHECK(bad.err.find("never closed") != std::string::npos);
 }
