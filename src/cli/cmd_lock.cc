@@ -1,177 +1,40 @@
 // `wvlock lock`: resolve every declared target and write pylock.toml (DESIGN.md §1, §3).
-#include <algorithm>
-#include <chrono>
 #include <set>
 
-#include "base/limits.h"
-#include "base/log.h"
-#include "base/output.h"
-#include "base/str.h"
 #include "cli/commands.h"
-#include "cli/lock_report.h"
+#include "cli/index_overrides.h"
+#include "cli/lock_project.h"
 #include "cli/project.h"
-#include "lock/catalog.h"
-#include "lock/lock_changes.h"
-#include "lock/resolve.h"
-#include "pkg/name.h"
-#include "pkg/version.h"
 
 namespace wv::cli {
-namespace {
 
-// The project itself, when it is a package (it has a `[build-system]`, or `package = true`):
-// a directory entry at "." that sync installs editable. Its version only when pyproject.toml
-// states it; a dynamic one is the backend's to tell at install.
-void add_project_entry(const targets::ProjectConfig& config, lock::Lockfile& lockfile) {
-  if (!config.is_package() || !config.name) return;
-  lock::LockedPackage project;
-  project.name = pkg::normalize_name(*config.name);
-  const bool dynamic_version = std::find(config.dynamic.begin(), config.dynamic.end(),
-                                         "version") != config.dynamic.end();
-  if (config.version && !dynamic_version) {
-    auto version = pkg::parse_version(*config.version);
-    if (version) project.version = version->to_string();
+int run_lock(const GlobalOptions& global, Arguments& arguments) {
+  GlobalOptions options = global;
+  if (auto indexes = extract_index_flags(arguments, options.index_overrides); !indexes) {
+    print_error(indexes.error());
+    return kExitUsage;
   }
-  project.requires_python = config.requires_python.value_or("");
-  project.directory = lock::LockedDirectory{".", true, ""};
-  project.is_project = true;
-  lockfile.packages.push_back(std::move(project));
-  lock::canonicalize(lockfile);
-}
-
-}  // namespace
-
-int run_lock(const GlobalOptions& options, Arguments& arguments) {
-  bool check = arguments.extract_flag("--check");
-  bool json = arguments.extract_flag("--json");
-  bool upgrade = arguments.extract_flag("--upgrade") || arguments.extract_flag("-U");
+  LockRequest request;
+  request.check = arguments.extract_flag("--check");
+  request.json = arguments.extract_flag("--json");
+  request.upgrade = arguments.extract_flag("--upgrade") || arguments.extract_flag("-U");
   auto upgrade_names = extract_names(arguments, "--upgrade-package");
   if (!upgrade_names) {
     print_error(upgrade_names.error());
     return kExitUsage;
   }
-  const std::set<std::string> upgrade_packages(upgrade_names->begin(), upgrade_names->end());
+  request.upgrade_packages = std::set<std::string>(upgrade_names->begin(), upgrade_names->end());
   if (auto done = arguments.expect_done(); !done) {
     print_error(done.error());
     return kExitUsage;
   }
-  const auto started = std::chrono::steady_clock::now();
-  auto elapsed_ms = [&] {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-        .count();
-  };
   RealFileSystem file_system;
   auto project = load_project(options, file_system);
   if (!project) {
     print_error(project.error());
     return exit_code_for(project.error());
   }
-  note_default_targets(project->config);
-  std::optional<lock::Lockfile> previous;
-  std::string previous_text;
-  auto existing = file_system.read_file(project->lockfile_path, Limit::kTomlBytes);
-  if (!existing && existing.error().code != ErrorCode::kNotFound) {
-    // A lockfile that cannot be read (a FIFO, a device, over the limit) is not replaced.
-    print_error(existing.error());
-    return exit_code_for(existing.error());
-  }
-  if (existing) {
-    previous_text = *existing;
-    auto parsed = lock::read_lockfile(previous_text, project->lockfile_path);
-    if (parsed) {
-      previous = std::move(*parsed);
-    } else if (check) {
-      print_error(parsed.error());
-      return kExitFailure;
-    } else {
-      log_warning(str_cat("ignoring the existing lockfile: ", parsed.error().message));
-    }
-  } else if (check) {
-    print_error(make_error(ErrorCode::kNotFound,
-                           str_cat(in_backticks(project->lockfile_path),
-                                   " does not exist: run `wvlock lock`")));
-    return kExitFailure;
-  }
-
-  auto source = ProjectSource::open(options, *project, file_system);
-  if (!source) {
-    print_error(source.error());
-    return exit_code_for(source.error());
-  }
-  if (previous) (*source)->keep_locked_commits(*previous, upgrade, upgrade_packages);
-  std::unique_ptr<lock::Catalog> catalog_owner = (*source)->make_catalog();
-  lock::Catalog& catalog = *catalog_owner;
-  lock::ResolveOptions resolve_options;
-  resolve_options.previous = previous ? &*previous : nullptr;
-  resolve_options.upgrade_all = upgrade;
-  resolve_options.upgrade_packages = upgrade_packages;
-  resolve_options.extra_inputs = project->inputs;
-  resolve_options.input_files = project->input_files;
-  const ProjectSource& wired = **source;
-  resolve_options.locate = [&wired](const pkg::Distribution& file) { return wired.locate(file); };
-  resolve_options.describe_index = [&wired](const std::string& location) {
-    return wired.describe_index(location);
-  };
-  auto outcome = lock::resolve_targets(project->requirements, project->targets, catalog,
-                                       resolve_options);
-  if (!outcome) {
-    print_error(outcome.error());
-    return exit_code_for(outcome.error());
-  }
-  warn_unknown_upgrades(upgrade_packages, previous ? &*previous : nullptr, catalog.listed_names());
-  LockReport report;
-  report.lockfile = project->lockfile_path;
-  auto finish = [&](const char* status, int code) {
-    report.status = status;
-    report.elapsed_ms = elapsed_ms();
-    if (json) {
-      std::string document = lock_json(report);
-      write_out(document);
-    }
-    return code;
-  };
-  if (!outcome->lockfile) {
-    print_failures(outcome->failures);
-    report.failures = outcome->failures;
-    return finish("failed", kExitFailure);
-  }
-  add_project_entry(project->config, *outcome->lockfile);
-  std::string text = lock::write_lockfile(*outcome->lockfile);
-  report.targets = summarize_targets(*outcome->lockfile, project->targets);
-  report.changes = lock::compare_lockfiles(previous ? &*previous : nullptr, *outcome->lockfile);
-  if (check) {
-    if (text != previous_text) {
-      bool inputs_changed = previous && previous->input_hash != outcome->lockfile->input_hash;
-      print_error(make_error(
-          ErrorCode::kInvalidLockfile,
-          str_cat(in_backticks(project->lockfile_path), " is stale: ",
-                  inputs_changed ? stale_reason(*project, *previous) + " since it was written"
-                                 : std::string("a fresh lock would change it"),
-                  "; run `wvlock lock`")));
-      return finish("stale", kExitFailure);
-    }
-    log_info(str_cat(project->lockfile_path, " is up to date"));
-    return finish("up-to-date", kExitOk);
-  }
-  if (text != previous_text) {
-    if (auto written = file_system.write_file_atomic(project->lockfile_path, text); !written) {
-      Error error = std::move(written).error().with_note(
-          previous_text.empty()
-              ? std::string("no lockfile was written")
-              : str_cat("the previous ", in_backticks(project->lockfile_path), " is unchanged"));
-      print_error(error);
-      return exit_code_for(error);
-    }
-  }
-  log_info(str_cat(text == previous_text ? "unchanged " : "wrote ", project->lockfile_path, ": ",
-                   counted(outcome->lockfile->packages.size(), "package version",
-                           "package versions"),
-                   " for ", counted(outcome->lockfile->targets.size(), "target", "targets"),
-                   " in ", std::to_string(int(elapsed_ms())), " ms"));
-  print_summaries(report.targets);
-  // A first lock adds everything: only a re-lock's changes are worth a line each.
-  if (previous) print_changes(report.changes);
-  return finish(text == previous_text ? "unchanged" : "written", kExitOk);
+  return lock_project(options, *project, request, file_system);
 }
 
 }  // namespace wv::cli

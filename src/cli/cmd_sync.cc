@@ -8,9 +8,12 @@
 #include "base/str.h"
 #include "cli/commands.h"
 #include "cli/environment_choice.h"
+#include "cli/index_overrides.h"
+#include "cli/lock_mode.h"
 #include "cli/network.h"
 #include "cli/project.h"
 #include "cli/python_default.h"
+#include "cli/sync_project.h"
 #include "install/environment.h"
 #include "install/new_environment.h"
 #include "install/python_request.h"
@@ -47,29 +50,14 @@ struct SelectionInputs {
   std::optional<targets::ProjectConfig> config;  ///< the project file, when it was read
 };
 
-// Reads the lockfile (checking it is fresh unless --frozen) and detects the live host.
+// The lockfile as `mode` wants it (cli/lock_mode.h), and the live host.
 Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_system,
-                                bool frozen) {
+                                LockMode mode) {
   SelectionInputs inputs;
   inputs.lock_dir = options.project_dir;
-  std::string path = path_join(options.project_dir, "pylock.toml");
-  auto text = file_system.read_file(path);
-  if (!text) {
-    if (text.error().code == ErrorCode::kNotFound) {
-      return make_error(ErrorCode::kNotFound,
-                        str_cat(in_backticks(path), " does not exist: run `wvlock lock` first"));
-    }
-    return text.error();
-  }
-  WV_ASSIGN_OR_RETURN(inputs.lockfile, lock::read_lockfile(*text, path));
-  if (!frozen) {
-    auto project = load_project(options, file_system);
-    if (!project) return project.error();
-    if (!lock_is_fresh(*project, inputs.lockfile)) {
-      return stale_lockfile(path, stale_reason(*project, inputs.lockfile), ", or pass `--frozen` to install it as it is");
-    }
-    inputs.config = std::move(project->config);
-  }
+  WV_ASSIGN_OR_RETURN(CurrentLock current, current_lockfile(options, file_system, mode));
+  inputs.lockfile = std::move(current.lockfile);
+  inputs.config = std::move(current.config);
   detect::ProcessEnvironment environment;
   WV_ASSIGN_OR_RETURN(inputs.live,
                       detect::detect_host(detect::options_from_environment(environment)));
@@ -182,6 +170,7 @@ Result<PythonChoice> python_choice(const GlobalOptions& options,
 int run_targets(const GlobalOptions& options, Arguments& arguments) {
   auto flags = selection_flags(arguments);
   if (!flags) return fail(flags.error());
+  // `targets` never writes the lock: a stale one is an error unless `--frozen`.
   bool frozen = arguments.extract_flag("--frozen");
   bool json = arguments.extract_flag("--json");
   // The environment sync changes and targets judges (cli/environment_choice.h).
@@ -193,7 +182,7 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
   auto python = python_choice(options, *python_text, uses_active_environment(*venv));
   if (!python) return fail(python.error());
   RealFileSystem file_system;
-  auto inputs = prepare(options, file_system, frozen);
+  auto inputs = prepare(options, file_system, frozen ? LockMode::kFrozen : LockMode::kLocked);
   if (!inputs) return fail(inputs.error());
   if (auto applied = install::apply_install_request(inputs->lockfile, flags->request, flags->select);
       !applied) {
@@ -252,6 +241,15 @@ Result<LinkMode> sync_link_mode(Arguments& arguments) {
 }  // namespace
 
 int run_sync(const GlobalOptions& options, Arguments& arguments) {
+  SyncCall call;
+  return sync_project(options, arguments, call);
+}
+
+int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& call) {
+  GlobalOptions options = global;
+  if (auto indexes = extract_index_flags(arguments, options.index_overrides); !indexes) {
+    return fail(indexes.error());
+  }
   auto flags = selection_flags(arguments);
   if (!flags) return fail(flags.error());
   install::SyncOptions sync_options;
@@ -259,9 +257,9 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   sync_options.dry_run = arguments.extract_flag("--dry-run");
   sync_options.reinstall = arguments.extract_flag("--reinstall");
   sync_options.inexact = arguments.extract_flag("--inexact");
-  bool frozen = arguments.extract_flag("--frozen");
+  auto lock_mode = extract_lock_mode(arguments);
+  if (!lock_mode) return fail(lock_mode.error());
   bool json = arguments.extract_flag("--json");
-  arguments.extract_flag("--locked");  // the default: a stale lock is an error
   // `--only-group` installs the groups alone: not the project's dependencies, not the project.
   sync_options.install_project =
       !arguments.extract_flag("--no-install-project") && !flags->request.only();
@@ -283,13 +281,14 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   if (!python_text) return fail(python_text.error());
   if (auto done = arguments.expect_done(); !done) return fail(done.error());
   sync_options.venv = environment_path(options, *venv);
+  call.venv = sync_options.venv;
   auto python = python_choice(options, *python_text, uses_active_environment(*venv));
   if (!python) return fail(python.error());
   sync_options.python = python->executable;
   sync_options.python_request = python->request;
 
   RealFileSystem file_system;
-  auto inputs = prepare(options, file_system, frozen);
+  auto inputs = prepare(options, file_system, *lock_mode);
   if (!inputs) return fail(inputs.error());
   if (auto applied = install::apply_install_request(inputs->lockfile, flags->request,
                                                     sync_options.select);
@@ -327,7 +326,9 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   // `-q` means quiet, as uv's: the plan is not data, only `--json` is.
   if (!json && options.verbosity > 0) {
     std::string plan = install::render_plan(report.plan, report.dry_run, options.verbosity >= 2);
-    write_out(plan);
+    // For run the plan is a diagnostic, which `-q` silences.
+    if (!call.plan_to_stderr) write_out(plan);
+    else if (options.verbosity >= 1) write_err(plan);
   }
   return kExitOk;
 }

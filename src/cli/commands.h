@@ -1,6 +1,8 @@
 // The subcommands: one row each in the table of main.cc (ninja's kTools).
 #pragma once
 
+#include <string_view>
+
 #include "cli/options.h"
 
 namespace wv::cli {
@@ -26,5 +28,10 @@ int run_fetch(const GlobalOptions& options, Arguments& arguments);
 int run_add(const GlobalOptions& options, Arguments& arguments);
 int run_remove(const GlobalOptions& options, Arguments& arguments);
 int run_init(const GlobalOptions& options, Arguments& arguments);
+int run_run(const GlobalOptions& options, Arguments& arguments);
+
+/// Whether `option` of `wvlock run` takes a value (`--target NAME`): main.cc's parse needs it
+/// to tell the value from CMD, where every global option stops.
+bool run_option_takes_value(std::string_view option);
 
 }  // namespace wv::cli

@@ -58,7 +58,9 @@ const HelpText kHelp[] = {
      "Detects this host, picks the locked target that fits it and each package's wheel for it,\n"
      "and makes the project's environment (.venv) match: installs what is missing, removes\n"
      "what the lock does not name. An activated environment ($VIRTUAL_ENV) is used only with\n"
-     "--active. Nothing changes when a step fails, and a new environment is removed again.",
+     "--active. A missing or stale pylock.toml is locked first (the changes are listed as\n"
+     "`wvlock lock` lists them). Nothing changes when a step fails, and a new environment is\n"
+     "removed again.",
      "  --target NAME            take this target instead of the detected one\n"
      "  --no-verify-target       with --target: install it even when it does not fit this host\n"
      "  --allow-cpu-fallback     on a GPU host that no GPU target serves, install the CPU target\n"
@@ -73,7 +75,8 @@ const HelpText kHelp[] = {
      "  --no-default-groups      leave out the lock's default-groups (dev unless set)\n"
      "  --no-dev                 leave out the dev group (--no-group dev)\n"
      "  --inexact                keep installed packages the lock does not name\n"
-     "  --locked                 fail when pylock.toml is stale (the default)\n"
+     "  --locked                 fail when pylock.toml is missing or stale instead of locking\n"
+     "                           (exit 1; the setting for CI)\n"
      "  --frozen                 install pylock.toml as it is, without checking it is fresh\n"
      "  --dry-run                print the plan; change nothing\n"
      "  --reinstall              reinstall every package, even one already right, and extract\n"
@@ -95,6 +98,17 @@ const HelpText kHelp[] = {
      "                           name and sha256 before the cache and the network (also\n"
      "                           WVLOCK_WHEELHOUSE)\n"
      "  --json                   the plan and outcome as one JSON object (docs/json.md)\n"},
+    {"run", "wvlock run [sync options] [--] CMD [ARGS...]",
+     "Locks if pylock.toml is missing or stale, syncs the environment as `wvlock sync` does\n"
+     "(the plan on stderr), then replaces itself with CMD: the environment's bin first on PATH,\n"
+     "VIRTUAL_ENV set, PYTHONHOME unset. CMD's exit code is run's. Options are read up to CMD\n"
+     "(or `--`); everything after it is CMD's, global options too. `wvlock run script.py` runs\n"
+     "the script with the environment's Python; a script with inline metadata (PEP 723,\n"
+     "`# /// script`) gets an environment of its own, resolved for this host and cached by its\n"
+     "metadata. Exits 2 when CMD is missing or cannot be started.",
+     "  (every option of `wvlock sync`, except --json)\n"
+     "  --no-sync                run in the environment as it is: no lock, no sync\n"
+     "  --script                 read CMD as a PEP 723 script whatever its name\n"},
     {"targets", "wvlock targets [options]",
      "Shows the declared targets, which one this host would pick, and why not the others.\n"
      "Exits 1 when no target fits, or when a GPU host would get a CPU target (as sync refuses).",

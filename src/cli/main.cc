@@ -50,6 +50,7 @@ const Command kCommands[] = {
      run_sync},
     {"add", "add requirements to pyproject.toml, then lock and sync", run_add},
     {"remove", "remove packages from pyproject.toml, then lock and sync", run_remove},
+    {"run", "lock and sync if needed, then run a command in the environment", run_run},
     {"targets", "show which target this host would pick, and why not the others", run_targets},
     {"detect", "print this machine's host profile and each provider's output (--json)",
      run_detect},
@@ -135,9 +136,22 @@ int main(int argc, char** argv) {
   bool help_requested = false;
   std::vector<std::string> rest;
   std::vector<std::string> limit_settings;
-  // Global options may come before or after the subcommand name.
+  // Global options may come before or after the subcommand name; for `run`, only before CMD:
+  // CMD and every argument after it (or after `--`) are CMD's, untouched.
   for (std::size_t i = 0; i < items.size(); ++i) {
     const std::string& item = items[i];
+    if (command_name && std::strcmp(command_name, "run") == 0) {
+      if (item == "--" || (!item.empty() && item[0] != '-')) {
+        rest.push_back("--");
+        rest.insert(rest.end(), items.begin() + std::ptrdiff_t(item == "--" ? i + 1 : i), items.end());
+        break;
+      }
+      if (run_option_takes_value(item) && i + 1 < items.size()) {
+        rest.push_back(item);
+        rest.push_back(items[++i]);
+        continue;
+      }
+    }
     auto value_of = [&](const char* name, std::string& out) -> bool {
       std::size_t length = std::strlen(name);
       if (item == name && i + 1 < items.size()) {

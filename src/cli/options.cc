@@ -63,6 +63,16 @@ Result<std::optional<std::string>> Arguments::extract_value(std::string_view nam
   return std::optional<std::string>();
 }
 
+std::vector<std::string> Arguments::split_off_after(std::string_view marker) {
+  for (std::size_t i = position_; i < items_.size(); ++i) {
+    if (items_[i] != marker) continue;
+    std::vector<std::string> tail(items_.begin() + std::ptrdiff_t(i) + 1, items_.end());
+    items_.erase(items_.begin() + std::ptrdiff_t(i), items_.end());
+    return tail;
+  }
+  return {};
+}
+
 std::optional<std::string> Arguments::take_positional() {
   if (position_ < items_.size() && (items_[position_].empty() || items_[position_][0] != '-')) {
     return items_[position_++];

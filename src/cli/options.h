@@ -16,6 +16,13 @@ inline constexpr int kExitFailure = 1;  ///< resolution or selection failed, wit
 inline constexpr int kExitUsage = 2;    ///< bad input or usage
 inline constexpr int kExitIo = 3;       ///< network or file system
 
+/// The index flags of lock, sync and run (cli/index_overrides.h applies them).
+struct IndexOverrides {
+  std::optional<std::string> default_index;  ///< `--default-index URL`
+  std::vector<std::string> indexes;          ///< `--index [NAME=]URL`, as given
+  bool no_index = false;                     ///< `--no-index`
+};
+
 struct GlobalOptions {
   std::string project_dir = ".";
   bool offline = false;
@@ -28,6 +35,8 @@ struct GlobalOptions {
   std::vector<std::string> refresh_packages;
   /// `--keyring-provider`: "subprocess", "disabled", or "" when not given.
   std::string keyring_provider;
+  /// `--default-index`, `--index`, `--no-index` of the command that resolves.
+  IndexOverrides index_overrides;
 };
 
 /// The arguments of one subcommand, consumed front to back.
@@ -46,6 +55,9 @@ class Arguments {
   /// Scans all remaining arguments (any order) for a flag and removes it.
   bool extract_flag(std::string_view flag);
   Result<std::optional<std::string>> extract_value(std::string_view name);
+  /// Removes the first argument equal to `marker` and everything after it; returns what
+  /// followed it (empty when `marker` is absent).
+  std::vector<std::string> split_off_after(std::string_view marker);
 
  private:
   std::vector<std::string> items_;

@@ -17,6 +17,7 @@
 #include "targets/default_targets.h"
 #include "targets/detect/detect.h"
 #include "targets/detect/environment.h"
+#include "cli/index_overrides.h"
 #include "cli/network.h"
 #include "cli/python_default.h"
 #include "net/caching_fetcher.h"
@@ -316,6 +317,11 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
                       targets::read_project_file(file_system, path,
                                                  project_default_pythons(file_system),
                                                  host_default_target()));
+  WV_TRY(apply_index_overrides(project.config, options.index_overrides,
+                               [](const std::string& name) -> std::optional<std::string> {
+                                 const char* value = std::getenv(name.c_str());
+                                 return value ? std::optional<std::string>(value) : std::nullopt;
+                               }));
   const targets::ProjectConfig& config = project.config;
   project.lockfile_path = path_join(options.project_dir, "pylock.toml");
   static bool warned = false;  // once per run: commands may load the project twice

@@ -195,7 +195,7 @@ TEST_CASE("cli sync: bad input is a clear error and leaves the environment uncha
     std::string pyproject = slurp(example.dir + "/pyproject.toml");
     std::ofstream(example.dir + "/pyproject.toml")
         << std::regex_replace(pyproject, std::regex("\"numpy>=2\""), "\"numpy>=2.1\"");
-    Run stale = example.wvlock(kH100, "sync --venv '" + venv + "'");
+    Run stale = example.wvlock(kH100, "sync --locked --venv '" + venv + "'");
     CHECK(stale.status == 1);
     CHECK(stale.err.find("stale") != std::string::npos);
   }
@@ -209,7 +209,7 @@ TEST_CASE("cli sync: bad input is a clear error and leaves the environment uncha
   }
   SECTION("a missing lock") {
     fs::remove(example.dir + "/pylock.toml");
-    Run missing = example.wvlock(kH100, "sync --venv '" + venv + "'");
+    Run missing = example.wvlock(kH100, "sync --locked --venv '" + venv + "'");
     CHECK(missing.status != 0);
     CHECK(missing.err.find("wvlock lock") != std::string::npos);
   }
