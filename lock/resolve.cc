@@ -178,6 +178,9 @@ Result<std::vector<std::pair<Package, int>>> preferences(
   for (const auto& [name, version] : earlier) wanted.emplace(name, Wanted{version, true});
   if (options.previous && !options.upgrade_all) {
     for (const LockedPackage& package : options.previous->packages) {
+      // The project itself is never a dependency to list from an index (asking for it would
+      // reach the default index, PyPI, for a name that is only ours).
+      if (package.is_project) continue;
       if (!options.upgrade_packages.count(package.name)) {
         wanted.emplace(package.name, Wanted{package.version, false});
       }
