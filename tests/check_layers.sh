@@ -30,7 +30,7 @@ third_party_for() {
     targets/detect) echo "dlfcn.h cpuid.h sys/ mach-o/" ;;
     src/index) echo "nlohmann/ zip.h zlib.h" ;;
     src/net) echo "curl/" ;;
-    src/zip) echo "zip.h" ;;
+    src/zip) echo "zip.h isa-l/" ;;
     src/install) echo "zip.h nlohmann/" ;;
     src/build) echo "zip.h nlohmann/ zlib.h" ;;
     src/cli) echo "nlohmann/ toml++/" ;;
