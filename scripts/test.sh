@@ -3,15 +3,17 @@
 # dependencies, configure, build with ninja, run ctest; then the same suite under ASan and UBSan
 # (scripts/test-sanitize.sh; WV_SKIP_SANITIZE=1 skips it for a quick local run). The sanitizer
 # pass runs even when the first one fails, so one failure cannot hide another; the script exits
-# non-zero when either failed, and says which.
+# non-zero when either failed, and says which. WV_TEST_JOBS sets ctest's parallelism (default:
+# twice the cores: most tests wait on subprocesses, venvs and loopback servers, not the CPU).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
 build=${WV_BUILD_DIR:-build}
+jobs=${WV_TEST_JOBS:-$(( $(nproc) * 2 ))}
 first=0
 { cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
   cmake --build "$build" -j"$(nproc)" &&
-  ctest --test-dir "$build" -j"$(nproc)" --output-on-failure; } || first=$?
+  ctest --test-dir "$build" -j"$jobs" --output-on-failure; } || first=$?
 second=0
 if [[ "${WV_SKIP_SANITIZE:-0}" != 1 ]]; then
   bash scripts/test-sanitize.sh || second=$?

@@ -14,6 +14,7 @@ allowed_for() {
     targets) echo "targets/ pkg/ base/" ;;
     src/index) echo "index/ pkg/ base/" ;;
     src/net) echo "net/ base/" ;;
+    src/zip) echo "base/" ;;
     lock) echo "lock/ solver/ targets/ pkg/ base/" ;;
     src/install) echo "install/ lock/ targets/ pkg/ base/" ;;
     src/build) echo "build/ install/ lock/ targets/ pkg/ solver/ base/" ;;
@@ -29,6 +30,7 @@ third_party_for() {
     targets/detect) echo "dlfcn.h cpuid.h sys/ mach-o/" ;;
     src/index) echo "nlohmann/ zip.h zlib.h" ;;
     src/net) echo "curl/" ;;
+    src/zip) echo "zip.h isa-l/" ;;
     src/install) echo "zip.h nlohmann/" ;;
     src/build) echo "zip.h nlohmann/ zlib.h" ;;
     src/cli) echo "nlohmann/ toml++/" ;;
@@ -38,7 +40,7 @@ known_third_party="nlohmann/ toml++/ curl/ xxhash.h zip.h openssl/ zlib.h"
 
 check_tree() {
   local root=$1 failures=0
-  for layer in src/base solver src/pkg targets targets/detect src/index src/net lock src/install src/build src/cli; do
+  for layer in src/base solver src/pkg targets targets/detect src/zip src/index src/net lock src/install src/build src/cli; do
     [ -d "$root/$layer" ] || continue
     local allowed third
     allowed=$(allowed_for "$layer")

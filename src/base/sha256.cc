@@ -4,35 +4,61 @@
 #include <openssl/evp.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
+#include "base/lazy_library.h"
 #include "base/str.h"
 
+#ifndef WV_CRYPTO_SONAME
+#define WV_CRYPTO_SONAME "libcrypto.so.3"
+#endif
+
 namespace wv {
+
+namespace {
+
+// libcrypto, opened by the first hash (base/lazy_library.h); <openssl/evp.h> gives the types.
+LazyLibrary crypto(WV_CRYPTO_SONAME, "libssl3");
+
+#define WV_CRYPTO_FUNCTION(name)                                         \
+  decltype(&::name) name##_fn() {                                        \
+    static std::atomic<decltype(&::name)> slot{nullptr};                 \
+    return lazy_function(crypto, slot, #name);                           \
+  }
+WV_CRYPTO_FUNCTION(EVP_MD_CTX_new)
+WV_CRYPTO_FUNCTION(EVP_MD_CTX_free)
+WV_CRYPTO_FUNCTION(EVP_sha256)
+WV_CRYPTO_FUNCTION(EVP_DigestInit_ex)
+WV_CRYPTO_FUNCTION(EVP_DigestUpdate)
+WV_CRYPTO_FUNCTION(EVP_DigestFinal_ex)
+#undef WV_CRYPTO_FUNCTION
+
+}  // namespace
 
 struct Sha256::State {
   EVP_MD_CTX* context = nullptr;
 };
 
 Sha256::Sha256() : state_(std::make_unique<State>()) {
-  state_->context = EVP_MD_CTX_new();
+  state_->context = EVP_MD_CTX_new_fn()();
   WV_CHECK(state_->context != nullptr, "out of memory creating a digest context");
-  WV_CHECK(EVP_DigestInit_ex(state_->context, EVP_sha256(), nullptr) == 1,
+  WV_CHECK(EVP_DigestInit_ex_fn()(state_->context, EVP_sha256_fn()(), nullptr) == 1,
            "EVP_DigestInit_ex(sha256) failed");
 }
 
-Sha256::~Sha256() { EVP_MD_CTX_free(state_->context); }
+Sha256::~Sha256() { EVP_MD_CTX_free_fn()(state_->context); }
 
 void Sha256::update(std::string_view bytes) {
-  WV_CHECK(EVP_DigestUpdate(state_->context, bytes.data(), bytes.size()) == 1,
+  WV_CHECK(EVP_DigestUpdate_fn()(state_->context, bytes.data(), bytes.size()) == 1,
            "EVP_DigestUpdate failed");
 }
 
 std::string Sha256::finish_hex() {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
-  WV_CHECK(EVP_DigestFinal_ex(state_->context, digest, &length) == 1, "EVP_DigestFinal_ex failed");
+  WV_CHECK(EVP_DigestFinal_ex_fn()(state_->context, digest, &length) == 1, "EVP_DigestFinal_ex failed");
   return to_hex(std::string_view(reinterpret_cast<const char*>(digest), length));
 }
 

@@ -1,7 +1,7 @@
-// The only translation unit that includes <curl/curl.h> (docs/architecture.md §6.1).
+// The curl fetcher: libcurl's types and constants from <curl/curl.h>, its functions through
+// net/curl_api.h, opened on the first transfer that needs the network (docs/architecture.md §6.1).
 #include "net/curl_fetcher.h"
 
-#include <curl/curl.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -22,6 +22,7 @@
 #include "base/output.h"
 #include "base/sha256.h"
 #include "base/str.h"
+#include "net/curl_api.h"
 #include "net/progress.h"
 #include "net/url.h"
 
@@ -33,15 +34,6 @@ using Clock = std::chrono::steady_clock;
 
 /// The most a Content-Length header may make a body reserve up front.
 constexpr std::uint64_t kMaxReserve = 1ull << 30;
-
-// curl_global_init is not thread-safe on every build; call it exactly once, and never clean up
-// (other code of the process may still use curl when a fetcher dies).
-CURLcode global_init_once() {
-  static std::once_flag once;
-  static CURLcode code = CURLE_OK;
-  std::call_once(once, [] { code = curl_global_init(CURL_GLOBAL_DEFAULT); });
-  return code;
-}
 
 /// One request of a batch across its attempts.
 struct Transfer {
@@ -180,7 +172,7 @@ bool is_retryable(CURLcode code) {
   }
 }
 
-std::string describe(CURLcode code) {
+std::string describe(const CurlApi& api, CURLcode code) {
   switch (code) {
     case CURLE_COULDNT_CONNECT:
       return "cannot connect to the server";
@@ -213,7 +205,7 @@ std::string describe(CURLcode code) {
     case CURLE_LOGIN_DENIED:
       return "the login was denied";
     default: {
-      std::string text = curl_easy_strerror(code);
+      std::string text = api.easy_strerror(code);
       if (!text.empty()) text[0] = to_ascii_lower(text[0]);
       return text;
     }
@@ -286,7 +278,11 @@ std::size_t terminal_width() {
 struct CurlFetcher::Impl {
   CurlFetcherOptions options;
   ProxySettings proxy;
-  CURLcode init_code = CURLE_OK;
+  // libcurl and the shared pool, set up by the first batch that needs the network (connect()):
+  // a fetcher that only reads file: URLs, or is never used, never loads libcurl.
+  std::once_flag connected;
+  const CurlApi* api = nullptr;
+  std::optional<Error> unavailable;  ///< why libcurl cannot be used, once known
   CURLSH* share = nullptr;
   std::array<std::mutex, CURL_LOCK_DATA_LAST> share_locks;
 
@@ -301,80 +297,92 @@ struct CurlFetcher::Impl {
     options.max_attempts = std::max(1, options.max_attempts);
     options.max_parallel = std::max<std::size_t>(1, options.max_parallel);
     proxy = options.proxy ? *options.proxy : ProxySettings::from_process_environment();
-    init_code = global_init_once();
-    if (init_code != CURLE_OK) return;
-    // One pool for every transfer of this fetcher: connections, DNS answers, TLS sessions.
-    share = curl_share_init();
-    if (share == nullptr) return;
-    curl_share_setopt(share, CURLSHOPT_LOCKFUNC, &Impl::lock);
-    curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, &Impl::unlock);
-    curl_share_setopt(share, CURLSHOPT_USERDATA, this);
-    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
-    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
   }
 
   ~Impl() {
-    if (share != nullptr) curl_share_cleanup(share);
+    if (share != nullptr) api->share_cleanup(share);
+  }
+
+  /// Loads libcurl (once per process) and makes this fetcher's pool (once per fetcher); true
+  /// when transfers can run, else `unavailable` says why.
+  bool connect() {
+    std::call_once(connected, [this] {
+      Result<const CurlApi*> loaded = curl_api();
+      if (!loaded) {
+        unavailable = loaded.error();
+        return;
+      }
+      api = *loaded;
+      // One pool for every transfer of this fetcher: connections, DNS answers, TLS sessions.
+      share = api->share_init();
+      if (share == nullptr) return;
+      api->share_setopt(share, CURLSHOPT_LOCKFUNC, &Impl::lock);
+      api->share_setopt(share, CURLSHOPT_UNLOCKFUNC, &Impl::unlock);
+      api->share_setopt(share, CURLSHOPT_USERDATA, this);
+      api->share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+      api->share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+      api->share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+    });
+    return api != nullptr;
   }
 
   /// Configures a fresh easy handle for the next attempt of `transfer`.
   bool prepare(Transfer& transfer) {
-    transfer.easy = curl_easy_init();
+    transfer.easy = api->easy_init();
     if (transfer.easy == nullptr) return false;
     CURL* easy = transfer.easy;
     const FetchRequest& request = *transfer.request;
-    curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
-    if (share != nullptr) curl_easy_setopt(easy, CURLOPT_SHARE, share);
-    curl_easy_setopt(easy, CURLOPT_PRIVATE, &transfer);
-    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_body);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
-    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
-    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
+    api->easy_setopt(easy, CURLOPT_URL, request.url.c_str());
+    if (share != nullptr) api->easy_setopt(easy, CURLOPT_SHARE, share);
+    api->easy_setopt(easy, CURLOPT_PRIVATE, &transfer);
+    api->easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    api->easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_body);
+    api->easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
+    api->easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
+    api->easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
     transfer.error_buffer[0] = '\0';
-    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer.error_buffer.data());
-    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(easy, CURLOPT_MAXREDIRS, 10L);
-    curl_easy_setopt(easy, CURLOPT_USERAGENT, options.user_agent.c_str());
-    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(options.connect_timeout.count()));
+    api->easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer.error_buffer.data());
+    api->easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    api->easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    api->easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+    api->easy_setopt(easy, CURLOPT_MAXREDIRS, 10L);
+    api->easy_setopt(easy, CURLOPT_USERAGENT, options.user_agent.c_str());
+    api->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(options.connect_timeout.count()));
     // 0: no total bound for a streamed download (see CurlFetcherOptions::transfer_timeout).
-    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS,
+    api->easy_setopt(easy, CURLOPT_TIMEOUT_MS,
                      request.body_path.empty() ? long(options.transfer_timeout.count()) : 0L);
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, long(std::max<std::uint64_t>(options.min_speed, 1)));
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
+    api->easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, long(std::max<std::uint64_t>(options.min_speed, 1)));
+    api->easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
                      std::max(1L, long(options.stall_timeout.count() / 1000)));
-    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024);  // fewer callbacks on big wheels
+    api->easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    api->easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024);  // fewer callbacks on big wheels
     // TLS verification is always on, whatever the environment says.
-    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
-    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
+    api->easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
+    api->easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
     if (!options.ca_bundle.empty())
-      curl_easy_setopt(easy, CURLOPT_CAINFO, options.ca_bundle.c_str());
-    if (!options.ca_path.empty()) curl_easy_setopt(easy, CURLOPT_CAPATH, options.ca_path.c_str());
+      api->easy_setopt(easy, CURLOPT_CAINFO, options.ca_bundle.c_str());
+    if (!options.ca_path.empty()) api->easy_setopt(easy, CURLOPT_CAPATH, options.ca_path.c_str());
     if (options.use_netrc) {
-      curl_easy_setopt(easy, CURLOPT_NETRC, long(CURL_NETRC_OPTIONAL));
+      api->easy_setopt(easy, CURLOPT_NETRC, long(CURL_NETRC_OPTIONAL));
       if (!options.netrc_path.empty()) {
-        curl_easy_setopt(easy, CURLOPT_NETRC_FILE, options.netrc_path.c_str());
+        api->easy_setopt(easy, CURLOPT_NETRC_FILE, options.netrc_path.c_str());
       }
     }
     // wvlock decides the proxy (net/proxy.h); "" makes curl connect directly and ignore the
     // environment, and an empty NOPROXY keeps it from re-reading NO_PROXY.
     std::string proxy_url = proxy_for_url(request.url, proxy);
-    curl_easy_setopt(easy, CURLOPT_PROXY, proxy_url.c_str());
-    curl_easy_setopt(easy, CURLOPT_NOPROXY, "");
+    api->easy_setopt(easy, CURLOPT_PROXY, proxy_url.c_str());
+    api->easy_setopt(easy, CURLOPT_NOPROXY, "");
     for (const auto& [name, value] : request.headers) {
       std::string line = value.empty() ? str_cat(name, ";") : str_cat(name, ": ", value);
-      transfer.header_list = curl_slist_append(transfer.header_list, line.c_str());
+      transfer.header_list = api->slist_append(transfer.header_list, line.c_str());
     }
     if (transfer.header_list != nullptr) {
-      curl_easy_setopt(easy, CURLOPT_HTTPHEADER, transfer.header_list);
+      api->easy_setopt(easy, CURLOPT_HTTPHEADER, transfer.header_list);
     }
     if (request.range) {
       std::string range = range_text(*request.range);
-      curl_easy_setopt(easy, CURLOPT_RANGE, range.c_str());  // curl copies option strings
+      api->easy_setopt(easy, CURLOPT_RANGE, range.c_str());  // curl copies option strings
     }
     return true;
   }
@@ -395,9 +403,9 @@ struct CurlFetcher::Impl {
 
   void release(Transfer& transfer) {
     close_sink(transfer);
-    if (transfer.easy != nullptr) curl_easy_cleanup(transfer.easy);
+    if (transfer.easy != nullptr) api->easy_cleanup(transfer.easy);
     transfer.easy = nullptr;
-    if (transfer.header_list != nullptr) curl_slist_free_all(transfer.header_list);
+    if (transfer.header_list != nullptr) api->slist_free_all(transfer.header_list);
     transfer.header_list = nullptr;
   }
 
@@ -436,9 +444,9 @@ struct CurlFetcher::Impl {
     // The status and the URL after redirects, from curl, into the response.
     auto take_status = [&]() -> long {
       long status = 0;
-      curl_easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);
+      api->easy_getinfo(transfer.easy, CURLINFO_RESPONSE_CODE, &status);
       char* effective = nullptr;
-      curl_easy_getinfo(transfer.easy, CURLINFO_EFFECTIVE_URL, &effective);
+      api->easy_getinfo(transfer.easy, CURLINFO_EFFECTIVE_URL, &effective);
       transfer.response.status = int(status);
       transfer.response.effective_url = effective != nullptr ? effective : transfer.request->url;
       return status;
@@ -456,7 +464,7 @@ struct CurlFetcher::Impl {
     }
     if (code != CURLE_OK) {
       retryable = is_retryable(code);
-      transfer.last_failure = describe(code);
+      transfer.last_failure = describe(*api, code);
       transfer.last_detail = transfer.error_buffer.data();
       transfer.last_hint = code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE
                                ? trust_hint()
@@ -506,16 +514,15 @@ struct CurlFetcher::Impl {
       transfers[i].request = &requests[i];
       if (is_file_url(requests[i].url)) {
         results[i] = read_file_url(requests[i]);
-      } else if (init_code != CURLE_OK) {
-        results[i] = make_error(ErrorCode::kNetwork,
-                                str_cat("cannot fetch ", in_backticks(redact_url(requests[i].url)),
-                                        ": libcurl failed to initialise: ", describe(init_code)));
+      } else if (!connect()) {
+        results[i] = Error(*unavailable)
+                         .with_context(str_cat("cannot fetch ", in_backticks(redact_url(requests[i].url))));
       } else {
         ready.push_back(i);
       }
     }
     std::size_t remaining = ready.size();
-    CURLM* multi = remaining > 0 ? curl_multi_init() : nullptr;
+    CURLM* multi = remaining > 0 ? api->multi_init() : nullptr;
     if (remaining > 0 && multi == nullptr) {
       for (std::size_t i : ready) {
         results[i] = make_error(ErrorCode::kNetwork,
@@ -559,7 +566,7 @@ struct CurlFetcher::Impl {
           --remaining;
           continue;
         }
-        if (!prepare(transfer) || curl_multi_add_handle(multi, transfer.easy) != CURLM_OK) {
+        if (!prepare(transfer) || api->multi_add_handle(multi, transfer.easy) != CURLM_OK) {
           release(transfer);
           results[index] =
               make_error(ErrorCode::kNetwork,
@@ -578,15 +585,15 @@ struct CurlFetcher::Impl {
         continue;
       }
       int running = 0;
-      curl_multi_perform(multi, &running);
+      api->multi_perform(multi, &running);
       int queued = 0;
-      while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+      while (CURLMsg* message = api->multi_info_read(multi, &queued)) {
         if (message->msg != CURLMSG_DONE) continue;
         CURL* easy = message->easy_handle;
         CURLcode code = message->data.result;
         Transfer* transfer = nullptr;
-        curl_easy_getinfo(easy, CURLINFO_PRIVATE, &transfer);
-        curl_multi_remove_handle(multi, easy);
+        api->easy_getinfo(easy, CURLINFO_PRIVATE, &transfer);
+        api->multi_remove_handle(multi, easy);
         --active;
         const std::uint64_t received = transfer->received();
         std::optional<Result<FetchResponse>> outcome = judge(*transfer, code);
@@ -609,7 +616,7 @@ struct CurlFetcher::Impl {
           timeout_ms = std::clamp<long>(long(until.count()), 0, timeout_ms);
         }
       }
-      if (active > 0) curl_multi_poll(multi, nullptr, 0, int(timeout_ms), nullptr);
+      if (active > 0) api->multi_poll(multi, nullptr, 0, int(timeout_ms), nullptr);
 
       if (show_progress) {
         now = Clock::now();
@@ -639,7 +646,7 @@ struct CurlFetcher::Impl {
       }
     }
     if (drew) write_err("\r" + std::string(terminal_width(), ' ') + "\r");
-    if (multi != nullptr) curl_multi_cleanup(multi);
+    if (multi != nullptr) api->multi_cleanup(multi);
 
     std::vector<Result<FetchResponse>> out;
     out.reserve(count);

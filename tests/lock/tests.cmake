@@ -1,2 +1,2 @@
 wv_add_tests(lock wv_lock)
-target_link_libraries(lock_tests PRIVATE tomlplusplus::tomlplusplus)
+target_link_libraries(lock_tests PRIVATE wv_toml)
