@@ -6,7 +6,15 @@ Medians of many repetitions.
 
 Usage: python3 bench/run_overhead.py build/src/cli/wvlock [runs]
 """
-import base64, hashlib, os, shutil, statistics, subprocess, sys, tempfile, time, zipfile
+import os, shutil, statistics, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sdist_bench_files import wheel as shared_wheel  # noqa: E402
+
+
+def wheel(folder, name):
+    shared_wheel(folder, name, functions=50)
+
 
 WVLOCK = os.path.abspath(sys.argv[1])
 RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else 50
@@ -14,23 +22,6 @@ NAMES = ["alpha", "beta", "gamma"]
 # No GPU facts, whatever the machine: the bench measures run, not detection differences.
 ENV = dict(os.environ, WVLOCK_OVERRIDE_CUDA_DRIVER="", WVLOCK_OVERRIDE_CUDA_ARCH="",
            WVLOCK_OVERRIDE_ROCM="", WVLOCK_OVERRIDE_GFX="")
-
-
-def wheel(folder, name):
-    files = {
-        f"{name}/__init__.py": "".join(f"def f{i}(): return {i}\n" for i in range(50)),
-        f"{name}-1.0.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n",
-        f"{name}-1.0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: bench\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-    }
-    record = ""
-    for path, text in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
-        record += f"{path},sha256={digest},{len(text.encode())}\n"
-    record += f"{name}-1.0.dist-info/RECORD,,\n"
-    files[f"{name}-1.0.dist-info/RECORD"] = record
-    with zipfile.ZipFile(f"{folder}/{name}-1.0-py3-none-any.whl", "w", zipfile.ZIP_DEFLATED) as zf:
-        for path, text in files.items():
-            zf.writestr(path, text)
 
 
 def timed(argv, cwd):

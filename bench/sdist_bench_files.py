@@ -2,9 +2,9 @@
 import base64, hashlib, zipfile
 
 
-def wheel(folder, name):
+def wheel(folder, name, functions=200):
     files = {
-        f"{name}/__init__.py": "".join(f"def f{i}(): return {i}\n" for i in range(200)),
+        f"{name}/__init__.py": "".join(f"def f{i}(): return {i}\n" for i in range(functions)),
         f"{name}-1.0.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n",
         f"{name}-1.0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: bench\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
     }
