@@ -8,6 +8,7 @@
 #include "base/str.h"
 #include "cli/commands.h"
 #include "cli/environment_choice.h"
+#include "cli/lock_input.h"
 #include "cli/network.h"
 #include "cli/project.h"
 #include "cli/python_default.h"
@@ -15,6 +16,7 @@
 #include "install/new_environment.h"
 #include "install/python_request.h"
 #include "install/select.h"
+#include "install/standard_select.h"
 #include "install/sync.h"
 #include "install/wheel_store.h"
 #include "install/wheelhouse.h"
@@ -47,12 +49,13 @@ struct SelectionInputs {
   std::optional<targets::ProjectConfig> config;  ///< the project file, when it was read
 };
 
-// Reads the lockfile (checking it is fresh unless --frozen) and detects the live host.
+// Reads the lockfile (checking it is fresh unless --frozen, `--lockfile` or a lock without
+// targets: cli/lock_input.h) and detects the live host.
 Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_system,
-                                bool frozen) {
+                                bool frozen, const LockInput& lock) {
   SelectionInputs inputs;
-  inputs.lock_dir = options.project_dir;
-  std::string path = path_join(options.project_dir, "pylock.toml");
+  inputs.lock_dir = lock.dir;
+  const std::string& path = lock.path;
   auto text = file_system.read_file(path);
   if (!text) {
     if (text.error().code == ErrorCode::kNotFound) {
@@ -62,7 +65,7 @@ Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_s
     return text.error();
   }
   WV_ASSIGN_OR_RETURN(inputs.lockfile, lock::read_lockfile(*text, path));
-  if (!frozen) {
+  if (!frozen && checks_freshness(lock, inputs.lockfile)) {
     auto project = load_project(options, file_system);
     if (!project) return project.error();
     if (!lock_is_fresh(*project, inputs.lockfile)) {
@@ -81,8 +84,15 @@ class LazyBuilder final : public install::SourceBuilder {
  public:
   LazyBuilder(const GlobalOptions& options, FileSystem& file_system)
       : options_(options), file_system_(file_system) {}
+  /// A lock without targets builds over the indexes its packages name, not the project's.
+  void use_lock_indexes(const lock::Lockfile& lockfile, std::string lock_dir) {
+    standard_ = &lockfile;
+    lock_dir_ = std::move(lock_dir);
+  }
   Result<std::string> build_wheel(const install::BuildRequest& request) override {
-    if (!source_) {
+    if (!source_ && standard_ != nullptr) {
+      WV_ASSIGN_OR_RETURN(source_, lock_build_source(options_, *standard_, lock_dir_, file_system_));
+    } else if (!source_) {
       WV_ASSIGN_OR_RETURN(project_, load_project(options_, file_system_));
       WV_ASSIGN_OR_RETURN(source_, ProjectSource::open(options_, project_, file_system_));
     }
@@ -92,6 +102,8 @@ class LazyBuilder final : public install::SourceBuilder {
  private:
   const GlobalOptions& options_;
   FileSystem& file_system_;
+  const lock::Lockfile* standard_ = nullptr;
+  std::string lock_dir_;
   LoadedProject project_;
   std::unique_ptr<ProjectSource> source_;
 };
@@ -118,6 +130,7 @@ int fail(const Error& error) {
 struct SelectionFlags {
   install::SelectOptions select;
   install::InstallRequest request;
+  std::optional<std::string> lockfile;  ///< `--lockfile PATH`
 };
 
 // An environment variable that is set to 1 or true.
@@ -131,6 +144,7 @@ Result<SelectionFlags> selection_flags(Arguments& arguments) {
   WV_ASSIGN_OR_RETURN(auto forced, arguments.extract_value("--target"));
   if (forced) flags.select.forced_target = *forced;
   flags.select.verify = !arguments.extract_flag("--no-verify-target");
+  WV_ASSIGN_OR_RETURN(flags.lockfile, arguments.extract_value("--lockfile"));
   // The flag, else the environment; `cpu-fallback` of [tool.wvlock] is read with the project.
   flags.select.allow_cpu_fallback =
       arguments.extract_flag("--allow-cpu-fallback") || env_flag("WVLOCK_ALLOW_CPU_FALLBACK");
@@ -193,7 +207,9 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
   auto python = python_choice(options, *python_text, uses_active_environment(*venv));
   if (!python) return fail(python.error());
   RealFileSystem file_system;
-  auto inputs = prepare(options, file_system, frozen);
+  auto lock = lock_input(options, flags->lockfile);
+  if (!lock) return fail(lock.error());
+  auto inputs = prepare(options, file_system, frozen, *lock);
   if (!inputs) return fail(inputs.error());
   if (auto applied = install::apply_install_request(inputs->lockfile, flags->request, flags->select);
       !applied) {
@@ -210,6 +226,12 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
                                                ? *environment->current
                                                : *environment->base;
   inputs->live = install::with_interpreter(inputs->live, facts);
+  if (install::is_standard_lock(inputs->lockfile)) {
+    auto selection = install::select_standard(inputs->lockfile, inputs->live, flags->select);
+    if (!selection) return fail(selection.error());
+    write_out(install::render_standard_selection(*selection, json));
+    return kExitOk;
+  }
   std::optional<install::CpuFallback> fallback;
   auto verdicts =
       install::evaluate_targets(inputs->lockfile, inputs->live, flags->select, &fallback);
@@ -289,7 +311,9 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   sync_options.python_request = python->request;
 
   RealFileSystem file_system;
-  auto inputs = prepare(options, file_system, frozen);
+  auto lock = lock_input(options, flags->lockfile);
+  if (!lock) return fail(lock.error());
+  auto inputs = prepare(options, file_system, frozen, *lock);
   if (!inputs) return fail(inputs.error());
   if (auto applied = install::apply_install_request(inputs->lockfile, flags->request,
                                                     sync_options.select);
@@ -308,6 +332,9 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   // Packages built from source need the project's indexes (build requirements) and a builder,
   // opened only when a build happens: a re-sync that keeps every build costs nothing more.
   LazyBuilder builder(options, file_system);
+  if (install::is_standard_lock(inputs->lockfile)) {
+    builder.use_lock_indexes(inputs->lockfile, inputs->lock_dir);
+  }
   if (needs_builds(inputs->lockfile, sync_options)) sync_options.builder = &builder;
   install::SyncReport report;
   Result<void> synced = install::sync_into(report, sync_options, inputs->lockfile, inputs->live, store);
