@@ -4,7 +4,7 @@ Run with the packaging release to test against on PYTHONPATH:
     python3 pylock_select.py REQUEST.json
 REQUEST: {"lock": path, "strip_variant_labels": bool, "environment": {marker variables},
           "tags": [[interpreter, abi, platform], ...], "selections": [{"extras": [...],
-          "groups": [...]}, ...]}
+          "groups": [...] or null for the lock's default-groups}, ...]}
 Prints one JSON object: {"invalid": message} when Pylock.from_dict() refuses the file, else
 {"selections": [{"packages": ["name==version", ...], "files": ["name file", ...]} or
 {"error": message}, ...]}: `files` names what select() installs of each package, a wheel or

@@ -252,7 +252,10 @@ json oracle_select(const ProjectCopy& project, const std::string& oracle, const 
                   {"strip_variant_labels", strip_labels},
                   {"environment", standard["environment"]},
                   {"tags", standard["tags"]},
-                  {"selections", {{{"extras", choice.extras}, {"groups", choice.groups}}}}};
+                  {"selections", json::array()}};
+  // No `--group`: the lock's default-groups on both sides (packaging's `None`).
+  request["selections"].push_back({{"extras", choice.extras},
+                                   {"groups", choice.groups.empty() ? json() : json(choice.groups)}});
   std::ofstream(project.dir + "/select-request.json") << request.dump();
   Run run = shell(project.dir, "PYTHONPATH='" + oracle + "' '" WV_TEST_PYTHON "' '" WV_SOURCE_DIR
                                "/tests/cli/pylock_select.py' select-request.json");

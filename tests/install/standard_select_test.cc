@@ -149,10 +149,11 @@ TEST_CASE("standard select: requires-python and environments exclude an interpre
                                        "at packages[0] (line 3) and a 2 at packages[1]") !=
         std::string::npos);
   // Exclusive markers narrow them down to one.
-  auto exclusive = select_standard(
+  // (The selection points into the lock: it must outlive it.)
+  const lock::Lockfile narrowed =
       read(a + "[[packages]]\nname = \"a\"\nversion = \"2\"\nmarker = \"os_name == 'nt'\"\n"
-               "wheels = [" + wheel("a-2-py3-none-any.whl") + "]\n"),
-      linux_host(), {});
+               "wheels = [" + wheel("a-2-py3-none-any.whl") + "]\n");
+  auto exclusive = select_standard(narrowed, linux_host(), {});
   REQUIRE(exclusive);
   CHECK(chosen(*exclusive) == std::vector<std::string>{"a a-1-py3-none-any.whl"});
 }
