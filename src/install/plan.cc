@@ -208,10 +208,10 @@ void name_outside_paths(Plan& plan, const std::string& lock_dir) {
   std::error_code error;
   const fs::path folder = fs::absolute(lock_dir.empty() ? "." : lock_dir, error).lexically_normal();
   for (PlanItem& item : plan.items) {
-    if (item.file == nullptr || item.file->path.empty()) continue;
-    fs::path path(item.file->path);
-    if (path.is_relative()) path = folder / path;
-    path = path.lexically_normal();
+    // A relative path is the lock's own layout (it may climb to a sibling index); an absolute
+    // one names this machine's file system.
+    if (item.file == nullptr || item.file->path.empty() || item.file->path.front() != '/') continue;
+    const fs::path path = fs::path(item.file->path).lexically_normal();
     const fs::path inside = path.lexically_relative(folder);
     if (inside.empty() || *inside.begin() == "..") item.outside_path = path.generic_string();
   }

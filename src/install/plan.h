@@ -89,7 +89,7 @@ Plan make_plan(const Selection& selection, const std::vector<InstalledDistributi
 /// `+ name version (wheel, download)`, `~ name old -> new (upgrade, wheel)`, `- name old`,
 /// `= name version (not in the lock, kept: --inexact)`, then one line counting packages per
 /// action; `verbose` also lists kept packages.
-/// Sets `outside_path` of every item whose file names a local path outside `lock_dir`.
+/// Sets `outside_path` of every item whose file names an absolute local path outside `lock_dir`.
 void name_outside_paths(Plan& plan, const std::string& lock_dir);
 
 std::string render_plan(const Plan& plan, bool dry_run, bool verbose = false);
