@@ -75,10 +75,12 @@ Result<InterpreterFacts> environment_facts(SyncReport& report, const SyncOptions
 void plan_into(SyncReport& report, const SyncOptions& options, const EnvironmentPlan& environment,
                EnvironmentMode mode, const InterpreterFacts& facts,
                const std::vector<InstalledDistribution>& installed,
-               const std::map<std::string, SourceIdentity>& identities) {
+               const std::map<std::string, SourceIdentity>& identities, bool standard) {
   report.plan = make_plan(report.selection, installed,
                           PlanOptions{options.reinstall, options.inexact}, identities);
-  name_outside_paths(report.plan, options.lock_dir);
+  // Another tool's lock may name any file of this machine: the plan says where (PEP 751 allows
+  // absolute paths). Our own locks write absolute paths only for what the project named so.
+  if (standard) name_outside_paths(report.plan, options.lock_dir);
   report.plan.environment = environment.root;
   report.plan.python_version = facts.full_version;
   report.plan.python_executable = facts.base_executable;
@@ -169,7 +171,8 @@ Result<void> install_into(SyncReport& report, const SyncOptions& options,
   if (mode == EnvironmentMode::kKeep) {
     WV_ASSIGN_OR_RETURN(installed, list_installed(facts.scheme));
   }
-  plan_into(report, options, environment, mode, facts, installed, identities);
+  plan_into(report, options, environment, mode, facts, installed, identities,
+            is_standard_lock(lockfile));
   note_other_installers(report, installed);
   if (options.dry_run) return {};
   return change_environment(report, options, lockfile, store, file_system, facts, installed,
