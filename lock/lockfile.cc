@@ -249,10 +249,11 @@ Result<void> check_source_kind(const LockedPackage& package, std::string_view pa
 
 // Source trees keep their version in the tool table (PEP 751 forbids a top-level one); the
 // project's own may be dynamic and so unknown.
-Result<void> check_version(const LockedPackage& package, std::string_view path) {
+Result<void> check_version(const LockedPackage& package, std::string_view path, bool standard) {
   if (!package.version.empty()) return {};
   bool tree = package.directory || package.vcs;
-  if (tree && package.is_project) return {};
+  // PEP 751: a source tree's entry MUST NOT carry a version; only ours keep one in the tool table.
+  if (tree && (package.is_project || standard)) return {};
   if (!tree) return invalid(path, package.line, str_cat(label(package), " has no `version`"));
   return invalid(path, package.line,
                  str_cat(label(package), " has no version: a directory or vcs entry keeps it in "
@@ -359,9 +360,9 @@ Result<void> check_project(const Lockfile& lockfile, std::string_view path) {
   return {};
 }
 
-Result<void> check_sources(const LockedPackage& package, std::string_view path) {
+Result<void> check_sources(const LockedPackage& package, std::string_view path, bool standard) {
   WV_TRY(check_source_kind(package, path));
-  WV_TRY(check_version(package, path));
+  WV_TRY(check_version(package, path, standard));
   for (const LockedFile& wheel : package.wheels) {
     WV_TRY(check_file(package, wheel, path));
     // A wheel of another project or version than its entry would install and never settle.
@@ -429,7 +430,7 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
   for (const LockedPackage& package : lockfile.packages) {
     if (package.name.empty()) return invalid(path, package.line, "a package has no `name`");
     WV_TRY(check_name("package name", package.name, package.line));
-    WV_TRY(check_sources(package, path));
+    WV_TRY(check_sources(package, path, lockfile.targets.empty()));
     if (!package.marker.empty()) {
       if (Result<pkg::Marker> marker = pkg::parse_marker(package.marker); !marker) {
         return invalid(path, package.line, str_cat(label(package), ": `marker` ",

@@ -152,7 +152,8 @@ class Reader {
     const toml::node* hashes = table->get("hashes");
     if (!hashes || !hashes->as_table()) {
       return error(&node, str_cat(in_backticks(file.name),
-                                  ": expected `hashes = { sha256 = \"...\" }`"));
+                                  ": expected `hashes = { sha256 = \"...\" }` (PEP 751: `hashes` "
+                                  "is required; wvlock installs no file it cannot verify)"));
     }
     WV_ASSIGN_OR_RETURN(file.sha256,
                         string(*hashes->as_table(), "sha256", true, str_cat(where, ".hashes.")));
@@ -243,6 +244,9 @@ class Reader {
     // PEP 751 forbids a top-level version for source trees; wvlock keeps theirs in the tool
     // table, and only theirs, so each entry has its version in one place.
     bool tree = package.directory || package.vcs;
+    // Another tool's entry (no wvlock table) may carry a top-level version: packaging's reader
+    // accepts it, and so does installing, which never reads it for a source tree.
+    if (tree && !tool) return {};
     if (tree && !package.version.empty()) {
       return error(table.get("version"),
                    str_cat("package ", in_backticks(package.name),
@@ -374,6 +378,12 @@ class Reader {
 
 }  // namespace
 
+namespace {
+
+Result<Lockfile> read_document(const toml::table& document, std::string_view path);
+
+}  // namespace
+
 Result<Lockfile> read_lockfile(std::string_view text, std::string_view path) {
   if (text.size() > limit_value(Limit::kTomlBytes)) {
     return limit_error(Limit::kTomlBytes, str_cat("lockfile ", in_backticks(path)), text.size());
@@ -388,6 +398,21 @@ Result<Lockfile> read_lockfile(std::string_view text, std::string_view path) {
                       str_cat(path, ":", failure.source().begin.line, ":",
                               failure.source().begin.column, ": ", failure.description()));
   }
+  Result<Lockfile> lockfile = read_document(document, path);
+  // Our own lock that does not validate is a failed install (exit 1, as ever); a lock without
+  // wvlock targets is someone else's input, and bad input (exit 2).
+  if (!lockfile && lockfile.error().code == ErrorCode::kInvalidLockfile &&
+      !document.at_path("tool.wvlock.target").node()) {
+    Error error = std::move(lockfile).error();
+    error.code = ErrorCode::kInvalidInput;
+    return error;
+  }
+  return lockfile;
+}
+
+namespace {
+
+Result<Lockfile> read_document(const toml::table& document, std::string_view path) {
   Reader reader(path);
   Lockfile lockfile;
   WV_ASSIGN_OR_RETURN(lockfile.lock_version, reader.string(document, "lock-version", true, ""));
@@ -405,7 +430,9 @@ Result<Lockfile> read_lockfile(std::string_view text, std::string_view path) {
   if (major != "1") {
     return reader.error(document.get("lock-version"),
                         str_cat("lock-version ", in_backticks(lockfile.lock_version),
-                                " is not supported: this wvlock reads lock-version 1.x"));
+                                " is not supported: this wvlock reads lock-version 1.x (PEP 751: "
+                                "a lock-version whose major an installer does not support MUST "
+                                "be refused)"));
   }
   const toml::node* packages = document.get("packages");
   if (!packages || !packages->as_array()) {
@@ -437,5 +464,7 @@ Result<Lockfile> read_lockfile(std::string_view text, std::string_view path) {
   WV_TRY(validate(lockfile, path));
   return lockfile;
 }
+
+}  // namespace
 
 }  // namespace wv::lock

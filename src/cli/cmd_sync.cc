@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/environment_choice.h"
 #include "cli/index_overrides.h"
+#include "cli/lock_input.h"
 #include "cli/lock_mode.h"
 #include "cli/network.h"
 #include "cli/project.h"
@@ -18,6 +19,7 @@
 #include "install/new_environment.h"
 #include "install/python_request.h"
 #include "install/select.h"
+#include "install/standard_select.h"
 #include "install/sync.h"
 #include "install/wheel_store.h"
 #include "install/wheelhouse.h"
@@ -50,14 +52,33 @@ struct SelectionInputs {
   std::optional<targets::ProjectConfig> config;  ///< the project file, when it was read
 };
 
-// The lockfile as `mode` wants it (cli/lock_mode.h), and the live host.
+// The lockfile and the live host. A lock `--lockfile` names, or one without targets (another
+// tool's, or an export), is installed as it is (cli/lock_input.h); the project's own lock is
+// read as `mode` wants it (cli/lock_mode.h): re-locked when stale, refused, or as it is.
 Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_system,
-                                LockMode mode) {
+                                LockMode mode, const LockInput& lock) {
   SelectionInputs inputs;
-  inputs.lock_dir = options.project_dir;
-  WV_ASSIGN_OR_RETURN(CurrentLock current, current_lockfile(options, file_system, mode));
-  inputs.lockfile = std::move(current.lockfile);
-  inputs.config = std::move(current.config);
+  inputs.lock_dir = lock.dir;
+  std::optional<lock::Lockfile> as_it_is;
+  auto text = file_system.read_file(lock.path);
+  if (!text && (lock.named || text.error().code != ErrorCode::kNotFound)) {
+    if (text.error().code == ErrorCode::kNotFound) {
+      return make_error(ErrorCode::kNotFound, str_cat(in_backticks(lock.path), " does not exist"));
+    }
+    return text.error();
+  }
+  if (text) {
+    auto parsed = lock::read_lockfile(*text, lock.path);
+    if (!parsed && lock.named) return parsed.error();
+    if (parsed && !checks_freshness(lock, *parsed)) as_it_is = std::move(*parsed);
+  }
+  if (as_it_is) {
+    inputs.lockfile = std::move(*as_it_is);
+  } else {
+    WV_ASSIGN_OR_RETURN(CurrentLock current, current_lockfile(options, file_system, mode));
+    inputs.lockfile = std::move(current.lockfile);
+    inputs.config = std::move(current.config);
+  }
   detect::ProcessEnvironment environment;
   WV_ASSIGN_OR_RETURN(inputs.live,
                       detect::detect_host(detect::options_from_environment(environment)));
@@ -69,8 +90,15 @@ class LazyBuilder final : public install::SourceBuilder {
  public:
   LazyBuilder(const GlobalOptions& options, FileSystem& file_system)
       : options_(options), file_system_(file_system) {}
+  /// A lock without targets builds over the indexes its packages name, not the project's.
+  void use_lock_indexes(const lock::Lockfile& lockfile, std::string lock_dir) {
+    standard_ = &lockfile;
+    lock_dir_ = std::move(lock_dir);
+  }
   Result<std::string> build_wheel(const install::BuildRequest& request) override {
-    if (!source_) {
+    if (!source_ && standard_ != nullptr) {
+      WV_ASSIGN_OR_RETURN(source_, lock_build_source(options_, *standard_, lock_dir_, file_system_));
+    } else if (!source_) {
       WV_ASSIGN_OR_RETURN(project_, load_project(options_, file_system_));
       WV_ASSIGN_OR_RETURN(source_, ProjectSource::open(options_, project_, file_system_));
     }
@@ -80,6 +108,8 @@ class LazyBuilder final : public install::SourceBuilder {
  private:
   const GlobalOptions& options_;
   FileSystem& file_system_;
+  const lock::Lockfile* standard_ = nullptr;
+  std::string lock_dir_;
   LoadedProject project_;
   std::unique_ptr<ProjectSource> source_;
 };
@@ -106,6 +136,7 @@ int fail(const Error& error) {
 struct SelectionFlags {
   install::SelectOptions select;
   install::InstallRequest request;
+  std::optional<std::string> lockfile;  ///< `--lockfile PATH`
 };
 
 // An environment variable that is set to 1 or true.
@@ -119,6 +150,7 @@ Result<SelectionFlags> selection_flags(Arguments& arguments) {
   WV_ASSIGN_OR_RETURN(auto forced, arguments.extract_value("--target"));
   if (forced) flags.select.forced_target = *forced;
   flags.select.verify = !arguments.extract_flag("--no-verify-target");
+  WV_ASSIGN_OR_RETURN(flags.lockfile, arguments.extract_value("--lockfile"));
   // The flag, else the environment; `cpu-fallback` of [tool.wvlock] is read with the project.
   flags.select.allow_cpu_fallback =
       arguments.extract_flag("--allow-cpu-fallback") || env_flag("WVLOCK_ALLOW_CPU_FALLBACK");
@@ -182,7 +214,9 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
   auto python = python_choice(options, *python_text, uses_active_environment(*venv));
   if (!python) return fail(python.error());
   RealFileSystem file_system;
-  auto inputs = prepare(options, file_system, frozen ? LockMode::kFrozen : LockMode::kLocked);
+  auto lock = lock_input(options, flags->lockfile);
+  if (!lock) return fail(lock.error());
+  auto inputs = prepare(options, file_system, frozen ? LockMode::kFrozen : LockMode::kLocked, *lock);
   if (!inputs) return fail(inputs.error());
   if (auto applied = install::apply_install_request(inputs->lockfile, flags->request, flags->select);
       !applied) {
@@ -199,6 +233,12 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
                                                ? *environment->current
                                                : *environment->base;
   inputs->live = install::with_interpreter(inputs->live, facts);
+  if (install::is_standard_lock(inputs->lockfile)) {
+    auto selection = install::select_standard(inputs->lockfile, inputs->live, flags->select);
+    if (!selection) return fail(selection.error());
+    write_out(install::render_standard_selection(*selection, json));
+    return kExitOk;
+  }
   std::optional<install::CpuFallback> fallback;
   auto verdicts =
       install::evaluate_targets(inputs->lockfile, inputs->live, flags->select, &fallback);
@@ -288,7 +328,9 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   sync_options.python_request = python->request;
 
   RealFileSystem file_system;
-  auto inputs = prepare(options, file_system, *lock_mode);
+  auto lock = lock_input(options, flags->lockfile);
+  if (!lock) return fail(lock.error());
+  auto inputs = prepare(options, file_system, *lock_mode, *lock);
   if (!inputs) return fail(inputs.error());
   if (auto applied = install::apply_install_request(inputs->lockfile, flags->request,
                                                     sync_options.select);
@@ -307,6 +349,9 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   // Packages built from source need the project's indexes (build requirements) and a builder,
   // opened only when a build happens: a re-sync that keeps every build costs nothing more.
   LazyBuilder builder(options, file_system);
+  if (install::is_standard_lock(inputs->lockfile)) {
+    builder.use_lock_indexes(inputs->lockfile, inputs->lock_dir);
+  }
   if (needs_builds(inputs->lockfile, sync_options)) sync_options.builder = &builder;
   install::SyncReport report;
   Result<void> synced = install::sync_into(report, sync_options, inputs->lockfile, inputs->live, store);

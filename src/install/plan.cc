@@ -2,6 +2,7 @@
 #include "install/plan.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "base/str.h"
@@ -20,7 +21,10 @@ PlanAction version_change(const std::string& installed, const std::string& wante
 }
 
 std::string wheel_note(const PlanItem& item) {
-  return str_cat(item.wheel, item.download ? ", download" : "");
+  return str_cat(item.wheel, item.download ? ", download" : "",
+                 item.outside_path.empty()
+                     ? std::string()
+                     : str_cat(", from ", item.outside_path, ", outside the lockfile's folder"));
 }
 
 }  // namespace
@@ -138,8 +142,12 @@ Plan make_plan(const Selection& selection, const std::vector<InstalledDistributi
 }
 
 std::string render_plan(const Plan& plan, bool dry_run, bool verbose) {
+  // A lock without targets is installed by PEP 751's rules alone.
   std::string out = str_cat(dry_run ? "would sync " : "synced ", in_backticks(plan.environment),
-                            " to target ", plan.target,
+                            plan.target.empty() ? " by PEP 751's rules (the lock declares no "
+                                                  "targets)"
+                                                : " to target ",
+                            plan.target,
                             plan.target_reason.empty() ? "" : str_cat(" (", plan.target_reason, ")"),
                             "\n");
   if (!plan.environment_change.empty()) {
@@ -195,6 +203,20 @@ std::string render_plan(const Plan& plan, bool dry_run, bool verbose) {
   return out;
 }
 
+void name_outside_paths(Plan& plan, const std::string& lock_dir) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path folder = fs::absolute(lock_dir.empty() ? "." : lock_dir, error).lexically_normal();
+  for (PlanItem& item : plan.items) {
+    // A relative path is the lock's own layout (it may climb to a sibling index); an absolute
+    // one names this machine's file system.
+    if (item.file == nullptr || item.file->path.empty() || item.file->path.front() != '/') continue;
+    const fs::path path = fs::path(item.file->path).lexically_normal();
+    const fs::path inside = path.lexically_relative(folder);
+    if (inside.empty() || *inside.begin() == "..") item.outside_path = path.generic_string();
+  }
+}
+
 void write_plan_json(JsonWriter& json, const Plan& plan) {
   json.key("target");
   if (plan.target.empty()) {
@@ -225,7 +247,10 @@ void write_plan_json(JsonWriter& json, const Plan& plan) {
     json.text_or_null(item.action == PlanAction::kRemove ? std::string() : item.version);
     json.key("wheel");
     json.text_or_null(item.wheel);
-    json.field("download", item.download).field("locked", !item.unlisted).end();
+    json.field("download", item.download).field("locked", !item.unlisted);
+    json.key("outside_path");
+    json.text_or_null(item.outside_path);
+    json.end();
   }
   json.end();
 }

@@ -41,6 +41,9 @@ struct PlanItem {
   bool download = false;  ///< the file comes from a url (not a local path)
   /// kKeep of a distribution the lock does not name, kept because of `--inexact`.
   bool unlisted = false;
+  /// The file's local path when it lies outside the lockfile's folder (an absolute `path`,
+  /// which PEP 751 allows): named in the plan so that nobody installs it unawares.
+  std::string outside_path;
 };
 
 struct Plan {
@@ -86,6 +89,9 @@ Plan make_plan(const Selection& selection, const std::vector<InstalledDistributi
 /// `+ name version (wheel, download)`, `~ name old -> new (upgrade, wheel)`, `- name old`,
 /// `= name version (not in the lock, kept: --inexact)`, then one line counting packages per
 /// action; `verbose` also lists kept packages.
+/// Sets `outside_path` of every item whose file names an absolute local path outside `lock_dir`.
+void name_outside_paths(Plan& plan, const std::string& lock_dir);
+
 std::string render_plan(const Plan& plan, bool dry_run, bool verbose = false);
 
 /// The plan's part of `wvlock sync --json` (docs/json.md): `"target"`, `"venv"`, `"python"`,

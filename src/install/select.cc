@@ -616,7 +616,16 @@ std::string describe(const WheelChange& change) {
 
 Result<void> apply_install_request(const lock::Lockfile& lockfile, const InstallRequest& request,
                                    SelectOptions& options) {
-  const std::vector<std::string>& declared = lockfile.dependency_groups;
+  // PEP 751: `default-groups` SHOULD NOT appear in `dependency-groups`; a lock without targets
+  // (another tool's) may still be asked for them by name.
+  std::vector<std::string> declared = lockfile.dependency_groups;
+  if (lockfile.targets.empty()) {
+    for (const std::string& group : lockfile.default_groups) {
+      if (std::find(declared.begin(), declared.end(), group) == declared.end()) {
+        declared.push_back(group);
+      }
+    }
+  }
   WV_TRY(check_declared(lockfile.extras, request.extras, "extra", "--extra"));
   WV_TRY(check_declared(declared, request.groups, "dependency group", "--group"));
   WV_TRY(check_declared(declared, request.only_groups, "dependency group", "--only-group"));

@@ -14,6 +14,7 @@
 #include "install/prepare.h"
 #include "install/selection_check.h"
 #include "install/stage.h"
+#include "install/standard_select.h"
 
 namespace wv::install {
 namespace {
@@ -26,10 +27,13 @@ Result<void> select_into(SyncReport& report, const lock::Lockfile& lockfile,
   targets::HostProfile host = with_interpreter(live, facts);
   report.plan.python_version = facts.full_version;
   report.plan.python_executable = facts.base_executable;
-  Result<Selection> selection = select_target(lockfile, host, select);
+  const bool standard = is_standard_lock(lockfile);
+  Result<Selection> selection = standard ? select_standard(lockfile, host, select)
+                                         : select_target(lockfile, host, select);
   report.host = host;
   report.refused = false;
   report.verdicts.clear();
+  if (!selection && standard) return std::move(selection).error();
   if (!selection) {
     Error error = std::move(selection).error();
     if (error.code == ErrorCode::kUnavailable) {
@@ -71,9 +75,12 @@ Result<InterpreterFacts> environment_facts(SyncReport& report, const SyncOptions
 void plan_into(SyncReport& report, const SyncOptions& options, const EnvironmentPlan& environment,
                EnvironmentMode mode, const InterpreterFacts& facts,
                const std::vector<InstalledDistribution>& installed,
-               const std::map<std::string, SourceIdentity>& identities) {
+               const std::map<std::string, SourceIdentity>& identities, bool standard) {
   report.plan = make_plan(report.selection, installed,
                           PlanOptions{options.reinstall, options.inexact}, identities);
+  // Another tool's lock may name any file of this machine: the plan says where (PEP 751 allows
+  // absolute paths). Our own locks write absolute paths only for what the project named so.
+  if (standard) name_outside_paths(report.plan, options.lock_dir);
   report.plan.environment = environment.root;
   report.plan.python_version = facts.full_version;
   report.plan.python_executable = facts.base_executable;
@@ -164,11 +171,41 @@ Result<void> install_into(SyncReport& report, const SyncOptions& options,
   if (mode == EnvironmentMode::kKeep) {
     WV_ASSIGN_OR_RETURN(installed, list_installed(facts.scheme));
   }
-  plan_into(report, options, environment, mode, facts, installed, identities);
+  plan_into(report, options, environment, mode, facts, installed, identities,
+            is_standard_lock(lockfile));
   note_other_installers(report, installed);
   if (options.dry_run) return {};
   return change_environment(report, options, lockfile, store, file_system, facts, installed,
                             identities);
+}
+
+// `"standard"` of docs/json.md: for a lock without targets, what PEP 751's rules were
+// evaluated against (the marker environment and the ordered tags), so that another installer
+// can be asked the same question; null for a lock with targets.
+void write_standard_json(JsonWriter& json, const lock::Lockfile& lockfile,
+                         const std::optional<targets::HostProfile>& host) {
+  json.key("standard");
+  if (!is_standard_lock(lockfile) || !host) {
+    json.null();
+    return;
+  }
+  Result<StandardEnvironment> facts = standard_environment(*host);
+  if (!facts) {
+    json.null();
+    return;
+  }
+  json.begin_object().key("environment").begin_object();
+  for (const char* variable :
+       {"implementation_name", "implementation_version", "os_name", "platform_machine",
+        "platform_python_implementation", "platform_release", "platform_system",
+        "platform_version", "python_full_version", "python_version", "sys_platform"}) {
+    json.field(variable, std::string(*facts->markers.get(variable)));
+  }
+  json.end().key("tags").begin_array();
+  for (const pkg::Tag& tag : facts->tags) {
+    json.begin_array().value(tag.interpreter).value(tag.abi).value(tag.platform).end();
+  }
+  json.end().end();
 }
 
 }  // namespace
@@ -224,6 +261,7 @@ std::string render_sync_json(const SyncReport& report, const lock::Lockfile& loc
   json.key("targets");
   write_verdicts_json(json, lockfile, report.verdicts);
   write_fallback_json(json, report.selection.fallback, selected_verdict(report.verdicts));
+  write_standard_json(json, lockfile, report.host);
   json.key("install").begin_object();
   json.field("cache_hits", static_cast<std::uint64_t>(report.cache_hits));
   json.field("extracted", static_cast<std::uint64_t>(report.extracted));
