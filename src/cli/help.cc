@@ -78,6 +78,8 @@ const HelpText kHelp[] = {
      "  --locked                 fail when pylock.toml is missing or stale instead of locking\n"
      "                           (exit 1; the setting for CI)\n"
      "  --frozen                 install pylock.toml as it is, without checking it is fresh\n"
+     "  --lockfile PATH          install this pylock.toml / pylock.NAME.toml; one without wvlock\n"
+     "                           targets (another tool's, an export) by PEP 751's rules\n"
      "  --dry-run                print the plan; change nothing\n"
      "  --reinstall              reinstall every package, even one already right, and extract\n"
      "                           its wheel again instead of using the unpacked cache\n"
