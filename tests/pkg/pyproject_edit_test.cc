@@ -132,7 +132,7 @@ TEST_CASE("pyproject edit: an empty array, and no dependencies key at all",
   CHECK(no_project.error().message.find("no `[project]` table") != std::string::npos);
 }
 
-TEST_CASE("pyproject edit: a `]` and a comment marker inside strings",
+TEST_CASE("pyproject edit: a closing bracket and a comment marker inside strings",
           "[pkg][pyproject_edit]") {
   const std::string before =
       "[project]\n"
