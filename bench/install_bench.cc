@@ -39,10 +39,10 @@
 #include <thread>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "install/sync.h"
+#include "src/base/file_system.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/install/sync.h"
 #include "install_bench_wheels.h"
 #include "lock/lockfile.h"
 

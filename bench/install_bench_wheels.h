@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "base/sha256.h"
-#include "base/str.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
 
 namespace bench {
 

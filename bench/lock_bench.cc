@@ -30,10 +30,10 @@
 #include <string>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/str.h"
-#include "cli/project.h"
-#include "net/curl_fetcher.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "src/cli/project.h"
+#include "src/net/curl_fetcher.h"
 #include "lock/catalog.h"
 #include "lock/lockfile.h"
 #include "lock/resolve.h"

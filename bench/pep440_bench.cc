@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pkg/specifier.h"
-#include "pkg/version.h"
+#include "src/pkg/specifier.h"
+#include "src/pkg/version.h"
 
 namespace {
 

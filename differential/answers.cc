@@ -6,11 +6,11 @@
 #include <array>
 #include <cstdint>
 
-#include "base/str.h"
-#include "pkg/name.h"
-#include "pkg/requirement.h"
-#include "pkg/specifier.h"
-#include "pkg/version.h"
+#include "src/base/str.h"
+#include "src/pkg/name.h"
+#include "src/pkg/requirement.h"
+#include "src/pkg/specifier.h"
+#include "src/pkg/version.h"
 
 namespace wv::differential {
 namespace {

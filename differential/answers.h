@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "pkg/marker.h"
-#include "pkg/marker_environment.h"
+#include "src/pkg/marker.h"
+#include "src/pkg/marker_environment.h"
 
 namespace wv::differential {
 

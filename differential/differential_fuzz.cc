@@ -29,10 +29,10 @@
 #include <string>
 #include <vector>
 
-#include "base/str.h"
+#include "src/base/str.h"
 #include "differential/answers.h"
 #include "differential/generator.h"
-#include "pkg/version.h"
+#include "src/pkg/version.h"
 
 extern char** environ;
 

@@ -1,7 +1,7 @@
 // Grammar-based random inputs for the differential test; see generator.h.
 #include "differential/generator.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::differential {
 namespace {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pkg/marker_environment.h"
+#include "src/pkg/marker_environment.h"
 
 namespace wv::differential {
 

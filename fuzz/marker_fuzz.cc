@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "fuzz/fuzz_target.h"
-#include "pkg/marker.h"
-#include "pkg/marker_environment.h"
+#include "src/pkg/marker.h"
+#include "src/pkg/marker_environment.h"
 
 namespace {
 

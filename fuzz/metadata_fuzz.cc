@@ -5,8 +5,8 @@
 #include <string>
 
 #include "fuzz/fuzz_target.h"
-#include "pkg/metadata.h"
-#include "pkg/requirement.h"
+#include "src/pkg/metadata.h"
+#include "src/pkg/requirement.h"
 
 WV_FUZZ_TARGET(metadata) {
   if (size > wv::fuzz::kMaxTextInput) return;

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "fuzz/fuzz_target.h"
-#include "pkg/pyproject_edit.h"
+#include "src/pkg/pyproject_edit.h"
 #include "targets/project_file.h"
 
 WV_FUZZ_TARGET(pyproject_edit) {

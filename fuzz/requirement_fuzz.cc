@@ -2,8 +2,8 @@
 // to the same name, extras, specifier and URL; printing is a fixed point from the second print
 // on; the normalised name is idempotent.
 #include "fuzz/fuzz_target.h"
-#include "pkg/name.h"
-#include "pkg/requirement.h"
+#include "src/pkg/name.h"
+#include "src/pkg/requirement.h"
 
 WV_FUZZ_TARGET(requirement) {
   if (size > wv::fuzz::kMaxTextInput) return;

@@ -1,4 +1,4 @@
-// Reading and unpacking an sdist (src/build/sdist_archive.h): the bytes are written to a
+// Reading and unpacking an sdist (src/pep517/sdist_archive.h): the bytes are written to a
 // temporary `.tar.gz` (or `.zip` when they start with `PK`), then PKG-INFO is read and the
 // archive unpacked with a small sdist-bytes limit. Properties: no crash; nothing is written
 // outside the destination; what an unpack leaves holds no link that leads out of it; the two
@@ -11,8 +11,8 @@
 #include <fstream>
 #include <string>
 
-#include "base/limits.h"
-#include "build/sdist_archive.h"
+#include "src/base/limits.h"
+#include "src/pep517/sdist_archive.h"
 #include "fuzz/fuzz_target.h"
 
 namespace {

@@ -2,7 +2,7 @@
 // canonical names parse back to equal values, also with the project name given; classify_filename()
 // never fails.
 #include "fuzz/fuzz_target.h"
-#include "pkg/sdist_filename.h"
+#include "src/pkg/sdist_filename.h"
 
 WV_FUZZ_TARGET(sdist_filename) {
   if (size > wv::fuzz::kMaxTextInput) return;

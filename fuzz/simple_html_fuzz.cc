@@ -5,7 +5,7 @@
 
 #include "fuzz/fuzz_target.h"
 #include "fuzz/simple_page_check.h"
-#include "index/simple_page.h"
+#include "src/index/simple_page.h"
 
 WV_FUZZ_TARGET(simple_html) {
   if (size > wv::fuzz::kMaxTextInput) return;

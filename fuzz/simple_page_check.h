@@ -6,7 +6,7 @@
 #include <string>
 
 #include "fuzz/fuzz_target.h"
-#include "index/simple_page.h"
+#include "src/index/simple_page.h"
 
 namespace wv::fuzz {
 

@@ -3,8 +3,8 @@
 // the same answers; with pre-releases allowed the set contains a version exactly when every
 // clause does; a set intersected with itself answers as the set.
 #include "fuzz/fuzz_target.h"
-#include "pkg/specifier.h"
-#include "pkg/version.h"
+#include "src/pkg/specifier.h"
+#include "src/pkg/version.h"
 
 WV_FUZZ_TARGET(specifier) {
   if (size > wv::fuzz::kMaxTextInput) return;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "fuzz/fuzz_target.h"
-#include "index/variants_json.h"
-#include "pkg/variant.h"
+#include "src/index/variants_json.h"
+#include "src/pkg/variant.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // hash and normal form; public/base versions round-trip; the order of two versions agrees with
 // compare_full() and the compact key is monotone with it.
 #include "fuzz/fuzz_target.h"
-#include "pkg/version.h"
+#include "src/pkg/version.h"
 
 namespace {
 

@@ -1,8 +1,8 @@
 // Wheel file names with PEP 825 variant labels (src/pkg/wheel_filename.h). Properties: the
 // canonical name parses back to an equal value and is idempotent; classify_filename() agrees.
 #include "fuzz/fuzz_target.h"
-#include "pkg/sdist_filename.h"
-#include "pkg/wheel_filename.h"
+#include "src/pkg/sdist_filename.h"
+#include "src/pkg/wheel_filename.h"
 
 WV_FUZZ_TARGET(wheel_filename) {
   if (size > wv::fuzz::kMaxTextInput) return;

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "fuzz/fuzz_target.h"
-#include "install/wheel_unpack.h"
+#include "src/install/wheel_unpack.h"
 
 namespace {
 

@@ -11,11 +11,11 @@
 #include <algorithm>
 #include <string>
 
-#include "base/fetcher.h"
+#include "src/base/fetcher.h"
 #include "fuzz/fuzz_target.h"
-#include "index/limits.h"
-#include "index/wheel_zip.h"
-#include "pkg/name.h"
+#include "src/index/limits.h"
+#include "src/index/wheel_zip.h"
+#include "src/pkg/name.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::lock {
 

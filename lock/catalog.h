@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
-#include "pkg/metadata.h"
-#include "pkg/source.h"
+#include "src/base/result.h"
+#include "src/pkg/metadata.h"
+#include "src/pkg/source.h"
 
 namespace wv::lock {
 

@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "pkg/version.h"
+#include "src/pkg/version.h"
 
 namespace wv::lock {
 namespace {

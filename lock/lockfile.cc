@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <set>
 
-#include "base/credentials.h"
-#include "base/str.h"
-#include "pkg/marker.h"
-#include "pkg/name.h"
-#include "pkg/sdist_filename.h"
-#include "pkg/version.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/credentials.h"
+#include "src/base/str.h"
+#include "src/pkg/marker.h"
+#include "src/pkg/name.h"
+#include "src/pkg/sdist_filename.h"
+#include "src/pkg/version.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::lock {
 

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
-#include "pkg/variant.h"
+#include "src/base/result.h"
+#include "src/pkg/variant.h"
 #include "targets/target.h"
 
 namespace wv::lock {

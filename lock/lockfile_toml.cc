@@ -5,13 +5,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "base/limits.h"
-#include "base/str.h"
-#include "base/toml_guard.h"
+#include "src/base/limits.h"
+#include "src/base/str.h"
+#include "src/base/toml_guard.h"
 #include "lock/lockfile.h"
 #include "lock/toml_value.h"
 #include "lock/variants_table.h"
-#include "pkg/upload_time.h"
+#include "src/pkg/upload_time.h"
 
 namespace wv::lock {
 namespace {

@@ -1,10 +1,10 @@
 // pylock.toml writer: fixed key order for the PEP 751 keys a reader looks at first (name,
 // version, ...), sorted keys everywhere else, no timestamps, no absolute paths added here.
-#include "base/str.h"
+#include "src/base/str.h"
 #include "lock/lockfile.h"
 #include "lock/toml_value.h"
 #include "lock/variants_table.h"
-#include "pkg/wheel_filename.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::lock {
 namespace {

@@ -3,9 +3,9 @@
 // extras and dependency groups (docs/lockfile.md, "Markers").
 #include <set>
 
-#include "base/str.h"
+#include "src/base/str.h"
 #include "lock/lockfile.h"
-#include "pkg/marker.h"
+#include "src/pkg/marker.h"
 
 namespace wv::lock {
 namespace {

@@ -3,8 +3,8 @@
 #include <functional>
 #include <set>
 
-#include "base/str.h"
-#include "pkg/name.h"
+#include "src/base/str.h"
+#include "src/pkg/name.h"
 
 namespace wv::lock {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
-#include "pkg/requirement.h"
+#include "src/base/result.h"
+#include "src/pkg/requirement.h"
 
 namespace wv::lock {
 

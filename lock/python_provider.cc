@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <limits>
 
-#include "base/log.h"
-#include "base/str.h"
-#include "pkg/name.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
+#include "src/pkg/name.h"
 
 namespace wv::lock {
 namespace {

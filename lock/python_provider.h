@@ -17,12 +17,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "base/result.h"
+#include "src/base/result.h"
 #include "lock/catalog.h"
 #include "lock/project_requirements.h"
 #include "lock/target_context.h"
 #include "lock/wheel_choice.h"
-#include "pkg/specifier.h"
+#include "src/pkg/specifier.h"
 #include "solver/provider.h"
 #include "solver/ranges.h"
 

@@ -8,12 +8,12 @@
 #include <tuple>
 #include <vector>
 
-#include "base/credentials.h"
-#include "base/hash.h"
-#include "base/str.h"
+#include "src/base/credentials.h"
+#include "src/base/hash.h"
+#include "src/base/str.h"
 #include "lock/python_provider.h"
 #include "lock/solve_target.h"
-#include "pkg/name.h"
+#include "src/pkg/name.h"
 
 namespace wv::lock {
 namespace {

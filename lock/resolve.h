@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "base/limits.h"
-#include "base/result.h"
+#include "src/base/limits.h"
+#include "src/base/result.h"
 #include "lock/catalog.h"
 #include "lock/lockfile.h"
 #include "lock/project_requirements.h"

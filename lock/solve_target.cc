@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "base/limits.h"
-#include "base/str.h"
+#include "src/base/limits.h"
+#include "src/base/str.h"
 #include "solver/state_impl.h"
 
 namespace wv::lock {

@@ -1,6 +1,6 @@
 #include "lock/target_context.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::lock {
 namespace {

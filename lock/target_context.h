@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "pkg/direct_source.h"
-#include "pkg/marker.h"
-#include "pkg/tags.h"
-#include "pkg/version.h"
+#include "src/pkg/direct_source.h"
+#include "src/pkg/marker.h"
+#include "src/pkg/tags.h"
+#include "src/pkg/version.h"
 #include "targets/host_profile.h"
 #include "targets/providers.h"
 #include "targets/target.h"

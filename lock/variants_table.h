@@ -5,9 +5,9 @@
 #include <set>
 #include <string>
 
-#include "base/result.h"
+#include "src/base/result.h"
 #include "lock/toml_value.h"
-#include "pkg/variant.h"
+#include "src/pkg/variant.h"
 
 namespace wv::lock {
 

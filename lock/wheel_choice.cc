@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::lock {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
+#include "src/base/result.h"
 #include "lock/target_context.h"
-#include "pkg/source.h"
-#include "pkg/wheel_filename.h"
+#include "src/pkg/source.h"
+#include "src/pkg/wheel_filename.h"
 #include "targets/match.h"
 
 namespace wv::lock {

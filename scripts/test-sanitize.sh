@@ -16,7 +16,7 @@ cmake -S . -B "$build" -G Ninja -DWV_SANITIZE=ON -DWV_BENCHMARKS=OFF \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_FLAGS_DEBUG="-O1 -g1" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" >/dev/null
 targets=(base_tests pkg_tests solver_tests targets_tests detect_tests index_tests net_tests
-         lock_tests install_tests build_tests fuzz_tests differential_tests differential_fuzz
+         lock_tests install_tests pep517_tests fuzz_tests differential_tests differential_fuzz
          fault_tests)
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1

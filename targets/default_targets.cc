@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
-#include "base/str.h"
-#include "pkg/marker.h"
+#include "src/base/str.h"
+#include "src/pkg/marker.h"
 
 namespace wv::targets {
 namespace {

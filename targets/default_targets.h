@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
+#include "src/base/result.h"
 #include "targets/host_profile.h"
 #include "targets/target.h"
 

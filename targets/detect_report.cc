@@ -3,8 +3,8 @@
 
 #include <functional>
 
-#include "base/json_writer.h"
-#include "base/str.h"
+#include "src/base/json_writer.h"
+#include "src/base/str.h"
 #include "targets/providers.h"
 #include "targets/target.h"
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "base/json_writer.h"
+#include "src/base/json_writer.h"
 #include "targets/host_profile.h"
 
 namespace wv::targets {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::targets {
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "pkg/tags.h"
-#include "pkg/variant.h"
-#include "pkg/wheel_filename.h"
+#include "src/pkg/tags.h"
+#include "src/pkg/variant.h"
+#include "src/pkg/wheel_filename.h"
 #include "targets/host_profile.h"
 #include "targets/providers.h"
 #include "targets/target.h"

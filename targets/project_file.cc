@@ -7,11 +7,11 @@
 #include <span>
 #include <toml++/toml.h>
 
-#include "base/limits.h"
-#include "base/toml_guard.h"
-#include "base/str.h"
-#include "pkg/marker.h"
-#include "pkg/name.h"
+#include "src/base/limits.h"
+#include "src/base/toml_guard.h"
+#include "src/base/str.h"
+#include "src/pkg/marker.h"
+#include "src/pkg/name.h"
 #include "targets/default_targets.h"
 #include "targets/python_pairs.h"
 

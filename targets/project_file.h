@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "pkg/direct_source.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/pkg/direct_source.h"
 #include "targets/target.h"
 
 namespace wv::targets {

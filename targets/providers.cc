@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <span>
 
-#include "base/str.h"
-#include "pkg/marker.h"
+#include "src/base/str.h"
+#include "src/pkg/marker.h"
 
 namespace wv::targets {
 namespace {

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "pkg/marker_environment.h"
-#include "pkg/variant.h"
+#include "src/pkg/marker_environment.h"
+#include "src/pkg/variant.h"
 #include "targets/host_profile.h"
 
 namespace wv::targets {

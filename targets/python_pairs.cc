@@ -1,6 +1,6 @@
 #include "targets/python_pairs.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::targets {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::targets {
 namespace {

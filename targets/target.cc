@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "base/str.h"
-#include "pkg/name.h"
+#include "src/base/str.h"
+#include "src/pkg/name.h"
 
 namespace wv::targets {
 

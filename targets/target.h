@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
-#include "pkg/marker_environment.h"
-#include "pkg/tags.h"
+#include "src/base/result.h"
+#include "src/pkg/marker_environment.h"
+#include "src/pkg/tags.h"
 #include "targets/host_profile.h"
 
 namespace wv::targets {

@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "pkg/variant.h"
+#include "src/pkg/variant.h"
 #include "targets/providers.h"
 
 namespace wv::targets {

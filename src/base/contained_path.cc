@@ -1,4 +1,4 @@
-#include "base/contained_path.h"
+#include "src/base/contained_path.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "base/file_system.h"
-#include "base/str.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
 
 namespace wv {
 namespace {

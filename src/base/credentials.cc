@@ -1,7 +1,7 @@
 // Masking and stripping URL user-info (base/credentials.h).
-#include "base/credentials.h"
+#include "src/base/credentials.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv {
 namespace {

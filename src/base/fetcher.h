@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
 namespace wv {
 

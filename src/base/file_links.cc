@@ -11,8 +11,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "base/file_system.h"
-#include "base/str.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
 
 namespace wv {
 namespace {

@@ -1,4 +1,4 @@
-#include "base/file_system.h"
+#include "src/base/file_system.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -15,8 +15,8 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "base/sha256.h"
-#include "base/str.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
 
 namespace wv {
 namespace fs = std::filesystem;

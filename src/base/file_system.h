@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/limits.h"
-#include "base/result.h"
+#include "src/base/limits.h"
+#include "src/base/result.h"
 
 namespace wv {
 

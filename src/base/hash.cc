@@ -1,8 +1,8 @@
-#include "base/hash.h"
+#include "src/base/hash.h"
 
 #include <xxhash.h>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
 namespace wv {
 

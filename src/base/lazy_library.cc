@@ -1,10 +1,10 @@
-#include "base/lazy_library.h"
+#include "src/base/lazy_library.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
 
-#include "base/output.h"
-#include "base/str.h"
+#include "src/base/output.h"
+#include "src/base/str.h"
 
 namespace wv {
 

@@ -1,9 +1,9 @@
-#include "base/limits.h"
+#include "src/base/limits.h"
 
 #include <array>
 #include <atomic>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv {
 namespace {

@@ -1,9 +1,9 @@
-#include "base/log.h"
+#include "src/base/log.h"
 
 #include <atomic>
 
-#include "base/output.h"
-#include "base/str.h"
+#include "src/base/output.h"
+#include "src/base/str.h"
 
 namespace wv {
 namespace {

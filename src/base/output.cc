@@ -1,10 +1,10 @@
 // stdout and stderr through the credential rule (base/output.h).
-#include "base/output.h"
+#include "src/base/output.h"
 
 #include <cstdio>
 #include <string>
 
-#include "base/credentials.h"
+#include "src/base/credentials.h"
 
 namespace wv {
 namespace {

@@ -1,6 +1,6 @@
-#include "base/percent.h"
+#include "src/base/percent.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv {
 

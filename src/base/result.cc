@@ -1,9 +1,9 @@
-#include "base/result.h"
+#include "src/base/result.h"
 
 #include <cstdlib>
 
-#include "base/output.h"
-#include "base/str.h"
+#include "src/base/output.h"
+#include "src/base/str.h"
 
 namespace wv {
 

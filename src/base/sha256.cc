@@ -1,4 +1,4 @@
-#include "base/sha256.h"
+#include "src/base/sha256.h"
 
 #include <fcntl.h>
 #include <openssl/evp.h>
@@ -8,8 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "base/lazy_library.h"
-#include "base/str.h"
+#include "src/base/lazy_library.h"
+#include "src/base/str.h"
 
 #ifndef WV_CRYPTO_SONAME
 #define WV_CRYPTO_SONAME "libcrypto.so.3"

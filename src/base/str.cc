@@ -1,4 +1,4 @@
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv {
 

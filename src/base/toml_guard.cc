@@ -1,11 +1,11 @@
 // TOML nesting pre-scan (base/toml_guard.h): one pass, no recursion, no allocation.
-#include "base/toml_guard.h"
+#include "src/base/toml_guard.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "base/limits.h"
-#include "base/str.h"
+#include "src/base/limits.h"
+#include "src/base/str.h"
 
 namespace wv {
 namespace {

@@ -6,17 +6,17 @@
 #include <map>
 #include <optional>
 
-#include "base/limits.h"
-#include "base/log.h"
-#include "base/str.h"
-#include "cli/commands.h"
-#include "cli/dependency_edit.h"
-#include "cli/python_default.h"
+#include "src/base/limits.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
+#include "src/cli/commands.h"
+#include "src/cli/dependency_edit.h"
+#include "src/cli/python_default.h"
 #include "lock/lockfile.h"
-#include "pkg/name.h"
-#include "pkg/requirement.h"
-#include "pkg/toml_scan.h"
-#include "pkg/version.h"
+#include "src/pkg/name.h"
+#include "src/pkg/requirement.h"
+#include "src/pkg/toml_scan.h"
+#include "src/pkg/version.h"
 #include "targets/project_file.h"
 
 namespace wv::cli {

@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "base/json_writer.h"
-#include "base/log.h"
-#include "base/output.h"
-#include "base/str.h"
-#include "cli/commands.h"
-#include "cli/project.h"
-#include "install/unpacked_cache.h"
+#include "src/base/json_writer.h"
+#include "src/base/log.h"
+#include "src/base/output.h"
+#include "src/base/str.h"
+#include "src/cli/commands.h"
+#include "src/cli/project.h"
+#include "src/install/unpacked_cache.h"
 
 namespace wv::cli {
 namespace {

@@ -4,17 +4,17 @@
 // code sync uses (install::LocalWheelStore, install::inspect_file); a file with a remote url is
 // looked up in the download cache only: check never uses the network.
 
-#include "base/json_writer.h"
-#include "base/log.h"
-#include "base/output.h"
-#include "base/str.h"
-#include "cli/commands.h"
-#include "cli/lock_view.h"
-#include "cli/project.h"
-#include "install/target_files.h"
-#include "install/wheel_store.h"
-#include "net/caching_fetcher.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/json_writer.h"
+#include "src/base/log.h"
+#include "src/base/output.h"
+#include "src/base/str.h"
+#include "src/cli/commands.h"
+#include "src/cli/lock_view.h"
+#include "src/cli/project.h"
+#include "src/install/target_files.h"
+#include "src/install/wheel_store.h"
+#include "src/net/caching_fetcher.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::cli {
 namespace {

@@ -2,12 +2,12 @@
 // ordered output; `--json` for tools.
 #include <chrono>
 
-#include "base/log.h"
-#include "base/output.h"
-#include "base/str.h"
-#include "cli/commands.h"
+#include "src/base/log.h"
+#include "src/base/output.h"
+#include "src/base/str.h"
+#include "src/cli/commands.h"
 #include "targets/detect/detect.h"
-#include "targets/detect/environment.h"
+#include "targets/detect/env_vars.h"
 #include "targets/detect_report.h"
 
 namespace wv::cli {

@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "base/credentials.h"
-#include "base/json_writer.h"
-#include "base/log.h"
-#include "base/output.h"
-#include "base/str.h"
-#include "cli/commands.h"
-#include "cli/lock_view.h"
+#include "src/base/credentials.h"
+#include "src/base/json_writer.h"
+#include "src/base/log.h"
+#include "src/base/output.h"
+#include "src/base/str.h"
+#include "src/cli/commands.h"
+#include "src/cli/lock_view.h"
 #include "lock/target_export.h"
 
 namespace wv::cli {

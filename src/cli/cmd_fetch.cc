@@ -10,19 +10,19 @@
 #include <map>
 #include <set>
 
-#include "base/json_writer.h"
-#include "base/log.h"
-#include "base/output.h"
-#include "base/str.h"
-#include "build/git.h"
-#include "cli/commands.h"
-#include "cli/lock_view.h"
-#include "cli/network.h"
-#include "cli/project.h"
-#include "install/target_files.h"
-#include "install/wheel_store.h"
-#include "install/wheelhouse.h"
-#include "net/progress.h"
+#include "src/base/json_writer.h"
+#include "src/base/log.h"
+#include "src/base/output.h"
+#include "src/base/str.h"
+#include "src/pep517/git.h"
+#include "src/cli/commands.h"
+#include "src/cli/lock_view.h"
+#include "src/cli/network.h"
+#include "src/cli/project.h"
+#include "src/install/target_files.h"
+#include "src/install/wheel_store.h"
+#include "src/install/wheelhouse.h"
+#include "src/net/progress.h"
 
 namespace wv::cli {
 namespace {

@@ -5,15 +5,15 @@
 // existing pyproject.toml is never replaced.
 #include <cstdlib>
 
-#include "base/file_system.h"
-#include "base/log.h"
-#include "base/str.h"
-#include "cli/commands.h"
-#include "cli/init_template.h"
-#include "install/python_request.h"
-#include "pkg/name.h"
+#include "src/base/file_system.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
+#include "src/cli/commands.h"
+#include "src/cli/init_template.h"
+#include "src/install/python_request.h"
+#include "src/pkg/name.h"
 #include "targets/detect/detect.h"
-#include "targets/detect/environment.h"
+#include "targets/detect/env_vars.h"
 
 namespace wv::cli {
 namespace {

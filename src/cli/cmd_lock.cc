@@ -1,10 +1,10 @@
 // `wvlock lock`: resolve every declared target and write pylock.toml (DESIGN.md §1, §3).
 #include <set>
 
-#include "cli/commands.h"
-#include "cli/index_overrides.h"
-#include "cli/lock_project.h"
-#include "cli/project.h"
+#include "src/cli/commands.h"
+#include "src/cli/index_overrides.h"
+#include "src/cli/lock_project.h"
+#include "src/cli/project.h"
 
 namespace wv::cli {
 

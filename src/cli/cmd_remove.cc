@@ -1,11 +1,11 @@
 // `wvlock remove NAME...`: every item naming each package (PEP 503) out of the dependency
 // array the flags select, and its `[tool.wvlock.sources]` entry once no array names it; then
 // lock and sync. A name that is not in the array changes nothing (uv's error and hints).
-#include "base/log.h"
-#include "base/str.h"
-#include "cli/commands.h"
-#include "cli/dependency_edit.h"
-#include "pkg/name.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
+#include "src/cli/commands.h"
+#include "src/cli/dependency_edit.h"
+#include "src/pkg/name.h"
 
 namespace wv::cli {
 namespace {

@@ -10,13 +10,13 @@
 #include <cstring>
 #include <filesystem>
 
-#include "base/log.h"
-#include "base/str.h"
-#include "cli/commands.h"
-#include "cli/environment_choice.h"
-#include "cli/index_overrides.h"
-#include "cli/script_environment.h"
-#include "cli/sync_project.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
+#include "src/cli/commands.h"
+#include "src/cli/environment_choice.h"
+#include "src/cli/index_overrides.h"
+#include "src/cli/script_environment.h"
+#include "src/cli/sync_project.h"
 
 namespace wv::cli {
 namespace {

@@ -5,12 +5,12 @@
 #include <map>
 #include <set>
 
-#include "base/json_writer.h"
-#include "base/output.h"
-#include "base/str.h"
-#include "cli/commands.h"
-#include "cli/lock_view.h"
-#include "pkg/name.h"
+#include "src/base/json_writer.h"
+#include "src/base/output.h"
+#include "src/base/str.h"
+#include "src/cli/commands.h"
+#include "src/cli/lock_view.h"
+#include "src/pkg/name.h"
 
 namespace wv::cli {
 

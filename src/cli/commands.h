@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "cli/options.h"
+#include "src/cli/options.h"
 
 namespace wv::cli {
 

@@ -1,10 +1,10 @@
-#include "cli/dependency_edit.h"
+#include "src/cli/dependency_edit.h"
 
-#include "base/limits.h"
-#include "base/log.h"
-#include "base/str.h"
-#include "cli/commands.h"
-#include "pkg/name.h"
+#include "src/base/limits.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
+#include "src/cli/commands.h"
+#include "src/pkg/name.h"
 
 namespace wv::cli {
 

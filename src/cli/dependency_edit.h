@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "cli/options.h"
-#include "pkg/pyproject_edit.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/cli/options.h"
+#include "src/pkg/pyproject_edit.h"
 
 namespace wv::cli {
 

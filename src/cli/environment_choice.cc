@@ -1,13 +1,13 @@
-#include "cli/environment_choice.h"
+#include "src/cli/environment_choice.h"
 
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
-#include "base/file_system.h"
-#include "base/log.h"
-#include "base/str.h"
-#include "cli/options.h"
+#include "src/base/file_system.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
+#include "src/cli/options.h"
 
 namespace wv::cli {
 namespace {

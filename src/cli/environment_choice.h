@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
 namespace wv::cli {
 

@@ -1,6 +1,6 @@
-#include "cli/help.h"
+#include "src/cli/help.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::cli {
 namespace {

@@ -1,9 +1,9 @@
-#include "cli/index_overrides.h"
+#include "src/cli/index_overrides.h"
 
 #include <algorithm>
 
-#include "base/str.h"
-#include "cli/options.h"
+#include "src/base/str.h"
+#include "src/cli/options.h"
 
 namespace wv::cli {
 namespace {

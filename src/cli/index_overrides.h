@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
-#include "cli/options.h"
+#include "src/base/result.h"
+#include "src/cli/options.h"
 #include "targets/project_file.h"
 
 namespace wv::cli {

@@ -1,6 +1,6 @@
-#include "cli/init_template.h"
+#include "src/cli/init_template.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::cli {
 namespace {

@@ -1,12 +1,12 @@
-#include "cli/lock_input.h"
+#include "src/cli/lock_input.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <set>
 
-#include "base/str.h"
-#include "cli/options.h"
-#include "install/standard_select.h"
+#include "src/base/str.h"
+#include "src/cli/options.h"
+#include "src/install/standard_select.h"
 
 namespace wv::cli {
 

@@ -10,9 +10,9 @@
 #include <optional>
 #include <string>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "cli/project.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/cli/project.h"
 #include "lock/lockfile.h"
 
 namespace wv::cli {

@@ -1,8 +1,8 @@
-#include "cli/lock_mode.h"
+#include "src/cli/lock_mode.h"
 
-#include "base/str.h"
-#include "cli/lock_project.h"
-#include "cli/project.h"
+#include "src/base/str.h"
+#include "src/cli/lock_project.h"
+#include "src/cli/project.h"
 
 namespace wv::cli {
 namespace {

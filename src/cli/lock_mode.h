@@ -4,9 +4,9 @@
 
 #include <optional>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "cli/options.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/cli/options.h"
 #include "lock/lockfile.h"
 #include "targets/project_file.h"
 

@@ -3,18 +3,18 @@
 #include <chrono>
 #include <set>
 
-#include "base/limits.h"
-#include "base/log.h"
-#include "base/output.h"
-#include "base/str.h"
-#include "cli/lock_project.h"
-#include "cli/lock_report.h"
-#include "cli/project.h"
+#include "src/base/limits.h"
+#include "src/base/log.h"
+#include "src/base/output.h"
+#include "src/base/str.h"
+#include "src/cli/lock_project.h"
+#include "src/cli/lock_report.h"
+#include "src/cli/project.h"
 #include "lock/catalog.h"
 #include "lock/lock_changes.h"
 #include "lock/resolve.h"
-#include "pkg/name.h"
-#include "pkg/version.h"
+#include "src/pkg/name.h"
+#include "src/pkg/version.h"
 
 namespace wv::cli {
 namespace {

@@ -5,9 +5,9 @@
 #include <set>
 #include <string>
 
-#include "base/file_system.h"
-#include "cli/options.h"
-#include "cli/project.h"
+#include "src/base/file_system.h"
+#include "src/cli/options.h"
+#include "src/cli/project.h"
 
 namespace wv::cli {
 

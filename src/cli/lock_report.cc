@@ -1,11 +1,11 @@
-#include "cli/lock_report.h"
+#include "src/cli/lock_report.h"
 
 #include <algorithm>
 
-#include "base/json_writer.h"
-#include "base/log.h"
-#include "base/str.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/json_writer.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::cli {
 

@@ -1,6 +1,6 @@
-#include "cli/lock_view.h"
+#include "src/cli/lock_view.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 #include "targets/target.h"
 
 namespace wv::cli {

@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "cli/options.h"
-#include "cli/project.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/cli/options.h"
+#include "src/cli/project.h"
 #include "lock/lockfile.h"
 
 namespace wv::cli {

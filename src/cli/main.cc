@@ -6,13 +6,13 @@
 #include <unistd.h>
 #include <vector>
 
-#include "base/limits.h"
-#include "base/log.h"
-#include "base/output.h"
-#include "base/str.h"
-#include "cli/commands.h"
-#include "cli/help.h"
-#include "pkg/name.h"
+#include "src/base/limits.h"
+#include "src/base/log.h"
+#include "src/base/output.h"
+#include "src/base/str.h"
+#include "src/cli/commands.h"
+#include "src/cli/help.h"
+#include "src/pkg/name.h"
 
 namespace wv::cli {
 

@@ -1,15 +1,15 @@
-#include "cli/network.h"
+#include "src/cli/network.h"
 
 #include <sys/stat.h>
 
 #include <cstdlib>
 #include <mutex>
 
-#include "base/log.h"
-#include "base/str.h"
-#include "cli/project.h"
-#include "install/wheelhouse.h"
-#include "targets/detect/process.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
+#include "src/cli/project.h"
+#include "src/install/wheelhouse.h"
+#include "src/base/process.h"
 
 namespace wv::cli {
 namespace {
@@ -43,11 +43,11 @@ std::optional<std::uint64_t> bounded_number(const char* name, std::uint64_t low,
 // The keyring's answer for `username` at `service`: `keyring get` prints the password and
 // exits 0, or exits non-zero when it has none.
 std::optional<std::string> run_keyring(const std::string& service, const std::string& username) {
-  detect::ProcessOptions process;
+  ProcessOptions process;
   process.argv = {"keyring", "get", service, username};
   process.timeout = std::chrono::minutes(2);  // a backend may wait for the user to unlock it
   process.max_output = 64 * 1024;
-  Result<detect::ProcessOutput> output = detect::run_process(process);
+  Result<ProcessOutput> output = run_process(process);
   if (!output) {
     static std::once_flag warned;
     std::call_once(warned, [&] {

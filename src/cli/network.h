@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "base/file_system.h"
-#include "cli/options.h"
-#include "install/wheel_store.h"
-#include "net/auth_fetcher.h"
-#include "net/caching_fetcher.h"
-#include "net/curl_fetcher.h"
+#include "src/base/file_system.h"
+#include "src/cli/options.h"
+#include "src/install/wheel_store.h"
+#include "src/net/auth_fetcher.h"
+#include "src/net/caching_fetcher.h"
+#include "src/net/curl_fetcher.h"
 #include "targets/project_file.h"
 
 namespace wv::cli {

@@ -1,8 +1,8 @@
-#include "cli/options.h"
+#include "src/cli/options.h"
 
-#include "base/log.h"
-#include "base/str.h"
-#include "pkg/name.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
+#include "src/pkg/name.h"
 
 namespace wv::cli {
 

@@ -1,28 +1,28 @@
-#include "cli/project.h"
+#include "src/cli/project.h"
 
 #include <cstdlib>
 #include <filesystem>
 #include <set>
 
-#include "base/contained_path.h"
-#include "base/credentials.h"
-#include "base/log.h"
-#include "base/percent.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "build/builder.h"
-#include "build/source_listing.h"
-#include "index/sources.h"
-#include "install/wheel_store.h"
+#include "src/base/contained_path.h"
+#include "src/base/credentials.h"
+#include "src/base/log.h"
+#include "src/base/percent.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/pep517/builder.h"
+#include "src/pep517/source_listing.h"
+#include "src/index/sources.h"
+#include "src/install/wheel_store.h"
 #include "targets/default_targets.h"
 #include "targets/detect/detect.h"
-#include "targets/detect/environment.h"
-#include "cli/index_overrides.h"
-#include "cli/network.h"
-#include "cli/python_default.h"
-#include "net/caching_fetcher.h"
-#include "pkg/name.h"
-#include "pkg/source_tree.h"
+#include "targets/detect/env_vars.h"
+#include "src/cli/index_overrides.h"
+#include "src/cli/network.h"
+#include "src/cli/python_default.h"
+#include "src/net/caching_fetcher.h"
+#include "src/pkg/name.h"
+#include "src/pkg/source_tree.h"
 
 namespace wv::cli {
 namespace {

@@ -8,15 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "base/file_system.h"
-#include "build/builder.h"
-#include "cli/options.h"
+#include "src/base/file_system.h"
+#include "src/pep517/builder.h"
+#include "src/cli/options.h"
 #include "lock/catalog.h"
 #include "lock/lockfile.h"
 #include "lock/project_requirements.h"
 #include "lock/resolve.h"
 #include "lock/target_context.h"
-#include "pkg/source.h"
+#include "src/pkg/source.h"
 #include "targets/project_file.h"
 
 namespace wv::cli {

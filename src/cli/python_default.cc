@@ -1,12 +1,12 @@
-#include "cli/python_default.h"
+#include "src/cli/python_default.h"
 
 #include <algorithm>
 #include <cstdlib>
 
-#include "base/str.h"
-#include "install/python_request.h"
-#include "pkg/specifier.h"
-#include "pkg/version.h"
+#include "src/base/str.h"
+#include "src/install/python_request.h"
+#include "src/pkg/specifier.h"
+#include "src/pkg/version.h"
 
 namespace wv::cli {
 namespace {

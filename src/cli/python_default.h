@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
 #include "targets/project_file.h"
 
 namespace wv::cli {

@@ -1,22 +1,22 @@
-#include "cli/script_environment.h"
+#include "src/cli/script_environment.h"
 
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 
-#include "base/file_system.h"
-#include "base/log.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "cli/project.h"
-#include "cli/python_default.h"
-#include "cli/sync_project.h"
-#include "install/environment.h"
+#include "src/base/file_system.h"
+#include "src/base/log.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/cli/project.h"
+#include "src/cli/python_default.h"
+#include "src/cli/sync_project.h"
+#include "src/install/environment.h"
 #include "lock/toml_value.h"
-#include "pkg/inline_metadata.h"
+#include "src/pkg/inline_metadata.h"
 #include "targets/detect/detect.h"
-#include "targets/detect/environment.h"
+#include "targets/detect/env_vars.h"
 #include "targets/project_file.h"
 
 namespace wv::cli {

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "base/result.h"
-#include "cli/options.h"
+#include "src/base/result.h"
+#include "src/cli/options.h"
 
 namespace wv::cli {
 

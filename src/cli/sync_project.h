@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cli/options.h"
+#include "src/cli/options.h"
 
 namespace wv::cli {
 

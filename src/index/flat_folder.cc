@@ -16,19 +16,19 @@
 // Opening checks the small part (header, table, keys: tens of bytes per bucket) and a lookup
 // checks and splits one bucket, so a 500k-entry digest costs one read and a binary search,
 // never a map of every entry. Any mismatch is a miss: the folder is listed again.
-#include "index/flat_folder.h"
+#include "src/index/flat_folder.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <utility>
 
-#include "base/hash.h"
-#include "base/log.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "pkg/sdist_filename.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/hash.h"
+#include "src/base/log.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/pkg/sdist_filename.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::index {
 namespace {

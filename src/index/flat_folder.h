@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "pkg/name.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/pkg/name.h"
 
 namespace wv::index {
 

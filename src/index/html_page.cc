@@ -4,9 +4,9 @@
 // case-insensitive, the first of duplicate attributes wins, comments are skipped.
 #include <cstdint>
 
-#include "base/str.h"
-#include "index/simple_page.h"
-#include "index/url.h"
+#include "src/base/str.h"
+#include "src/index/simple_page.h"
+#include "src/index/url.h"
 
 namespace wv::index {
 namespace {

@@ -3,11 +3,11 @@
 // the page (bad shape) or, inside one file entry, skips that entry.
 #include <nlohmann/json.hpp>
 
-#include "base/str.h"
-#include "index/json_guard.h"
-#include "index/simple_page.h"
-#include "index/url.h"
-#include "pkg/upload_time.h"
+#include "src/base/str.h"
+#include "src/index/json_guard.h"
+#include "src/index/simple_page.h"
+#include "src/index/url.h"
+#include "src/pkg/upload_time.h"
 
 namespace wv::index {
 namespace {

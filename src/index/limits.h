@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "base/limits.h"
+#include "src/base/limits.h"
 
 namespace wv::index {
 

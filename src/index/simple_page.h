@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
-#include "pkg/source.h"
+#include "src/base/result.h"
+#include "src/pkg/source.h"
 
 namespace wv::index {
 

@@ -1,18 +1,18 @@
 // IndexSource: listing, precedence, caching, and the cheapest-first metadata strategy.
-#include "index/sources.h"
+#include "src/index/sources.h"
 
 #include <algorithm>
 #include <set>
 #include <utility>
 
-#include "base/log.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "index/url.h"
-#include "index/variants_json.h"
-#include "index/wheel_zip.h"
-#include "pkg/sdist_filename.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/log.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/index/url.h"
+#include "src/index/variants_json.h"
+#include "src/index/wheel_zip.h"
+#include "src/pkg/sdist_filename.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::index {
 namespace {

@@ -16,14 +16,14 @@
 #include <string_view>
 #include <vector>
 
-#include "base/fetcher.h"
-#include "base/file_system.h"
-#include "base/derived_cache.h"
-#include "index/flat_folder.h"
-#include "index/limits.h"
-#include "index/wheel_zip.h"
-#include "index/simple_page.h"
-#include "pkg/source.h"
+#include "src/base/fetcher.h"
+#include "src/base/file_system.h"
+#include "src/base/derived_cache.h"
+#include "src/index/flat_folder.h"
+#include "src/index/limits.h"
+#include "src/index/wheel_zip.h"
+#include "src/index/simple_page.h"
+#include "src/pkg/source.h"
 
 namespace wv::index {
 

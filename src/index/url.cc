@@ -1,10 +1,10 @@
 // RFC 3986 reference resolution and the small URL helpers of url.h.
-#include "index/url.h"
+#include "src/index/url.h"
 
 #include <vector>
 
-#include "base/percent.h"
-#include "base/str.h"
+#include "src/base/percent.h"
+#include "src/base/str.h"
 
 namespace wv::index {
 namespace {

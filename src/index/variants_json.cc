@@ -1,15 +1,15 @@
 // variants.json over nlohmann/json (one of the two .cc files that include it). Every shape is
 // read into one pkg::VariantsMetadata; unknown keys are ignored (PEP 817: "tools MUST ignore
 // unknown keys"), a known key of the wrong type is an error naming its JSON path.
-#include "index/variants_json.h"
+#include "src/index/variants_json.h"
 
 #include <algorithm>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
-#include "base/str.h"
-#include "index/json_guard.h"
+#include "src/base/str.h"
+#include "src/index/json_guard.h"
 
 namespace wv::index {
 namespace {

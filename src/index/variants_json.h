@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
-#include "pkg/variant.h"
+#include "src/base/result.h"
+#include "src/pkg/variant.h"
 
 namespace wv::index {
 

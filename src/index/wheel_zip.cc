@@ -2,7 +2,7 @@
 // through libzip, which checks the CRC; remote reads parse the zip records themselves (every
 // offset bounds-checked against the bytes actually received) and inflate the single entry with
 // zlib, checking its size and CRC-32 against the central directory.
-#include "index/wheel_zip.h"
+#include "src/index/wheel_zip.h"
 
 #include <zip.h>
 #include <zlib.h>
@@ -12,8 +12,8 @@
 #include <limits>
 #include <memory>
 
-#include "base/str.h"
-#include "index/url.h"
+#include "src/base/str.h"
+#include "src/index/url.h"
 
 namespace wv::index {
 namespace {

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "base/fetcher.h"
-#include "base/result.h"
-#include "index/limits.h"
-#include "pkg/name.h"
+#include "src/base/fetcher.h"
+#include "src/base/result.h"
+#include "src/index/limits.h"
+#include "src/pkg/name.h"
 
 namespace wv::index {
 

@@ -1,12 +1,12 @@
-#include "install/built_sources.h"
+#include "src/install/built_sources.h"
 
 #include <filesystem>
 
-#include "base/contained_path.h"
-#include "base/file_system.h"
-#include "base/hash.h"
-#include "base/str.h"
-#include "pkg/source_tree.h"
+#include "src/base/contained_path.h"
+#include "src/base/file_system.h"
+#include "src/base/hash.h"
+#include "src/base/str.h"
+#include "src/pkg/source_tree.h"
 
 namespace wv::install {
 namespace fs = std::filesystem;

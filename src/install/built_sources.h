@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
-#include "install/select.h"
-#include "install/sync.h"
+#include "src/base/result.h"
+#include "src/install/select.h"
+#include "src/install/sync.h"
 #include "lock/lockfile.h"
 
 namespace wv::install {

@@ -1,5 +1,5 @@
 // Byte-compiling staged modules with the environment's interpreter.
-#include "install/bytecode.h"
+#include "src/install/bytecode.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,9 +7,9 @@
 #include <optional>
 #include <thread>
 
-#include "base/file_system.h"
-#include "base/str.h"
-#include "targets/detect/process.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "src/base/process.h"
 
 namespace wv::install {
 namespace {
@@ -53,10 +53,10 @@ Result<std::vector<CompiledFile>> compile_bytecode(const std::string& python,
   auto work = [&](unsigned w) {
     const std::string list = path_join(scratch, str_cat("compile-", w, ".txt"));
     Result<void> written = file_system.write_file_atomic(list, lists[w], false);
-    Result<detect::ProcessOutput> output =
-        written ? detect::run_process({python, "-I", "-c", kCompileScript, list},
+    Result<ProcessOutput> output =
+        written ? run_process({python, "-I", "-c", kCompileScript, list},
                                       std::chrono::minutes(30), {"PYTHONHOME", "PYTHONPATH"})
-                : Result<detect::ProcessOutput>(written.error());
+                : Result<ProcessOutput>(written.error());
     std::lock_guard<std::mutex> lock(mutex);
     if (!output || output->exit_code != 0) {
       if (!failure) {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
 namespace wv::install {
 

@@ -1,5 +1,5 @@
 // What the commit changes, checked, and the journaled moves with their flushes and roll back.
-#include "install/commit.h"
+#include "src/install/commit.h"
 
 #include <filesystem>
 #include <functional>
@@ -7,8 +7,8 @@
 #include <optional>
 #include <set>
 
-#include "base/str.h"
-#include "install/destinations.h"
+#include "src/base/str.h"
+#include "src/install/destinations.h"
 
 namespace wv::install {
 namespace {

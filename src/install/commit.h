@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "install/environment.h"
-#include "install/journal.h"
-#include "install/plan.h"
-#include "install/stage.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/install/environment.h"
+#include "src/install/journal.h"
+#include "src/install/plan.h"
+#include "src/install/stage.h"
 
 namespace wv::install {
 

@@ -1,11 +1,11 @@
 // The destination rule, the symlink check on the way to every path the commit touches, and the
 // byte-code caches that leave with a module.
-#include "install/destinations.h"
+#include "src/install/destinations.h"
 
 #include <algorithm>
 #include <filesystem>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::install {
 

@@ -1,10 +1,10 @@
-#include "install/direct_url.h"
+#include "src/install/direct_url.h"
 
 #include <filesystem>
 
-#include "base/json_writer.h"
-#include "base/percent.h"
-#include "install/built_sources.h"
+#include "src/base/json_writer.h"
+#include "src/base/percent.h"
+#include "src/install/built_sources.h"
 
 namespace wv::install {
 namespace fs = std::filesystem;

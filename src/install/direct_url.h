@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "install/sync.h"
+#include "src/install/sync.h"
 #include "lock/lockfile.h"
 
 namespace wv::install {

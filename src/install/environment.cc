@@ -1,5 +1,5 @@
 // The venv: creation, interpreter facts, installed distributions, the sync lock.
-#include "install/environment.h"
+#include "src/install/environment.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -12,10 +12,10 @@
 #include <filesystem>
 #include <map>
 
-#include "base/file_system.h"
-#include "base/str.h"
-#include "pkg/name.h"
-#include "targets/detect/process.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "src/pkg/name.h"
+#include "src/base/process.h"
 
 namespace wv::install {
 namespace {
@@ -77,7 +77,7 @@ Result<std::string> absolute_path(const std::string& path) {
 
 Result<bool> ensure_venv(const std::string& venv, const std::string& base_python) {
   if (fs::exists(path_join(venv, "pyvenv.cfg"))) return false;
-  auto output = detect::run_process({base_python, "-m", "venv", "--without-pip", venv},
+  auto output = run_process({base_python, "-m", "venv", "--without-pip", venv},
                                     std::chrono::seconds(120), {}, true);
   if (!output) {
     return make_error(ErrorCode::kIo, str_cat("cannot run ", in_backticks(base_python), ": ",
@@ -120,7 +120,7 @@ Result<std::string> interpreter_answer(const std::string& root, const std::strin
       if (text->compare(0, key.size() + 1, key + "\n") == 0) return text->substr(key.size() + 1);
     }
   }
-  auto output = detect::run_process({python, "-I", "-c", kFactsScript}, std::chrono::seconds(60),
+  auto output = run_process({python, "-I", "-c", kFactsScript}, std::chrono::seconds(60),
                                     {"PYTHONHOME", "PYTHONPATH"});
   if (!output) return std::move(output).error();
   if (output->exit_code != 0) {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
-#include "install/wheel_unpack.h"
-#include "pkg/marker_environment.h"
+#include "src/base/result.h"
+#include "src/install/wheel_unpack.h"
+#include "src/pkg/marker_environment.h"
 #include "targets/host_profile.h"
 
 namespace wv::install {

@@ -1,9 +1,9 @@
 // The journal's text form, its roll back, and the repair of an environment a killed sync left.
-#include "install/journal.h"
+#include "src/install/journal.h"
 
-#include "base/str.h"
-#include "install/environment.h"
-#include "install/wheel_unpack.h"
+#include "src/base/str.h"
+#include "src/install/environment.h"
+#include "src/install/wheel_unpack.h"
 
 namespace wv::install {
 

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
 
 namespace wv::install {
 

@@ -1,5 +1,5 @@
 // Keep, create or recreate the environment; undo a new one when its sync fails.
-#include "install/new_environment.h"
+#include "src/install/new_environment.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,9 +9,9 @@
 #include <cstring>
 #include <filesystem>
 
-#include "base/file_system.h"
-#include "base/str.h"
-#include "install/environment.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "src/install/environment.h"
 
 namespace wv::install {
 namespace {

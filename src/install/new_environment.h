@@ -10,9 +10,9 @@
 #include <optional>
 #include <string>
 
-#include "base/result.h"
-#include "install/environment.h"
-#include "install/python_request.h"
+#include "src/base/result.h"
+#include "src/install/environment.h"
+#include "src/install/python_request.h"
 
 namespace wv::install {
 

@@ -1,8 +1,8 @@
-#include "install/pair_target.h"
+#include "src/install/pair_target.h"
 
 #include <vector>
 
-#include "base/str.h"
+#include "src/base/str.h"
 #include "targets/target.h"
 
 namespace wv::install {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "base/result.h"
+#include "src/base/result.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"
 

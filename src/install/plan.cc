@@ -1,12 +1,12 @@
 // The install plan: actions per distribution, their text and JSON.
-#include "install/plan.h"
+#include "src/install/plan.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <set>
 
-#include "base/str.h"
-#include "pkg/version.h"
+#include "src/base/str.h"
+#include "src/pkg/version.h"
 
 namespace wv::install {
 namespace {

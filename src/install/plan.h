@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/json_writer.h"
-#include "install/environment.h"
-#include "install/select.h"
+#include "src/base/json_writer.h"
+#include "src/install/environment.h"
+#include "src/install/select.h"
 #include "lock/lockfile.h"
 
 namespace wv::install {

@@ -1,11 +1,11 @@
 // Fetching and building what the plan installs.
-#include "install/prepare.h"
+#include "src/install/prepare.h"
 
-#include "base/file_system.h"
-#include "base/log.h"
-#include "base/str.h"
-#include "install/built_sources.h"
-#include "install/wheel_link.h"
+#include "src/base/file_system.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
+#include "src/install/built_sources.h"
+#include "src/install/wheel_link.h"
 
 #include <atomic>
 #include <thread>

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
-#include "install/unpacked_cache.h"
-#include "install/plan.h"
-#include "install/sync.h"
-#include "install/wheel_store.h"
+#include "src/base/result.h"
+#include "src/install/unpacked_cache.h"
+#include "src/install/plan.h"
+#include "src/install/sync.h"
+#include "src/install/wheel_store.h"
 
 namespace wv::install {
 

@@ -1,5 +1,5 @@
 // `--python`: parsing a request and finding the interpreter that meets it.
-#include "install/python_request.h"
+#include "src/install/python_request.h"
 
 #include <unistd.h>
 
@@ -8,9 +8,9 @@
 #include <map>
 #include <set>
 
-#include "base/file_system.h"
-#include "base/str.h"
-#include "pkg/version.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "src/pkg/version.h"
 
 namespace wv::install {
 namespace {

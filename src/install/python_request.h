@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
-#include "install/environment.h"
+#include "src/base/result.h"
+#include "src/install/environment.h"
 
 namespace wv::install {
 

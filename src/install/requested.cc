@@ -1,6 +1,6 @@
-#include "install/requested.h"
+#include "src/install/requested.h"
 
-#include "pkg/name.h"
+#include "src/pkg/name.h"
 
 namespace wv::install {
 

@@ -1,6 +1,6 @@
 // Target selection (DESIGN.md §1): platform checks, per-package live-best kept wheels, the
 // choice among fitting targets, and the `wvlock targets` table.
-#include "install/select.h"
+#include "src/install/select.h"
 
 #include <algorithm>
 #include <array>
@@ -9,10 +9,10 @@
 #include <set>
 #include <utility>
 
-#include "base/str.h"
-#include "install/pair_target.h"
-#include "pkg/tags.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/str.h"
+#include "src/install/pair_target.h"
+#include "src/pkg/tags.h"
+#include "src/pkg/wheel_filename.h"
 #include "targets/detect_report.h"
 #include "targets/match.h"
 #include "targets/suggest.h"

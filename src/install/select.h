@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "base/json_writer.h"
-#include "base/result.h"
+#include "src/base/json_writer.h"
+#include "src/base/result.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"
 #include "targets/providers.h"

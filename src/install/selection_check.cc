@@ -1,13 +1,13 @@
 // check_selection: one distribution, one name and version.
-#include "install/selection_check.h"
+#include "src/install/selection_check.h"
 
 #include <map>
 #include <vector>
 
-#include "base/str.h"
-#include "pkg/name.h"
-#include "pkg/version.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/str.h"
+#include "src/pkg/name.h"
+#include "src/pkg/version.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::install {
 namespace {

@@ -2,8 +2,8 @@
 // checked on the selection before anything is fetched.
 #pragma once
 
-#include "base/result.h"
-#include "install/select.h"
+#include "src/base/result.h"
+#include "src/install/select.h"
 #include "lock/lockfile.h"
 
 namespace wv::install {

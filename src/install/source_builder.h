@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "base/result.h"
+#include "src/base/result.h"
 #include "lock/lockfile.h"
 
 namespace wv::install {

@@ -1,5 +1,5 @@
 // Unpacking the prepared wheels in parallel and merging what they install.
-#include "install/stage.h"
+#include "src/install/stage.h"
 
 #include <unistd.h>
 
@@ -10,12 +10,12 @@
 #include <set>
 #include <thread>
 
-#include "base/str.h"
-#include "base/sha256.h"
-#include "install/bytecode.h"
-#include "install/direct_url.h"
-#include "install/environment.h"
-#include "install/requested.h"
+#include "src/base/str.h"
+#include "src/base/sha256.h"
+#include "src/install/bytecode.h"
+#include "src/install/direct_url.h"
+#include "src/install/environment.h"
+#include "src/install/requested.h"
 
 namespace wv::install {
 namespace {

@@ -11,14 +11,14 @@
 #include <utility>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "install/plan.h"
-#include "install/prepare.h"
-#include "install/select.h"
-#include "install/sync.h"
-#include "install/wheel_link.h"
-#include "install/wheel_unpack.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/install/plan.h"
+#include "src/install/prepare.h"
+#include "src/install/select.h"
+#include "src/install/sync.h"
+#include "src/install/wheel_link.h"
+#include "src/install/wheel_unpack.h"
 #include "lock/lockfile.h"
 
 namespace wv::install {

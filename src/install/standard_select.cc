@@ -1,15 +1,15 @@
-#include "install/standard_select.h"
+#include "src/install/standard_select.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
-#include "base/json_writer.h"
-#include "base/str.h"
-#include "pkg/marker.h"
-#include "pkg/specifier.h"
-#include "pkg/tags.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/json_writer.h"
+#include "src/base/str.h"
+#include "src/pkg/marker.h"
+#include "src/pkg/specifier.h"
+#include "src/pkg/tags.h"
+#include "src/pkg/wheel_filename.h"
 #include "targets/match.h"
 #include "targets/providers.h"
 #include "targets/target.h"

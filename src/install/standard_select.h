@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
-#include "install/select.h"
+#include "src/base/result.h"
+#include "src/install/select.h"
 #include "lock/lockfile.h"
-#include "pkg/marker_environment.h"
-#include "pkg/tags.h"
+#include "src/pkg/marker_environment.h"
+#include "src/pkg/tags.h"
 #include "targets/host_profile.h"
 
 namespace wv::install {

@@ -1,20 +1,20 @@
 // The sync's orchestration: the environment's fate, the selection and the plan, then the
 // steps that change it (prepare.h, stage.h, commit.h), each failing with nothing changed until
 // the journaled commit.
-#include "install/sync.h"
+#include "src/install/sync.h"
 
 #include <string>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/str.h"
-#include "install/built_sources.h"
-#include "install/commit.h"
-#include "install/journal.h"
-#include "install/prepare.h"
-#include "install/selection_check.h"
-#include "install/stage.h"
-#include "install/standard_select.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "src/install/built_sources.h"
+#include "src/install/commit.h"
+#include "src/install/journal.h"
+#include "src/install/prepare.h"
+#include "src/install/selection_check.h"
+#include "src/install/stage.h"
+#include "src/install/standard_select.h"
 
 namespace wv::install {
 namespace {

@@ -16,17 +16,17 @@
 #include <string>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "install/environment.h"
-#include "install/new_environment.h"
-#include "install/plan.h"
-#include "install/python_request.h"
-#include "install/select.h"
-#include "install/source_builder.h"
-#include "install/wheel_store.h"
-#include "install/wheel_link.h"
-#include "install/wheel_unpack.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/install/environment.h"
+#include "src/install/new_environment.h"
+#include "src/install/plan.h"
+#include "src/install/python_request.h"
+#include "src/install/select.h"
+#include "src/install/source_builder.h"
+#include "src/install/wheel_store.h"
+#include "src/install/wheel_link.h"
+#include "src/install/wheel_unpack.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"
 

@@ -1,6 +1,6 @@
-#include "install/target_files.h"
+#include "src/install/target_files.h"
 
-#include "install/built_sources.h"
+#include "src/install/built_sources.h"
 
 namespace wv::install {
 

@@ -1,5 +1,5 @@
 // The unpacked-wheel cache: entries, their manifests, and the cache commands' sweeps.
-#include "install/unpacked_cache.h"
+#include "src/install/unpacked_cache.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -12,10 +12,10 @@
 #include <cstring>
 #include <set>
 
-#include "base/log.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "pkg/name.h"
+#include "src/base/log.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/pkg/name.h"
 
 namespace wv::install {
 namespace {

@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "install/environment.h"
-#include "install/wheel_extract.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/install/environment.h"
+#include "src/install/wheel_extract.h"
 
 namespace wv::install {
 

@@ -2,7 +2,7 @@
 // "Installing a wheel" step 1 (unpack), with every member checked against RECORD. Members
 // inflate on several threads, each with its own archive handle (a libzip archive is not shared
 // between threads), biggest first so one huge library does not finish last.
-#include "install/wheel_extract.h"
+#include "src/install/wheel_extract.h"
 
 #include <isa-l/igzip_lib.h>
 #include <sys/stat.h>
@@ -18,12 +18,12 @@
 #include <set>
 #include <thread>
 
-#include "base/sha256.h"
-#include "base/str.h"
-#include "install/zip_handle.h"
-#include "pkg/name.h"
-#include "pkg/version.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/install/zip_handle.h"
+#include "src/pkg/name.h"
+#include "src/pkg/version.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::install {
 namespace {

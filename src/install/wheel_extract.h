@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "install/wheel_unpack.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/install/wheel_unpack.h"
 
 namespace wv::install {
 

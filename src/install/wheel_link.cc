@@ -1,11 +1,11 @@
 // Linking an extracted wheel into staging: the spread step of "Installing a wheel".
-#include "install/wheel_link.h"
+#include "src/install/wheel_link.h"
 
 #include <filesystem>
 #include <set>
 
-#include "base/sha256.h"
-#include "base/str.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
 
 namespace wv::install {
 namespace {

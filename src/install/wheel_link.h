@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "install/wheel_extract.h"
-#include "install/wheel_unpack.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/install/wheel_extract.h"
+#include "src/install/wheel_unpack.h"
 
 namespace wv::install {
 

@@ -1,12 +1,12 @@
 // Local wheel files checked against the lock.
-#include "install/wheel_store.h"
+#include "src/install/wheel_store.h"
 
 #include <filesystem>
 
-#include "base/file_system.h"
-#include "base/percent.h"
-#include "base/sha256.h"
-#include "base/str.h"
+#include "src/base/file_system.h"
+#include "src/base/percent.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
 
 namespace wv::install {
 

@@ -1,14 +1,14 @@
 // Wheel unpacking without a cache: extract into a private tree beside the staging folder,
 // then link from it (install/wheel_extract.h, install/wheel_link.h); and the member-name and
 // RECORD rules both share.
-#include "install/wheel_unpack.h"
+#include "src/install/wheel_unpack.h"
 
 #include <filesystem>
 
-#include "base/file_system.h"
-#include "base/str.h"
-#include "install/wheel_extract.h"
-#include "install/wheel_link.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "src/install/wheel_extract.h"
+#include "src/install/wheel_link.h"
 
 namespace wv::install {
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "base/limits.h"
-#include "base/result.h"
+#include "src/base/limits.h"
+#include "src/base/result.h"
 
 namespace wv::install {
 

@@ -1,13 +1,13 @@
 // Wheelhouse folders: reading locked files from one, writing one.
-#include "install/wheelhouse.h"
+#include "src/install/wheelhouse.h"
 
 #include <unistd.h>
 
 #include <atomic>
 #include <map>
 
-#include "base/log.h"
-#include "base/str.h"
+#include "src/base/log.h"
+#include "src/base/str.h"
 
 namespace wv::install {
 

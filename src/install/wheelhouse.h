@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/result.h"
-#include "install/wheel_store.h"
+#include "src/base/file_system.h"
+#include "src/base/result.h"
+#include "src/install/wheel_store.h"
 
 namespace wv::install {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/result.h"
-#include "base/str.h"
+#include "src/base/result.h"
+#include "src/base/str.h"
 
 namespace wv::install {
 

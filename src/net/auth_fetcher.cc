@@ -1,12 +1,12 @@
-#include "net/auth_fetcher.h"
+#include "src/net/auth_fetcher.h"
 
 #include <utility>
 
-#include "base/credentials.h"
-#include "base/log.h"
-#include "base/percent.h"
-#include "base/str.h"
-#include "net/url.h"
+#include "src/base/credentials.h"
+#include "src/base/log.h"
+#include "src/base/percent.h"
+#include "src/base/str.h"
+#include "src/net/url.h"
 
 namespace wv::net {
 

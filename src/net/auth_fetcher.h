@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/fetcher.h"
+#include "src/base/fetcher.h"
 
 namespace wv::net {
 

@@ -1,9 +1,9 @@
-#include "net/cache_metadata.h"
+#include "src/net/cache_metadata.h"
 
 #include <cstdint>
 
-#include "base/credentials.h"
-#include "base/str.h"
+#include "src/base/credentials.h"
+#include "src/base/str.h"
 
 namespace wv::net {
 

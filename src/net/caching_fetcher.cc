@@ -1,4 +1,4 @@
-#include "net/caching_fetcher.h"
+#include "src/net/caching_fetcher.h"
 
 #include <unistd.h>
 
@@ -7,15 +7,15 @@
 #include <ctime>
 #include <set>
 
-#include "base/credentials.h"
-#include "base/hash.h"
-#include "base/limits.h"
-#include "base/log.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "net/cache_metadata.h"
-#include "net/http_freshness.h"
-#include "net/url.h"
+#include "src/base/credentials.h"
+#include "src/base/hash.h"
+#include "src/base/limits.h"
+#include "src/base/log.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/net/cache_metadata.h"
+#include "src/net/http_freshness.h"
+#include "src/net/url.h"
 
 namespace wv::net {
 

@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/derived_cache.h"
-#include "base/fetcher.h"
-#include "base/file_system.h"
+#include "src/base/derived_cache.h"
+#include "src/base/fetcher.h"
+#include "src/base/file_system.h"
 
 namespace wv::net {
 

@@ -1,10 +1,10 @@
-#include "net/curl_api.h"
+#include "src/net/curl_api.h"
 
 #include <dlfcn.h>
 
 #include <mutex>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 #ifndef WV_CURL_SONAME
 #define WV_CURL_SONAME "libcurl.so.4"

@@ -1,6 +1,6 @@
 // The curl fetcher: libcurl's types and constants from <curl/curl.h>, its functions through
 // net/curl_api.h, opened on the first transfer that needs the network (docs/architecture.md §6.1).
-#include "net/curl_fetcher.h"
+#include "src/net/curl_fetcher.h"
 
 #include <fcntl.h>
 #include <sys/ioctl.h>
@@ -16,15 +16,15 @@
 #include <new>
 #include <thread>
 
-#include "base/file_system.h"
-#include "base/limits.h"
-#include "base/log.h"
-#include "base/output.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "net/curl_api.h"
-#include "net/progress.h"
-#include "net/url.h"
+#include "src/base/file_system.h"
+#include "src/base/limits.h"
+#include "src/base/log.h"
+#include "src/base/output.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/net/curl_api.h"
+#include "src/net/progress.h"
+#include "src/net/url.h"
 
 namespace wv::net {
 

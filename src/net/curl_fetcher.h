@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "base/fetcher.h"
-#include "net/proxy.h"
+#include "src/base/fetcher.h"
+#include "src/net/proxy.h"
 
 namespace wv::net {
 

@@ -1,9 +1,9 @@
-#include "net/http_freshness.h"
+#include "src/net/http_freshness.h"
 
 #include <algorithm>
 #include <ctime>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::net {
 

@@ -1,8 +1,8 @@
-#include "net/progress.h"
+#include "src/net/progress.h"
 
 #include <cstdio>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::net {
 

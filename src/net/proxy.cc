@@ -1,11 +1,11 @@
-#include "net/proxy.h"
+#include "src/net/proxy.h"
 
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
 
-#include "base/str.h"
-#include "net/url.h"
+#include "src/base/str.h"
+#include "src/net/url.h"
 
 namespace wv::net {
 

@@ -1,7 +1,7 @@
-#include "net/url.h"
+#include "src/net/url.h"
 
-#include "base/credentials.h"
-#include "base/str.h"
+#include "src/base/credentials.h"
+#include "src/base/str.h"
 
 namespace wv::net {
 

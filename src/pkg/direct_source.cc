@@ -1,8 +1,8 @@
-#include "pkg/direct_source.h"
+#include "src/pkg/direct_source.h"
 
 #include <array>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::pkg {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
 namespace wv::pkg {
 

@@ -1,8 +1,8 @@
-#include "pkg/inline_metadata.h"
+#include "src/pkg/inline_metadata.h"
 
 #include <vector>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::pkg {
 namespace {

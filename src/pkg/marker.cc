@@ -1,14 +1,14 @@
-#include "pkg/marker.h"
+#include "src/pkg/marker.h"
 
 #include <algorithm>
 #include <array>
 
-#include "base/limits.h"
-#include "base/str.h"
-#include "pkg/marker_lexer.h"
-#include "pkg/name.h"
-#include "pkg/specifier.h"
-#include "pkg/version_text.h"
+#include "src/base/limits.h"
+#include "src/base/str.h"
+#include "src/pkg/marker_lexer.h"
+#include "src/pkg/name.h"
+#include "src/pkg/specifier.h"
+#include "src/pkg/version_text.h"
 
 namespace wv::pkg {
 

@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
-#include "pkg/marker_environment.h"
-#include "pkg/version.h"
+#include "src/base/result.h"
+#include "src/pkg/marker_environment.h"
+#include "src/pkg/version.h"
 
 namespace wv::pkg {
 

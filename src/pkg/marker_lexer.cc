@@ -1,10 +1,10 @@
-#include "pkg/marker_lexer.h"
+#include "src/pkg/marker_lexer.h"
 
 #include <array>
 #include <cstdint>
 
-#include "base/str.h"
-#include "pkg/version_text.h"
+#include "src/base/str.h"
+#include "src/pkg/version_text.h"
 
 namespace wv::pkg::detail {
 namespace {

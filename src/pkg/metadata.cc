@@ -1,10 +1,10 @@
 // Core metadata parsing: header block splitting (RFC 822 / email.parser's compat32 shape as
 // packaging reads it), then the fields wvlock uses.
-#include "pkg/metadata.h"
+#include "src/pkg/metadata.h"
 
 #include <algorithm>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::pkg {
 namespace {

@@ -9,11 +9,11 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
-#include "pkg/name.h"
-#include "pkg/requirement.h"
-#include "pkg/specifier.h"
-#include "pkg/version.h"
+#include "src/base/result.h"
+#include "src/pkg/name.h"
+#include "src/pkg/requirement.h"
+#include "src/pkg/specifier.h"
+#include "src/pkg/version.h"
 
 namespace wv::pkg {
 

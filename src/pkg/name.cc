@@ -1,6 +1,6 @@
-#include "pkg/name.h"
+#include "src/pkg/name.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::pkg {
 

@@ -1,11 +1,11 @@
-#include "pkg/pyproject_edit.h"
+#include "src/pkg/pyproject_edit.h"
 
 #include <optional>
 #include <utility>
 
-#include "base/str.h"
-#include "pkg/name.h"
-#include "pkg/toml_scan.h"
+#include "src/base/str.h"
+#include "src/pkg/name.h"
+#include "src/pkg/toml_scan.h"
 
 namespace wv::pkg {
 namespace {

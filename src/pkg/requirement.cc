@@ -1,10 +1,10 @@
-#include "pkg/requirement.h"
+#include "src/pkg/requirement.h"
 
 #include <algorithm>
 
-#include "base/str.h"
-#include "pkg/marker_lexer.h"
-#include "pkg/name.h"
+#include "src/base/str.h"
+#include "src/pkg/marker_lexer.h"
+#include "src/pkg/name.h"
 
 namespace wv::pkg {
 namespace {

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
-#include "pkg/marker.h"
-#include "pkg/specifier.h"
+#include "src/base/result.h"
+#include "src/pkg/marker.h"
+#include "src/pkg/specifier.h"
 
 namespace wv::pkg {
 

@@ -1,8 +1,8 @@
 // Source distribution and variants.json filenames, and the file classifier.
-#include "pkg/sdist_filename.h"
+#include "src/pkg/sdist_filename.h"
 
-#include "base/str.h"
-#include "pkg/version_text.h"
+#include "src/base/str.h"
+#include "src/pkg/version_text.h"
 
 namespace wv::pkg {
 namespace {

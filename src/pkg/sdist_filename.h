@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "base/result.h"
-#include "pkg/name.h"
-#include "pkg/version.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/result.h"
+#include "src/pkg/name.h"
+#include "src/pkg/version.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::pkg {
 

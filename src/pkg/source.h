@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
-#include "pkg/direct_source.h"
-#include "pkg/name.h"
-#include "pkg/variant.h"
-#include "pkg/version.h"
+#include "src/base/result.h"
+#include "src/pkg/direct_source.h"
+#include "src/pkg/name.h"
+#include "src/pkg/variant.h"
+#include "src/pkg/version.h"
 
 namespace wv::pkg {
 

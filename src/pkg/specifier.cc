@@ -2,12 +2,12 @@
 // the specifier pattern, each operator as an interval of the version order (==V.* and ~= end at
 // the next prefix's .dev0, <V at V.dev0, >V above V's post family), and the pre-release rules
 // of Specifier and SpecifierSet.
-#include "pkg/specifier.h"
+#include "src/pkg/specifier.h"
 
 #include <algorithm>
 
-#include "base/str.h"
-#include "pkg/version_text.h"
+#include "src/base/str.h"
+#include "src/pkg/version_text.h"
 
 namespace wv::pkg {
 

@@ -1,13 +1,13 @@
 // Compatibility tags: parsing and the ordered tag list of a CPython host. The order follows
 // packaging 26 (tags.py, _manylinux.py, _musllinux.py) step by step; see the comments for
 // the few places where a host fact replaces one of packaging's live probes.
-#include "pkg/tags.h"
+#include "src/pkg/tags.h"
 
 #include <algorithm>
 #include <functional>
 #include <unordered_set>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::pkg {
 namespace {

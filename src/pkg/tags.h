@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
 namespace wv::pkg {
 

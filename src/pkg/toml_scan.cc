@@ -1,6 +1,6 @@
-#include "pkg/toml_scan.h"
+#include "src/pkg/toml_scan.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::pkg::toml_scan {
 namespace {

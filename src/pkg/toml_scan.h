@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
 namespace wv::pkg::toml_scan {
 

@@ -1,9 +1,9 @@
-#include "pkg/upload_time.h"
+#include "src/pkg/upload_time.h"
 
 #include <cstdint>
 #include <cstdio>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::pkg {
 namespace {

@@ -1,9 +1,9 @@
 // Variant properties and variant metadata model (reference/variants.md §2, §4.1).
-#include "pkg/variant.h"
+#include "src/pkg/variant.h"
 
 #include <algorithm>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::pkg {
 namespace {

@@ -1,15 +1,15 @@
 // PEP 440 versions: a hand-written parser equivalent to packaging 26's VERSION_PATTERN
 // (matched with re.IGNORECASE, surrounded by \s*), the compact order key, and the ordering of
 // packaging's _cmpkey.
-#include "pkg/version.h"
+#include "src/pkg/version.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 
-#include "base/hash.h"
-#include "base/str.h"
-#include "pkg/version_text.h"
+#include "src/base/hash.h"
+#include "src/base/str.h"
+#include "src/pkg/version_text.h"
 
 namespace wv::pkg {
 

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
 namespace wv::pkg {
 

@@ -1,8 +1,8 @@
 // Wheel filename parsing (PEP 427/491 + PEP 825 variant labels).
-#include "pkg/wheel_filename.h"
+#include "src/pkg/wheel_filename.h"
 
-#include "base/str.h"
-#include "pkg/variant.h"
+#include "src/base/str.h"
+#include "src/pkg/variant.h"
 
 namespace wv::pkg {
 namespace {

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
-#include "pkg/name.h"
-#include "pkg/tags.h"
-#include "pkg/version.h"
+#include "src/base/result.h"
+#include "src/pkg/name.h"
+#include "src/pkg/tags.h"
+#include "src/pkg/version.h"
 
 namespace wv::pkg {
 

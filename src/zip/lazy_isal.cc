@@ -6,7 +6,7 @@
 
 #include <atomic>
 
-#include "base/lazy_library.h"
+#include "src/base/lazy_library.h"
 
 #ifndef WV_ISAL_SONAME
 #define WV_ISAL_SONAME "libisal.so.2"

@@ -7,7 +7,7 @@
 
 #include <atomic>
 
-#include "base/lazy_library.h"
+#include "src/base/lazy_library.h"
 
 #ifndef WV_ZIP_SONAME
 #define WV_ZIP_SONAME "libzip.so.4"

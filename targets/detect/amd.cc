@@ -2,8 +2,8 @@
 // user space needed), the ROCm version from $ROCM_PATH/.info/version or /opt/rocm/.info/version.
 #include <algorithm>
 
-#include "base/file_system.h"
-#include "base/str.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
 #include "targets/detect/detect.h"
 
 namespace wv::detect {

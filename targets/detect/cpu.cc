@@ -3,7 +3,7 @@
 // /proc/cpuinfo text (fake roots in tests).
 #include <algorithm>
 
-#include "base/str.h"
+#include "src/base/str.h"
 #include "targets/detect/detect.h"
 
 namespace wv::detect {

@@ -16,9 +16,9 @@
 #include <sys/sysctl.h>
 #endif
 
-#include "base/file_system.h"
-#include "base/str.h"
-#include "targets/detect/process.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "src/base/process.h"
 #include "targets/providers.h"
 
 namespace wv::detect {

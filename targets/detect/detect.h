@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
-#include "targets/detect/environment.h"
+#include "src/base/result.h"
+#include "targets/detect/env_vars.h"
 #include "targets/host_profile.h"
 
 namespace wv::detect {

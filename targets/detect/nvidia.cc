@@ -11,9 +11,9 @@
 #include <mutex>
 #include <thread>
 
-#include "base/str.h"
+#include "src/base/str.h"
 #include "targets/detect/detect.h"
-#include "targets/detect/process.h"
+#include "src/base/process.h"
 
 namespace wv::detect {
 namespace {

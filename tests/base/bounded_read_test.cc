@@ -14,9 +14,9 @@
 #include <cstring>
 #include <future>
 
-#include "base/file_system.h"
-#include "base/limits.h"
-#include "support/temp_dir.h"
+#include "src/base/file_system.h"
+#include "src/base/limits.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 

@@ -1,14 +1,14 @@
 // resolve_inside: links inside a tree are followed, links out of it (absolute, relative, through
 // a parent folder) are refused naming where they lead, a missing path is kNotFound, and a root
 // reached through a link is the folder it ends at.
-#include "base/contained_path.h"
+#include "src/base/contained_path.h"
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
 
-#include "support/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 

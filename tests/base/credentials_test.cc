@@ -5,8 +5,8 @@
 #include <random>
 #include <string>
 
-#include "base/credentials.h"
-#include "base/str.h"
+#include "src/base/credentials.h"
+#include "src/base/str.h"
 
 using wv::redact_credentials;
 using wv::strip_credentials;

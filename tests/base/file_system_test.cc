@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/file_system.h"
-#include "support/temp_dir.h"
+#include "src/base/file_system.h"
+#include "tests/support/temp_dir.h"
 
 TEST_CASE("file system: atomic write, read, list, rename, remove", "[base][file_system]") {
   wv::test::TempDir dir;

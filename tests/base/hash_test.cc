@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
-#include "base/hash.h"
-#include "base/sha256.h"
-#include "support/temp_dir.h"
-#include "base/file_system.h"
+#include "src/base/hash.h"
+#include "src/base/sha256.h"
+#include "tests/support/temp_dir.h"
+#include "src/base/file_system.h"
 
 TEST_CASE("hash: xxh3 matches the reference values", "[base][hash]") {
   // Reference values from the xxHash test vectors (empty input).

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "base/credentials.h"
-#include "base/limits.h"
-#include "base/toml_guard.h"
+#include "src/base/credentials.h"
+#include "src/base/limits.h"
+#include "src/base/toml_guard.h"
 
 TEST_CASE("toml guard: the nesting depth of real shapes", "[base][hostile]") {
   CHECK(wv::toml_nesting_depth("a = 1\n") == 1);

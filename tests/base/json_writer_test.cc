@@ -1,4 +1,4 @@
-#include "base/json_writer.h"
+#include "src/base/json_writer.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

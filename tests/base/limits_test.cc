@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "base/limits.h"
+#include "src/base/limits.h"
 
 using wv::Limit;
 

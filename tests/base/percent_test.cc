@@ -1,6 +1,6 @@
 // The one decoder of `file:` URLs (base/percent.h): a link's path is decoded exactly once, so
 // `%2B` in a PyTorch-shaped index's href names the file with `+`, and `%252B` the one with `%2B`.
-#include "base/percent.h"
+#include "src/base/percent.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 TEST_CASE("str: trim, split and join", "[base][str]") {
   CHECK(wv::trim("  a b \t\n") == "a b");

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 
 namespace {
 

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <regex>
 
-#include "cli/cli_support.h"
-#include "support/server_process.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/server_process.h"
 
 namespace fs = std::filesystem;
 using wv::test::Run;

@@ -14,7 +14,7 @@
 #include <fstream>
 #include <string>
 
-#include "support/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 namespace wv::test {
 

@@ -19,9 +19,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/cli_support.h"
-#include "support/server_process.h"
-#include "support/skip.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/server_process.h"
+#include "tests/support/skip.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 
 namespace {
 

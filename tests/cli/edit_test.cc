@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 
 namespace {
 

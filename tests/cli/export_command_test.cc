@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 #include "lock/lockfile.h"
 
 namespace {

@@ -4,8 +4,8 @@
 
 #include <regex>
 
-#include "cli/cli_support.h"
-#include "support/server_process.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/server_process.h"
 
 namespace {
 

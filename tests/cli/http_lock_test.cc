@@ -7,8 +7,8 @@
 #include <regex>
 #include <string>
 
-#include "cli/cli_support.h"
-#include "support/server_process.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/server_process.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 
 namespace fs = std::filesystem;
 using wv::test::Run;

@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "base/file_system.h"
+#include "src/base/file_system.h"
 #include "lock/lockfile.h"
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 
 namespace {
 

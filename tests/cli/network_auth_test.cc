@@ -10,10 +10,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "cli/cli_support.h"
-#include "cli/private_index.h"
-#include "support/server_process.h"
-#include "support/skip.h"
+#include "tests/cli/cli_support.h"
+#include "tests/cli/private_index.h"
+#include "tests/support/server_process.h"
+#include "tests/support/skip.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <set>
 #include <sstream>
 
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 
 namespace fs = std::filesystem;
 using wv::test::Run;

@@ -22,10 +22,10 @@
 #include <string>
 #include <thread>
 
-#include "base/sha256.h"
-#include "base/str.h"
-#include "cli/cli_support.h"
-#include "support/temp_dir.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/temp_dir.h"
 
 extern char** environ;
 

@@ -3,7 +3,7 @@
 // instead of asking the host, so the lock installs on a machine without that provider.
 #include <catch2/catch.hpp>
 
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 #include "lock/lockfile.h"
 
 namespace {

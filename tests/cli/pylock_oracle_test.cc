@@ -11,10 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/str.h"
-#include "cli/cli_support.h"
+#include "src/base/str.h"
+#include "tests/cli/cli_support.h"
 #include "lock/lockfile.h"
-#include "support/skip.h"
+#include "tests/support/skip.h"
 #include "targets/target.h"
 
 namespace {

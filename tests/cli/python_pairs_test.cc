@@ -11,8 +11,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "cli/cli_support.h"
-#include "support/skip.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/skip.h"
 
 namespace {
 

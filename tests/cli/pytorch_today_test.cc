@@ -7,9 +7,9 @@
 #include <regex>
 #include <set>
 
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 #include "lock/lockfile.h"
-#include "support/server_process.h"
+#include "tests/support/server_process.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 
 namespace fs = std::filesystem;
 using wv::test::Run;

@@ -14,11 +14,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/sha256.h"
-#include "base/str.h"
-#include "cli/cli_support.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "tests/cli/cli_support.h"
 #include "lock/lockfile.h"
-#include "support/skip.h"
+#include "tests/support/skip.h"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "cli/cli_support.h"
-#include "support/server_process.h"
+#include "tests/cli/cli_support.h"
+#include "tests/support/server_process.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 // needs no `python`.
 #include <catch2/catch.hpp>
 
-#include "cli/cli_support.h"
+#include "tests/cli/cli_support.h"
 #include "lock/lockfile.h"
 
 namespace {

@@ -11,8 +11,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "base/file_system.h"
-#include "support/temp_dir.h"
+#include "src/base/file_system.h"
+#include "tests/support/temp_dir.h"
 #include "targets/providers.h"
 #include "targets/target.h"
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "base/str.h"
+#include "src/base/str.h"
 #include "differential/answers.h"
-#include "support/conformance.h"
+#include "tests/support/conformance.h"
 
 namespace wv::differential {
 namespace {

@@ -24,10 +24,10 @@
 #include <thread>
 #include <vector>
 
-#include "base/sha256.h"
-#include "base/str.h"
-#include "net/curl_fetcher.h"
-#include "support/server_process.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/net/curl_fetcher.h"
+#include "tests/support/server_process.h"
 
 extern char** environ;
 

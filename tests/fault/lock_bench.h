@@ -5,8 +5,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "fault/fault_harness.h"
-#include "support/temp_dir.h"
+#include "tests/fault/fault_harness.h"
+#include "tests/support/temp_dir.h"
 
 namespace wv::fault {
 

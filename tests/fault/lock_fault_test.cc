@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "fault/lock_bench.h"
+#include "tests/fault/lock_bench.h"
 
 using namespace wv::fault;
 using wv::str_cat;

@@ -6,8 +6,8 @@
 
 #include <functional>
 
-#include "fault/lock_bench.h"
-#include "fault/sync_bench.h"
+#include "tests/fault/lock_bench.h"
+#include "tests/fault/sync_bench.h"
 
 using namespace wv::fault;
 using wv::str_cat;

@@ -5,9 +5,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "fault/fault_harness.h"
-#include "install/environment.h"
-#include "support/temp_dir.h"
+#include "tests/fault/fault_harness.h"
+#include "src/install/environment.h"
+#include "tests/support/temp_dir.h"
 
 namespace wv::fault {
 

@@ -3,7 +3,7 @@
 // it from the journal), never a mix, and its Python imports the right torch.
 #include <catch2/catch.hpp>
 
-#include "fault/sync_bench.h"
+#include "tests/fault/sync_bench.h"
 
 using namespace wv::fault;
 using wv::str_cat;

@@ -6,9 +6,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "index/simple_page.h"
-#include "pkg/name.h"
-#include "pkg/sdist_filename.h"
+#include "src/index/simple_page.h"
+#include "src/pkg/name.h"
+#include "src/pkg/sdist_filename.h"
 
 namespace {
 

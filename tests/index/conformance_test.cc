@@ -9,12 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/file_system.h"
-#include "index/simple_page.h"
-#include "index/sources.h"
-#include "index/variants_json.h"
-#include "pkg/sdist_filename.h"
-#include "support/conformance.h"
+#include "src/base/file_system.h"
+#include "src/index/simple_page.h"
+#include "src/index/sources.h"
+#include "src/index/variants_json.h"
+#include "src/pkg/sdist_filename.h"
+#include "tests/support/conformance.h"
 
 using namespace wv::index;
 namespace fs = std::filesystem;

@@ -5,13 +5,13 @@
 
 #include <map>
 
-#include "base/derived_cache.h"
-#include "base/file_system.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "index/sources.h"
+#include "src/base/derived_cache.h"
+#include "src/base/file_system.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/index/sources.h"
 #include "index_test_support.h"
-#include "support/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 using namespace wv::index;
 using wv::pkg::Distribution;

@@ -10,12 +10,12 @@
 #include <set>
 #include <thread>
 
-#include "base/file_system.h"
-#include "index/flat_folder.h"
-#include "index/sources.h"
-#include "pkg/sdist_filename.h"
-#include "pkg/wheel_filename.h"
-#include "support/temp_dir.h"
+#include "src/base/file_system.h"
+#include "src/index/flat_folder.h"
+#include "src/index/sources.h"
+#include "src/pkg/sdist_filename.h"
+#include "src/pkg/wheel_filename.h"
+#include "tests/support/temp_dir.h"
 
 using namespace wv;
 using namespace wv::index;

@@ -10,12 +10,12 @@
 #include <iostream>
 #include <map>
 
-#include "base/file_system.h"
-#include "index/sources.h"
+#include "src/base/file_system.h"
+#include "src/index/sources.h"
 #include "index_test_support.h"
-#include "net/caching_fetcher.h"
-#include "net/curl_fetcher.h"
-#include "support/temp_dir.h"
+#include "src/net/caching_fetcher.h"
+#include "src/net/curl_fetcher.h"
+#include "tests/support/temp_dir.h"
 
 using namespace wv::index;
 using wv::pkg::Distribution;

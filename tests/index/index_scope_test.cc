@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "base/file_system.h"
-#include "index/sources.h"
-#include "support/temp_dir.h"
+#include "src/base/file_system.h"
+#include "src/index/sources.h"
+#include "tests/support/temp_dir.h"
 
 using namespace wv::index;
 using wv::pkg::Distribution;

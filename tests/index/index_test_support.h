@@ -11,10 +11,10 @@
 #include <string>
 #include <string_view>
 
-#include "base/fetcher.h"
-#include "base/file_system.h"
-#include "base/str.h"
-#include "support/server_process.h"
+#include "src/base/fetcher.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "tests/support/server_process.h"
 
 namespace wv::test {
 

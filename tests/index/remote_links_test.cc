@@ -3,8 +3,8 @@
 // machine on a remote index's say and record it as a project path.
 #include <catch2/catch.hpp>
 
-#include "index/index_test_support.h"
-#include "index/sources.h"
+#include "tests/index/index_test_support.h"
+#include "src/index/sources.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "index/simple_page.h"
+#include "src/index/simple_page.h"
 
 using namespace wv::index;
 using wv::pkg::CoreMetadataAvailability;

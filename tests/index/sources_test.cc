@@ -7,12 +7,12 @@
 #include <random>
 #include <iostream>
 
-#include "base/file_system.h"
-#include "base/sha256.h"
-#include "index/sources.h"
-#include "index/url.h"
+#include "src/base/file_system.h"
+#include "src/base/sha256.h"
+#include "src/index/sources.h"
+#include "src/index/url.h"
 #include "index_test_support.h"
-#include "support/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 using namespace wv::index;
 using wv::pkg::CoreMetadataAvailability;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "index/url.h"
+#include "src/index/url.h"
 
 using namespace wv::index;
 

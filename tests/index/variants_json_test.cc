@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "index/variants_json.h"
+#include "src/index/variants_json.h"
 
 using namespace wv::index;
 using wv::pkg::VariantProperty;

@@ -4,10 +4,10 @@
 
 #include <random>
 
-#include "base/file_system.h"
-#include "index/wheel_zip.h"
+#include "src/base/file_system.h"
+#include "src/index/wheel_zip.h"
 #include "index_test_support.h"
-#include "support/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 using namespace wv::index;
 

@@ -9,7 +9,7 @@
 #include <functional>
 #include <limits>
 
-#include "index/wheel_zip.h"
+#include "src/index/wheel_zip.h"
 #include "index_test_support.h"
 
 using namespace wv::index;

@@ -8,13 +8,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "base/sha256.h"
+#include "src/base/sha256.h"
 #include "cache_probe.h"
-#include "install/sync.h"
-#include "install/unpacked_cache.h"
-#include "pkg/wheel_filename.h"
-#include "support/faulty_file_system.h"
-#include "support/temp_dir.h"
+#include "src/install/sync.h"
+#include "src/install/unpacked_cache.h"
+#include "src/pkg/wheel_filename.h"
+#include "tests/support/faulty_file_system.h"
+#include "tests/support/temp_dir.h"
 #include "wheel_builder.h"
 
 namespace wv::install {

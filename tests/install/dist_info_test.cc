@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "install/direct_url.h"
-#include "install/requested.h"
-#include "install/sync.h"
-#include "pkg/wheel_filename.h"
-#include "support/temp_dir.h"
+#include "src/install/direct_url.h"
+#include "src/install/requested.h"
+#include "src/install/sync.h"
+#include "src/pkg/wheel_filename.h"
+#include "tests/support/temp_dir.h"
 #include "wheel_builder.h"
 
 namespace wv::install {

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <random>
 
-#include "install/journal.h"
-#include "install/sync.h"
-#include "install/wheel_unpack.h"
-#include "support/temp_dir.h"
+#include "src/install/journal.h"
+#include "src/install/sync.h"
+#include "src/install/wheel_unpack.h"
+#include "tests/support/temp_dir.h"
 #include "wheel_builder.h"
 
 namespace wv::install {

@@ -2,7 +2,7 @@
 // indexes publish them (DESIGN.md §1, docs/targets.md "Which target a host gets").
 #include <catch2/catch.hpp>
 
-#include "install/select.h"
+#include "src/install/select.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"
 

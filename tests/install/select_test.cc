@@ -1,7 +1,7 @@
 // Target selection against hand-built lockfiles and live host profiles (DESIGN.md §1).
 #include <catch2/catch.hpp>
 
-#include "install/select.h"
+#include "src/install/select.h"
 #include "targets/detect/detect.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"

@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "base/sha256.h"
-#include "install/unpacked_cache.h"
-#include "install/wheelhouse.h"
-#include "support/temp_dir.h"
+#include "src/base/sha256.h"
+#include "src/install/unpacked_cache.h"
+#include "src/install/wheelhouse.h"
+#include "tests/support/temp_dir.h"
 #include "wheel_builder.h"
 
 namespace wv::install {

@@ -1,7 +1,7 @@
 // PEP 751's installation rules on hand-written locks without targets (install/standard_select.h).
 #include <catch2/catch.hpp>
 
-#include "install/standard_select.h"
+#include "src/install/standard_select.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"
 

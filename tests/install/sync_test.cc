@@ -8,13 +8,13 @@
 #include <fstream>
 #include <map>
 
-#include "base/sha256.h"
-#include "base/str.h"
-#include "install/journal.h"
-#include "install/sync.h"
-#include "pkg/wheel_filename.h"
-#include "support/faulty_file_system.h"
-#include "support/temp_dir.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/install/journal.h"
+#include "src/install/sync.h"
+#include "src/pkg/wheel_filename.h"
+#include "tests/support/faulty_file_system.h"
+#include "tests/support/temp_dir.h"
 #include "wheel_builder.h"
 
 namespace wv::install {

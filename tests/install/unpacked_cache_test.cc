@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "base/sha256.h"
+#include "src/base/sha256.h"
 #include "cache_probe.h"
-#include "install/unpacked_cache.h"
-#include "install/wheel_link.h"
-#include "support/temp_dir.h"
+#include "src/install/unpacked_cache.h"
+#include "src/install/wheel_link.h"
+#include "tests/support/temp_dir.h"
 #include "wheel_builder.h"
 
 namespace wv::install {

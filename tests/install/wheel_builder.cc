@@ -13,10 +13,10 @@
 #include <cstring>
 #include <filesystem>
 
-#include "base/file_system.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/file_system.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::test {
 namespace {

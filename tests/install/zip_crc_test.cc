@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "base/file_system.h"
-#include "base/str.h"
-#include "install/wheel_extract.h"
-#include "support/temp_dir.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "src/install/wheel_extract.h"
+#include "tests/support/temp_dir.h"
 
 namespace wv::install {
 namespace {

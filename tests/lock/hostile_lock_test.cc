@@ -5,7 +5,7 @@
 
 #include <regex>
 
-#include "base/sha256.h"
+#include "src/base/sha256.h"
 #include "lock/catalog.h"
 #include "lock/lockfile.h"
 #include "targets/project_file.h"

@@ -4,9 +4,9 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "base/file_system.h"
+#include "src/base/file_system.h"
 #include "lock/lockfile.h"
-#include "support/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 

@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "base/sha256.h"
-#include "base/str.h"
-#include "pkg/source.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/pkg/source.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::test {
 

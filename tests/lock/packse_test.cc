@@ -14,7 +14,7 @@
 
 #include "lock/resolve.h"
 #include "memory_source.h"
-#include "support/conformance.h"
+#include "tests/support/conformance.h"
 #include "targets/project_file.h"
 
 namespace {

@@ -7,11 +7,11 @@
 #include <fstream>
 #include <set>
 
-#include "base/file_system.h"
+#include "src/base/file_system.h"
 #include "lock/lockfile.h"
 #include "lock/target_export.h"
-#include "pkg/marker.h"
-#include "support/temp_dir.h"
+#include "src/pkg/marker.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 

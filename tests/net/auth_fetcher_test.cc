@@ -7,11 +7,11 @@
 #include <map>
 #include <mutex>
 
-#include "base/file_system.h"
-#include "base/str.h"
-#include "net/auth_fetcher.h"
-#include "net/caching_fetcher.h"
-#include "support/temp_dir.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "src/net/auth_fetcher.h"
+#include "src/net/caching_fetcher.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "net/cache_metadata.h"
+#include "src/net/cache_metadata.h"
 
 #include <catch2/catch.hpp>
 #include <random>

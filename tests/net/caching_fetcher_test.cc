@@ -1,5 +1,5 @@
 // CachingFetcher over a real CurlFetcher and the loopback fault server.
-#include "net/caching_fetcher.h"
+#include "src/net/caching_fetcher.h"
 
 #include <sys/resource.h>
 
@@ -10,12 +10,12 @@
 #include <filesystem>
 #include <map>
 
-#include "base/file_system.h"
-#include "base/sha256.h"
-#include "base/str.h"
+#include "src/base/file_system.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
 #include "fault_server.h"
-#include "net/curl_fetcher.h"
-#include "support/temp_dir.h"
+#include "src/net/curl_fetcher.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // libcurl opened on first use (net/curl_api.h): the real library loads, a missing one is a
 // network error that names it and the package to install.
-#include "net/curl_api.h"
+#include "src/net/curl_api.h"
 
 #include <catch2/catch.hpp>
 

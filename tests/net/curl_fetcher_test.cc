@@ -1,6 +1,6 @@
 // CurlFetcher over real HTTP on loopback, against tests/net/fault_server.py.
-#include "net/curl_fetcher.h"
-#include "base/log.h"
+#include "src/net/curl_fetcher.h"
+#include "src/base/log.h"
 
 #include <fcntl.h>
 #include <pty.h>
@@ -13,12 +13,12 @@
 #include <filesystem>
 #include <thread>
 
-#include "base/file_system.h"
-#include "base/sha256.h"
-#include "base/str.h"
+#include "src/base/file_system.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
 #include "fault_server.h"
-#include "support/skip.h"
-#include "support/temp_dir.h"
+#include "tests/support/skip.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 

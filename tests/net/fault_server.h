@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/fetcher.h"
-#include "base/str.h"
-#include "support/server_process.h"
+#include "src/base/fetcher.h"
+#include "src/base/str.h"
+#include "tests/support/server_process.h"
 
 namespace wv::test {
 

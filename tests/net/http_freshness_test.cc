@@ -1,16 +1,16 @@
 // Freshness of cached responses (net/http_freshness.h) and the CachingFetcher serving fresh
 // or hash-pinned copies without asking the server, over the loopback fault server.
-#include "net/http_freshness.h"
+#include "src/net/http_freshness.h"
 
 #include <catch2/catch.hpp>
 #include <chrono>
 
-#include "base/file_system.h"
-#include "base/sha256.h"
+#include "src/base/file_system.h"
+#include "src/base/sha256.h"
 #include "fault_server.h"
-#include "net/caching_fetcher.h"
-#include "net/curl_fetcher.h"
-#include "support/temp_dir.h"
+#include "src/net/caching_fetcher.h"
+#include "src/net/curl_fetcher.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 

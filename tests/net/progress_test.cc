@@ -1,4 +1,4 @@
-#include "net/progress.h"
+#include "src/net/progress.h"
 
 #include <catch2/catch.hpp>
 

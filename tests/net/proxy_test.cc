@@ -1,4 +1,4 @@
-#include "net/proxy.h"
+#include "src/net/proxy.h"
 
 #include <catch2/catch.hpp>
 #include <map>

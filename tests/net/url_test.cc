@@ -1,9 +1,9 @@
-#include "net/url.h"
+#include "src/net/url.h"
 
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "base/credentials.h"
+#include "src/base/credentials.h"
 
 using wv::net::split_url;
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "pkg/inline_metadata.h"
+#include "src/pkg/inline_metadata.h"
 
 using wv::pkg::inline_metadata;
 

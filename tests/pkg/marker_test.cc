@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "base/limits.h"
-#include "pkg/marker.h"
+#include "src/base/limits.h"
+#include "src/pkg/marker.h"
 
 namespace {
 

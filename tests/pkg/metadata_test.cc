@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "pkg/metadata.h"
+#include "src/pkg/metadata.h"
 
 using wv::pkg::parse_metadata;
 

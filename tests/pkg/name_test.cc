@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "pkg/name.h"
+#include "src/pkg/name.h"
 
 TEST_CASE("name: PEP 503 normalisation", "[pkg][name]") {
   CHECK(wv::pkg::normalize_name("Friendly-Bard") == "friendly-bard");

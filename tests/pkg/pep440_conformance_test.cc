@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "pkg/specifier.h"
-#include "pkg/version.h"
-#include "support/conformance.h"
+#include "src/pkg/specifier.h"
+#include "src/pkg/version.h"
+#include "tests/support/conformance.h"
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "pkg/marker.h"
-#include "pkg/requirement.h"
-#include "support/conformance.h"
+#include "src/pkg/marker.h"
+#include "src/pkg/requirement.h"
+#include "tests/support/conformance.h"
 
 namespace {
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "pkg/pyproject_edit.h"
-#include "pkg/toml_scan.h"
+#include "src/pkg/pyproject_edit.h"
+#include "src/pkg/toml_scan.h"
 
 namespace {
 

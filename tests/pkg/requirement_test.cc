@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "pkg/requirement.h"
+#include "src/pkg/requirement.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "pkg/sdist_filename.h"
-#include "support/conformance.h"
+#include "src/pkg/sdist_filename.h"
+#include "tests/support/conformance.h"
 
 using wv::pkg::classify_filename;
 using wv::pkg::FileKind;

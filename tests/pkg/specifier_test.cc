@@ -3,8 +3,8 @@
 #include <random>
 #include <string>
 
-#include "pkg/specifier.h"
-#include "pkg/version.h"
+#include "src/pkg/specifier.h"
+#include "src/pkg/version.h"
 
 namespace {
 

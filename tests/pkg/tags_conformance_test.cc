@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "pkg/tags.h"
-#include "support/conformance.h"
+#include "src/pkg/tags.h"
+#include "tests/support/conformance.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "pkg/tags.h"
+#include "src/pkg/tags.h"
 
 using wv::pkg::compatible_tags;
 using wv::pkg::OperatingSystem;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "pkg/upload_time.h"
+#include "src/pkg/upload_time.h"
 
 using wv::pkg::normalize_upload_time;
 

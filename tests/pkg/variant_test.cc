@@ -1,5 +1,5 @@
 // Tests for src/pkg/variant.h: property grammar (variants.md §4.1), schema URLs, validation.
-#include "pkg/variant.h"
+#include "src/pkg/variant.h"
 
 #include <catch2/catch.hpp>
 #include <random>

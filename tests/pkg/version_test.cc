@@ -6,7 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "pkg/version.h"
+#include "src/pkg/version.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "pkg/wheel_filename.h"
+#include "src/pkg/wheel_filename.h"
 
 using wv::pkg::BuildTag;
 using wv::pkg::parse_build_tag;

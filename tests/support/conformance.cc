@@ -1,4 +1,4 @@
-#include "support/conformance.h"
+#include "tests/support/conformance.h"
 
 #include <cstdio>
 #include <cstdlib>

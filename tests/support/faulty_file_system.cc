@@ -1,6 +1,6 @@
-#include "support/faulty_file_system.h"
+#include "tests/support/faulty_file_system.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::test {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/file_system.h"
+#include "src/base/file_system.h"
 
 namespace wv::test {
 

@@ -1,4 +1,4 @@
-#include "support/server_process.h"
+#include "tests/support/server_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -10,7 +10,7 @@
 #include <chrono>
 #include <optional>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 extern char** environ;
 

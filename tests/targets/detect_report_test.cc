@@ -1,5 +1,5 @@
 // Tests for targets/detect_report.h: the text and JSON reports of `wvlock detect`.
-#include "base/json_writer.h"
+#include "src/base/json_writer.h"
 #include "targets/detect_report.h"
 
 #include <catch2/catch.hpp>

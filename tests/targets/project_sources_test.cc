@@ -6,7 +6,7 @@
 
 #include "targets/project_file.h"
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::targets {
 namespace {

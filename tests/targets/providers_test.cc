@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 namespace wv::targets {
 namespace {

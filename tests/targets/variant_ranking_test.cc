@@ -13,7 +13,7 @@
 #pragma GCC diagnostic pop
 #include <sstream>
 
-#include "support/conformance.h"
+#include "tests/support/conformance.h"
 
 namespace wv::targets {
 namespace {

@@ -1,10 +1,10 @@
-// Tests for targets/detect/process.h: output capture, time limit, environment filtering.
-#include "targets/detect/process.h"
+// Tests for src/base/process.h: output capture, time limit, environment filtering.
+#include "src/base/process.h"
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
 
-namespace wv::detect {
+namespace wv {
 namespace {
 
 TEST_CASE("process: captures stdout and the exit code", "[detect][process]") {
@@ -51,4 +51,4 @@ TEST_CASE("process: a missing program is an error", "[detect][process]") {
 }
 
 }  // namespace
-}  // namespace wv::detect
+}  // namespace wv

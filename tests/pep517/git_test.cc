@@ -1,7 +1,7 @@
 // The git cache against repositories made here with the `git` program (no network): resolution
 // checked against `git rev-parse` on the source, checkouts that outlive moved tags, force-pushes
 // and a deleted remote, offline use, messages, credentials, and two checkouts at once.
-#include "build/git.h"
+#include "src/pep517/git.h"
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -15,9 +15,9 @@
 #include <optional>
 #include <thread>
 
-#include "base/file_system.h"
-#include "base/str.h"
-#include "support/temp_dir.h"
+#include "src/base/file_system.h"
+#include "src/base/str.h"
+#include "tests/support/temp_dir.h"
 
 namespace wv::build {
 namespace {

@@ -7,7 +7,7 @@
 // under a temporary name and renamed into place, so the lock-free fast path (the folder
 // exists) never sees half a tree, and a process killed halfway leaves only a temporary folder
 // that the next one removes.
-#include "build/git.h"
+#include "src/pep517/git.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -20,11 +20,11 @@
 #include <utility>
 #include <vector>
 
-#include "base/credentials.h"
-#include "base/file_system.h"
-#include "base/hash.h"
-#include "base/str.h"
-#include "targets/detect/process.h"
+#include "src/base/credentials.h"
+#include "src/base/file_system.h"
+#include "src/base/hash.h"
+#include "src/base/str.h"
+#include "src/base/process.h"
 
 namespace wv::build {
 namespace {
@@ -169,10 +169,10 @@ struct Repository {
 
 // Runs git in the clean environment; an error only when it cannot start. `log` merges stderr
 // and keeps the output's end (what a failure shows); without it stdout alone is kept (parsed).
-Result<detect::ProcessOutput> run_git(const Repository& repository,
+Result<ProcessOutput> run_git(const Repository& repository,
                                       const std::vector<std::string>& args, milliseconds timeout,
                                       bool log) {
-  detect::ProcessOptions options;
+  ProcessOptions options;
   // protocol.file.allow: file:// URLs and paths are sources like any other. gc and
   // maintenance never run on their own: they would drop commits no ref reaches any more.
   options.argv = {repository.program,  "-c", "protocol.file.allow=always", "-c", "gc.auto=0",
@@ -184,14 +184,14 @@ Result<detect::ProcessOutput> run_git(const Repository& repository,
   options.keep_tail = log;
   options.max_output = log ? 64 * 1024 : 1 << 20;
   options.own_process_group = true;  // the deadline also kills ssh and git-remote-https
-  return detect::run_process(options);
+  return run_process(options);
 }
 
 // Runs git and requires success; the error names what was being done and shows git's end.
 Result<void> run_git_checked(const Repository& repository, const std::vector<std::string>& args,
                              milliseconds timeout, std::string_view doing,
                              std::string_view next_step) {
-  WV_ASSIGN_OR_RETURN(detect::ProcessOutput output, run_git(repository, args, timeout, true));
+  WV_ASSIGN_OR_RETURN(ProcessOutput output, run_git(repository, args, timeout, true));
   if (output.exit_code == 0) return {};
   std::string why = output.timed_out
                         ? str_cat("git did not finish within ", timeout.count() / 1000, " s")
@@ -204,7 +204,7 @@ Result<void> run_git_checked(const Repository& repository, const std::vector<std
 
 // The commit `expression` names in the database (`refs/tags/v1^{commit}`), or "" when none.
 Result<std::string> commit_of(const Repository& repository, const std::string& expression) {
-  WV_ASSIGN_OR_RETURN(detect::ProcessOutput output,
+  WV_ASSIGN_OR_RETURN(ProcessOutput output,
                       run_git(repository,
                               {"--git-dir=" + repository.database, "rev-parse", "--verify",
                                "--quiet", expression + "^{commit}"},

@@ -1,7 +1,7 @@
 // PEP 517 / PEP 660 hooks run for real: Debian's setuptools and wheel unpacked into a venv made
 // at test time, tiny projects, in-tree backends (backend-path) that fail, hang or report what
 // they were given.
-#include "build/hooks.h"
+#include "src/pep517/hooks.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -14,9 +14,9 @@
 #include <sstream>
 #include <thread>
 
-#include "base/limits.h"
-#include "base/str.h"
-#include "support/temp_dir.h"
+#include "src/base/limits.h"
+#include "src/base/str.h"
+#include "tests/support/temp_dir.h"
 
 namespace wv::build {
 namespace {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "build/builder.h"
-#include "pkg/direct_source.h"
-#include "pkg/source.h"
+#include "src/pep517/builder.h"
+#include "src/pkg/direct_source.h"
+#include "src/pkg/source.h"
 
 namespace wv::build {
 

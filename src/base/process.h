@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
-namespace wv::detect {
+namespace wv {
 
 /// What a finished (or killed) child produced.
 struct ProcessOutput {
@@ -49,4 +49,4 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv,
                                   const std::vector<std::string>& unset_variables = {},
                                   bool merge_stderr = false);
 
-}  // namespace wv::detect
+}  // namespace wv

@@ -1,7 +1,7 @@
 // TarReader: zlib's gz* API underneath (the one .cc that includes zlib.h), 512-byte blocks on
 // top. The format as POSIX pax and GNU tar write it; Python's tarfile is the reference for
 // what sdists hold (setuptools, hatchling, flit and maturin all write through it or like it).
-#include "build/tar_reader.h"
+#include "src/pep517/tar_reader.h"
 
 #include <zlib.h>
 
@@ -11,8 +11,8 @@
 #include <cstring>
 #include <map>
 
-#include "base/limits.h"
-#include "base/str.h"
+#include "src/base/limits.h"
+#include "src/base/str.h"
 
 namespace wv::build {
 namespace {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
 namespace wv::build {
 

@@ -1,4 +1,4 @@
-#include "build/builder.h"
+#include "src/pep517/builder.h"
 
 #include <stdlib.h>
 #include <zip.h>
@@ -6,23 +6,23 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "base/contained_path.h"
-#include "base/credentials.h"
-#include "base/file_system.h"
-#include "base/limits.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "build/hooks.h"
-#include "build/sdist_archive.h"
-#include "build/tree_metadata.h"
-#include "pkg/source_tree.h"
-#include "install/zip_handle.h"
-#include "install/environment.h"
-#include "install/sync.h"
+#include "src/base/contained_path.h"
+#include "src/base/credentials.h"
+#include "src/base/file_system.h"
+#include "src/base/limits.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/pep517/hooks.h"
+#include "src/pep517/sdist_archive.h"
+#include "src/pep517/tree_metadata.h"
+#include "src/pkg/source_tree.h"
+#include "src/install/zip_handle.h"
+#include "src/install/environment.h"
+#include "src/install/sync.h"
 #include "lock/project_requirements.h"
 #include "lock/resolve.h"
 #include "lock/target_context.h"
-#include "targets/detect/process.h"
+#include "src/base/process.h"
 #include "targets/project_file.h"
 
 namespace wv::build {

@@ -1,9 +1,9 @@
-#include "build/tree_metadata.h"
+#include "src/pep517/tree_metadata.h"
 
 #include <algorithm>
 
-#include "base/str.h"
-#include "pkg/name.h"
+#include "src/base/str.h"
+#include "src/pkg/name.h"
 
 namespace wv::build {
 

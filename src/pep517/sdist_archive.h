@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "base/result.h"
+#include "src/base/result.h"
 
 namespace wv::build {
 

@@ -1,5 +1,5 @@
 // run_process: posix_spawnp + a pipe + poll, bounded by a deadline.
-#include "targets/detect/process.h"
+#include "src/base/process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -12,11 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "base/str.h"
+#include "src/base/str.h"
 
 extern char** environ;
 
-namespace wv::detect {
+namespace wv {
 
 Result<ProcessOutput> run_process(const std::vector<std::string>& argv,
                                   std::chrono::milliseconds timeout,
@@ -184,4 +184,4 @@ Result<ProcessOutput> run_process(const ProcessOptions& options) {
   return result;
 }
 
-}  // namespace wv::detect
+}  // namespace wv

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "base/result.h"
-#include "build/git.h"
-#include "build/hooks.h"
-#include "install/source_builder.h"
-#include "install/wheel_store.h"
+#include "src/base/result.h"
+#include "src/pep517/git.h"
+#include "src/pep517/hooks.h"
+#include "src/install/source_builder.h"
+#include "src/install/wheel_store.h"
 #include "lock/catalog.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"

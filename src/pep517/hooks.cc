@@ -1,15 +1,15 @@
 // call_hook: the request and the result travel as JSON files (the one .cc of this layer that
 // includes nlohmann), the backend's output only feeds messages.
-#include "build/hooks.h"
+#include "src/pep517/hooks.h"
 
 #include <chrono>
 #include <nlohmann/json.hpp>
 
-#include "base/file_system.h"
-#include "base/limits.h"
-#include "base/str.h"
-#include "build/hook_script.h"
-#include "targets/detect/process.h"
+#include "src/base/file_system.h"
+#include "src/base/limits.h"
+#include "src/base/str.h"
+#include "src/pep517/hook_script.h"
+#include "src/base/process.h"
 
 namespace wv::build {
 
@@ -150,7 +150,7 @@ Error unavailable(const HookCall& call, const std::vector<std::string>& log) {
                   log);
 }
 
-Error failed(const HookCall& call, const detect::ProcessOutput& output,
+Error failed(const HookCall& call, const ProcessOutput& output,
              const std::vector<std::string>& log) {
   const std::string how = output.exit_code < 0 ? std::string("was killed")
                                                : str_cat("exited with status ", output.exit_code);
@@ -244,7 +244,7 @@ Result<HookResult> read_result(const HookCall& call, const RunnerFiles& runner,
 Result<HookResult> call_hook(const HookCall& call) {
   RealFileSystem files;
   WV_ASSIGN_OR_RETURN(const RunnerFiles runner, write_runner_files(call, files));
-  detect::ProcessOptions options;
+  ProcessOptions options;
   options.argv = {call.python, "-I", runner.script, runner.request, runner.result};
   options.timeout = std::chrono::seconds(limit_value(Limit::kBuildSeconds));
   options.environment = clean_environment(call);
@@ -253,7 +253,7 @@ Result<HookResult> call_hook(const HookCall& call) {
   options.max_output = kOutputTailBytes;
   options.keep_tail = true;
   options.own_process_group = true;  // compilers the backend starts die with it
-  Result<detect::ProcessOutput> output = detect::run_process(options);
+  Result<ProcessOutput> output = run_process(options);
   if (!output) {
     return std::move(output).error().with_context(str_cat("cannot run ", subject(call)));
   }

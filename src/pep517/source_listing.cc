@@ -1,15 +1,15 @@
-#include "build/source_listing.h"
+#include "src/pep517/source_listing.h"
 
 #include <filesystem>
 
-#include "base/contained_path.h"
-#include "base/credentials.h"
-#include "base/file_system.h"
-#include "base/percent.h"
-#include "base/sha256.h"
-#include "base/str.h"
-#include "pkg/metadata.h"
-#include "pkg/wheel_filename.h"
+#include "src/base/contained_path.h"
+#include "src/base/credentials.h"
+#include "src/base/file_system.h"
+#include "src/base/percent.h"
+#include "src/base/sha256.h"
+#include "src/base/str.h"
+#include "src/pkg/metadata.h"
+#include "src/pkg/wheel_filename.h"
 
 namespace wv::build {
 namespace fs = std::filesystem;

@@ -9,8 +9,8 @@
 // (a README linked into a package), so refusing them all would refuse real projects. Zip
 // sdists may hold no links at all: a zip stores a link's target as its data, which no sdist
 // tool writes.
-#include "build/sdist_archive.h"
-#include "install/zip_handle.h"
+#include "src/pep517/sdist_archive.h"
+#include "src/install/zip_handle.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -25,11 +25,11 @@
 #include <map>
 #include <vector>
 
-#include "base/file_system.h"
-#include "base/limits.h"
-#include "base/str.h"
-#include "build/tar_reader.h"
-#include "install/wheel_unpack.h"
+#include "src/base/file_system.h"
+#include "src/base/limits.h"
+#include "src/base/str.h"
+#include "src/pep517/tar_reader.h"
+#include "src/install/wheel_unpack.h"
 
 namespace wv::build {
 namespace {

@@ -1,6 +1,6 @@
 // Sdist archives made at test time with Python's tarfile and zipfile (and GNU tar): read,
 // unpacked, and every hostile member refused without a byte written outside the destination.
-#include "build/sdist_archive.h"
+#include "src/pep517/sdist_archive.h"
 
 #include <sys/stat.h>
 
@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "base/limits.h"
-#include "base/str.h"
-#include "support/temp_dir.h"
+#include "src/base/limits.h"
+#include "src/base/str.h"
+#include "tests/support/temp_dir.h"
 
 namespace wv::build {
 namespace {

@@ -1,5 +1,5 @@
 // Environment implementations.
-#include "targets/detect/environment.h"
+#include "targets/detect/env_vars.h"
 
 #include <cstdlib>
 
