@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "src/base/hex.h"
 #include "src/base/str.h"
 #include "differential/answers.h"
 #include "differential/generator.h"
@@ -41,25 +42,7 @@ namespace {
 
 constexpr int kExitSkip = 77;
 
-std::string hex_field(std::string_view text) { return to_hex(text); }
-
-std::optional<std::string> from_hex(std::string_view hex) {
-  if (hex.size() % 2 != 0) return std::nullopt;
-  std::string out;
-  out.reserve(hex.size() / 2);
-  auto digit = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-  };
-  for (std::size_t i = 0; i < hex.size(); i += 2) {
-    int high = digit(hex[i]);
-    int low = digit(hex[i + 1]);
-    if (high < 0 || low < 0) return std::nullopt;
-    out.push_back(static_cast<char>(high * 16 + low));
-  }
-  return out;
-}
+std::string hex_field(std::string_view text) { return hex_encode(text); }
 
 // The Python worker: one process for the whole run, batches over two pipes.
 class Oracle {
@@ -133,7 +116,7 @@ class Oracle {
 std::optional<Fields> decode_answer(std::string_view line) {
   Fields fields;
   for (std::string_view piece : split(line, '\t')) {
-    std::optional<std::string> text = from_hex(piece);
+    std::optional<std::string> text = hex_decode(piece);
     if (!text) return std::nullopt;
     fields.push_back(std::move(*text));
   }

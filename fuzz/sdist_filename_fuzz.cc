@@ -2,13 +2,14 @@
 // canonical names parse back to equal values, also with the project name given; classify_filename()
 // never fails.
 #include "fuzz/fuzz_target.h"
+#include "src/base/url.h"
 #include "src/pkg/sdist_filename.h"
 
 WV_FUZZ_TARGET(sdist_filename) {
   if (size > wv::fuzz::kMaxTextInput) return;
   const std::string_view text = wv::fuzz::as_text(data, size);
   (void)wv::pkg::classify_filename(text);
-  (void)wv::pkg::filename_from_url(text);
+  (void)wv::url_filename(text);
   if (auto sdist = wv::pkg::parse_sdist_filename(text)) {
     const std::string canonical = sdist.value().to_string();
     auto again = wv::pkg::parse_sdist_filename(canonical);

@@ -5,6 +5,7 @@
 
 #include "src/base/credentials.h"
 #include "src/base/str.h"
+#include "src/base/url.h"
 #include "src/pkg/marker.h"
 #include "src/pkg/name.h"
 #include "src/pkg/sdist_filename.h"
@@ -21,7 +22,7 @@ const LockedFile* LockedPackage::find_wheel(std::string_view filename) const {
 }
 
 std::string source_file_name(const LockedFile& file) {
-  if (!file.url.empty()) return pkg::filename_from_url(file.url);
+  if (!file.url.empty()) return url_filename(file.url);
   std::size_t slash = file.path.rfind('/');
   return slash == std::string::npos ? file.path : file.path.substr(slash + 1);
 }

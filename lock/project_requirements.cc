@@ -8,29 +8,6 @@
 
 namespace wv::lock {
 
-Result<PrereleaseMode> parse_prerelease_mode(std::string_view text) {
-  if (text == "disallow") return PrereleaseMode::kDisallow;
-  if (text == "allow") return PrereleaseMode::kAllow;
-  if (text == "if-necessary") return PrereleaseMode::kIfNecessary;
-  if (text == "explicit") return PrereleaseMode::kExplicit;
-  if (text == "if-necessary-or-explicit") return PrereleaseMode::kIfNecessaryOrExplicit;
-  return make_error(ErrorCode::kInvalidInput,
-                    str_cat("unknown pre-release mode ", in_backticks(text),
-                            ": expected disallow, allow, if-necessary, explicit or "
-                            "if-necessary-or-explicit"));
-}
-
-std::string_view to_string(PrereleaseMode mode) {
-  switch (mode) {
-    case PrereleaseMode::kDisallow: return "disallow";
-    case PrereleaseMode::kAllow: return "allow";
-    case PrereleaseMode::kIfNecessary: return "if-necessary";
-    case PrereleaseMode::kExplicit: return "explicit";
-    case PrereleaseMode::kIfNecessaryOrExplicit: return "if-necessary-or-explicit";
-  }
-  return "";
-}
-
 Result<std::vector<pkg::Requirement>> parse_requirements(const std::vector<std::string>& items,
                                                          std::string_view where) {
   std::vector<pkg::Requirement> requirements;
@@ -43,8 +20,8 @@ Result<std::vector<pkg::Requirement>> parse_requirements(const std::vector<std::
 }
 
 Result<std::map<std::string, std::vector<pkg::Requirement>>> expand_dependency_groups(
-    const std::map<std::string, std::vector<std::string>>& groups) {
-  std::map<std::string, std::vector<std::string>> normalised;
+    const std::map<std::string, std::vector<targets::DependencyGroupEntry>>& groups) {
+  std::map<std::string, std::vector<targets::DependencyGroupEntry>> normalised;
   for (const auto& [name, items] : groups) {
     std::string key = pkg::normalize_name(name);
     if (normalised.count(key)) {
@@ -65,10 +42,9 @@ Result<std::map<std::string, std::vector<pkg::Requirement>>> expand_dependency_g
                                 " includes itself (PEP 735 forbids cycles)"));
     }
     std::vector<pkg::Requirement> result;
-    for (const std::string& item : normalised.at(name)) {
-      static constexpr std::string_view kInclude = "include-group:";
-      if (item.rfind(kInclude, 0) == 0) {
-        std::string included = pkg::normalize_name(item.substr(kInclude.size()));
+    for (const targets::DependencyGroupEntry& item : normalised.at(name)) {
+      if (!item.include_group.empty()) {
+        std::string included = pkg::normalize_name(item.include_group);
         if (!normalised.count(included)) {
           return make_error(ErrorCode::kInvalidInput,
                             str_cat("dependency group ", in_backticks(name), " includes ",
@@ -78,7 +54,7 @@ Result<std::map<std::string, std::vector<pkg::Requirement>>> expand_dependency_g
         result.insert(result.end(), more.begin(), more.end());
         continue;
       }
-      auto requirement = pkg::parse_requirement(item);
+      auto requirement = pkg::parse_requirement(item.requirement);
       if (!requirement) {
         return std::move(requirement).error().with_context(
             str_cat("[dependency-groups] ", name));

@@ -8,14 +8,12 @@
 
 #include "src/base/result.h"
 #include "src/pkg/requirement.h"
+#include "targets/prerelease.h"
+#include "targets/project_file.h"
 
 namespace wv::lock {
 
-/// uv's pre-release modes (DESIGN.md §2 `prerelease`).
-enum class PrereleaseMode { kDisallow, kAllow, kIfNecessary, kExplicit, kIfNecessaryOrExplicit };
-
-Result<PrereleaseMode> parse_prerelease_mode(std::string_view text);
-std::string_view to_string(PrereleaseMode mode);
+using targets::PrereleaseMode;
 
 struct ProjectRequirements {
   std::string name;
@@ -43,9 +41,9 @@ struct ProjectRequirements {
 Result<std::vector<pkg::Requirement>> parse_requirements(const std::vector<std::string>& items,
                                                          std::string_view where);
 
-/// Expands PEP 735 groups: each entry is a requirement string or `{include-group = "name"}`
-/// (given here as "include-group:NAME"). Cycles and unknown groups are errors.
+/// Expands PEP 735 groups as the project declares them: each entry a requirement string or an
+/// `{include-group = "name"}`. Cycles and unknown groups are errors.
 Result<std::map<std::string, std::vector<pkg::Requirement>>> expand_dependency_groups(
-    const std::map<std::string, std::vector<std::string>>& groups);
+    const std::map<std::string, std::vector<targets::DependencyGroupEntry>>& groups);
 
 }  // namespace wv::lock

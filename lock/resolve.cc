@@ -11,6 +11,7 @@
 #include "src/base/credentials.h"
 #include "src/base/hash.h"
 #include "src/base/str.h"
+#include "src/base/url.h"
 #include "lock/python_provider.h"
 #include "lock/solve_target.h"
 #include "src/pkg/name.h"
@@ -19,11 +20,6 @@ namespace wv::lock {
 namespace {
 
 using Package = PythonProvider::Package;
-
-bool is_url(std::string_view location) {
-  return location.rfind("http://", 0) == 0 || location.rfind("https://", 0) == 0 ||
-         location.rfind("file://", 0) == 0;
-}
 
 LockedFile default_locate(const pkg::Distribution& file) {
   LockedFile locked;
@@ -58,28 +54,10 @@ std::string edge_text(const PythonProvider& provider, const PythonSolution& solu
   return text + "==" + listing->versions[std::size_t(*version)].version.to_string();
 }
 
-// Whether `text` names package `name` as a whole word (`torch`, not the start of
-// `torchvision`).
-bool names_package(std::string_view text, std::string_view name) {
-  auto is_name_char = [](char c) {
-    return is_ascii_alnum(c) || c == '-' || c == '_' || c == '.';
-  };
-  for (std::size_t at = text.find(name); at != std::string_view::npos;
-       at = text.find(name, at + 1)) {
-    const std::size_t end = at + name.size();
-    const bool starts = at == 0 || !is_name_char(text[at - 1]);
-    // A trailing `.` ends a sentence, not a name.
-    const bool ends = end == text.size() || !is_name_char(text[end]) ||
-                      (text[end] == '.' && (end + 1 == text.size() || !is_name_char(text[end + 1])));
-    if (starts && ends) return true;
-  }
-  return false;
-}
-
 // For each package the failure names that no asked index has but a named index does (an
 // explicit index serves only packages pinned to it), the pin that would fix it.
 std::vector<IndexPin> explicit_index_pins(const PythonProvider& provider, const TargetContext& target,
-                                          Catalog& catalog, const std::string& explanation) {
+                                          Catalog& catalog, const std::set<std::string>& named) {
   std::vector<IndexPin> pins;
   std::set<std::string> seen;
   for (std::size_t i = 0; i < provider.node_count(); ++i) {
@@ -87,7 +65,7 @@ std::vector<IndexPin> explicit_index_pins(const PythonProvider& provider, const 
     if (node.kind != NodeKind::kPackage || !seen.insert(node.name).second) continue;
     const ProjectListing* listing = provider.listing(static_cast<PythonProvider::Package>(i));
     if (!listing || !listing->versions.empty() || target.pinned_indexes.count(node.name)) continue;
-    if (!names_package(explanation, node.name)) continue;
+    if (!named.count(node.name)) continue;
     std::vector<std::string> indexes = catalog.pinned_indexes_listing(listing->name);
     if (indexes.empty()) continue;
     pins.push_back({node.name, indexes.front()});
@@ -116,14 +94,14 @@ std::size_t spelling_distance(std::string_view a, std::string_view b) {
 // For each package the failure names that no index has, the closest name among the projects
 // already read that do exist (a misspelt requirement), found without asking any index.
 void add_spelling_notes(const PythonProvider& provider, Catalog& catalog,
-                        std::string& explanation) {
+                        const std::set<std::string>& named, std::string& explanation) {
   std::optional<std::vector<std::string>> known;
   std::set<std::string> seen;
   for (std::size_t i = 0; i < provider.node_count(); ++i) {
     const Node& node = provider.node(static_cast<PythonProvider::Package>(i));
     if (node.kind != NodeKind::kPackage || !seen.insert(node.name).second) continue;
     const ProjectListing* listing = provider.listing(static_cast<PythonProvider::Package>(i));
-    if (!listing || listing->not_found.empty() || !names_package(explanation, node.name)) continue;
+    if (!listing || listing->not_found.empty() || !named.count(node.name)) continue;
     if (!catalog.pinned_indexes_listing(listing->name).empty()) continue;  // a note says where
     if (!known) known = catalog.listed_names();
     // One edit in a short name, two in a longer one: farther than that is another project.
@@ -320,7 +298,7 @@ Result<void> record_source(LockedPackage& package, const pkg::Distribution& sour
                            Catalog& catalog) {
   if (source.direct && source.direct->kind == pkg::DirectKind::kGit) {
     LockedVcs vcs;
-    if (source.direct->location.find("://") == std::string::npos) {
+    if (!is_url(source.direct->location)) {
       // A local repository: a path relative to the lock, so the lock reads the same anywhere.
       pkg::Distribution where = source;
       where.url = source.direct->location;
@@ -456,14 +434,15 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
                         solve_target(provider, preferred, target.name, options.max_solver_steps));
     if (auto* unsolvable = std::get_if<Unsolvable>(&solved)) {
       std::string& explanation = unsolvable->explanation;
+      const std::set<std::string>& named = unsolvable->named_packages;
       // A pinned index is never a fallback: say which packages this target reads from one.
       for (const auto& [name, index] : target.pinned_indexes) {
-        if (!names_package(explanation, name)) continue;
+        if (!named.count(name)) continue;
         explanation += str_cat("\nnote: ", name, " comes only from index ", in_backticks(index),
                                " for target ", target.name, " (pinned in [tool.wvlock.sources])");
       }
-      std::vector<IndexPin> pins = explicit_index_pins(provider, target, catalog, explanation);
-      add_spelling_notes(provider, catalog, explanation);
+      std::vector<IndexPin> pins = explicit_index_pins(provider, target, catalog, named);
+      add_spelling_notes(provider, catalog, named, explanation);
       outcome.failures.push_back({target.name, std::move(explanation),
                                   std::move(unsolvable->without_installable_file), std::move(pins)});
       results.emplace_back();

@@ -69,11 +69,10 @@ class PythonReportFormatter final
   const PythonProvider& provider_;
 };
 
-// The packages whose "unavailable" facts in the proof (the nodes the report reaches) are for
-// lack of an installable file.
-std::vector<std::string> without_installable_file(const Tree& tree,
-                                                  const PythonProvider& provider) {
-  std::vector<std::string> names;
+// The nodes of the proof the report reaches, each once, in the order of a depth-first walk
+// from the root.
+std::vector<std::size_t> reached_nodes(const Tree& tree) {
+  std::vector<std::size_t> reached;
   std::vector<char> seen(tree.nodes.size(), 0);
   std::vector<std::size_t> stack{tree.root};
   while (!stack.empty()) {
@@ -81,16 +80,46 @@ std::vector<std::string> without_installable_file(const Tree& tree,
     stack.pop_back();
     if (seen[at]) continue;
     seen[at] = 1;
+    reached.push_back(at);
     const Tree::Node& node = tree.nodes[at];
     if (!node.is_external()) {
       stack.push_back(node.cause1);
       stack.push_back(node.cause2);
-      continue;
     }
+  }
+  return reached;
+}
+
+// The packages whose "unavailable" facts in the proof are for lack of an installable file.
+std::vector<std::string> without_installable_file(const Tree& tree,
+                                                  const PythonProvider& provider) {
+  std::vector<std::string> names;
+  for (const std::size_t at : reached_nodes(tree)) {
+    const Tree::Node& node = tree.nodes[at];
     if (node.kind != solver::NodeKind::kUnavailable) continue;
     if (!provider.lacks_installable_file(node.package, node.set)) continue;
     const std::string& name = provider.node(node.package).name;
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
+}
+
+// The packages the report names: each reached node's terms, its subject and the dependency
+// it states (an extra `x[e]` names its package `x`; the project, its extras and groups are no
+// package).
+std::set<std::string> named_packages(const Tree& tree, const PythonProvider& provider) {
+  std::set<std::string> names;
+  auto add = [&](Package package) {
+    const Node& node = provider.node(package);
+    if (node.kind == NodeKind::kPackage || node.kind == NodeKind::kPackageExtra) {
+      names.insert(node.name);
+    }
+  };
+  for (const std::size_t at : reached_nodes(tree)) {
+    const Tree::Node& node = tree.nodes[at];
+    for (const auto& [package, term] : node.terms) add(package);
+    if (node.is_external()) add(node.package);
+    if (node.kind == solver::NodeKind::kDependency) add(node.dependency);
   }
   return names;
 }
@@ -120,6 +149,7 @@ Result<std::variant<PythonSolution, Unsolvable>> solve_target(
   Unsolvable unsolvable;
   unsolvable.explanation = solver::report(no_solution.tree, formatter);
   unsolvable.without_installable_file = without_installable_file(no_solution.tree, provider);
+  unsolvable.named_packages = named_packages(no_solution.tree, provider);
   return std::variant<PythonSolution, Unsolvable>(std::move(unsolvable));
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,6 +23,9 @@ struct Unsolvable {
   /// Packages (normalised names) the derivation rules out because a version has no file this
   /// target can install (no fitting wheel, no source), though the package exists.
   std::vector<std::string> without_installable_file;
+  /// Every package (normalised name) the derivation names: what the failure is about, for the
+  /// hints that follow it (a pinned index, an explicit index, a misspelt name).
+  std::set<std::string> named_packages;
 };
 
 /// Solves from the project root; `preferred` versions are tried first. A no-solution outcome

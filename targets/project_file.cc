@@ -1,6 +1,7 @@
 // pyproject.toml reading (DESIGN.md §2). The only file of targets/ that includes toml++;
 // toml::parse_error is caught here and becomes an Error with file, line and column.
 #include "targets/project_file.h"
+#include "targets/prerelease.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include "src/base/limits.h"
 #include "src/base/toml_guard.h"
 #include "src/base/str.h"
+#include "src/base/url.h"
 #include "src/pkg/marker.h"
 #include "src/pkg/name.h"
 #include "targets/default_targets.h"
@@ -884,8 +886,7 @@ Result<void> read_direct_entry(const Reader& reader, const toml::table& table,
   } else if (table.contains("url")) {
     entry.kind = SourceEntry::Kind::kUrl;
     WV_TRY(text("url", entry.location));
-    if (entry.location.rfind("https://", 0) != 0 && entry.location.rfind("http://", 0) != 0 &&
-        entry.location.rfind("file://", 0) != 0) {
+    if (!is_http_url(entry.location) && !(is_url(entry.location) && is_file_url(entry.location))) {
       return reader.error(table.get("url")->source(),
                           str_cat("`url` of ", where, " must be an http(s):// or file:// URL of "
                                   "an archive; use `path` for a local file or folder and `git` "
@@ -1159,8 +1160,7 @@ Result<void> read_default_groups(const Reader& reader, const toml::table& wvlock
 // `prerelease`.
 Result<void> read_prerelease(const Reader& reader, const toml::node& node, ProjectConfig& config) {
   WV_ASSIGN_OR_RETURN(std::string mode, reader.string(node, reader.key("prerelease")));
-  if (std::find(std::begin(kPrereleaseModes), std::end(kPrereleaseModes), mode) ==
-      std::end(kPrereleaseModes)) {
+  if (!parse_prerelease_mode(mode)) {
     return reader.error(node.source(),
                         str_cat("invalid `prerelease` ", in_backticks(mode), ": expected one of ",
                                 quoted_list(kPrereleaseModes)));
@@ -1556,7 +1556,7 @@ Result<ProjectConfig> read_project_file(const FileSystem& file_system, const std
 }
 
 std::string resolve_project_path(const ProjectConfig& config, std::string_view value) {
-  if (value.find("://") != std::string_view::npos || (!value.empty() && value[0] == '/')) {
+  if (is_url(value) || (!value.empty() && value[0] == '/')) {
     return std::string(value);
   }
   return path_join(config.project_dir, value);
@@ -1596,7 +1596,7 @@ Result<pkg::DirectSource> direct_source(const ProjectConfig& config, const Sourc
       source.kind = pkg::DirectKind::kGit;
       source.location = entry.location;
       if (source.location.rfind("git+", 0) == 0) source.location = source.location.substr(4);
-      if (source.location.find("://") == std::string::npos && source.location.find('@') == std::string::npos) {
+      if (!is_url(source.location) && source.location.find('@') == std::string::npos) {
         // A local repository, relative to the project like every path.
         std::error_code ec;
         const std::string local = resolve_project_path(config, source.location);

@@ -123,7 +123,7 @@ struct ProjectConfig {
   /// `[tool.wvlock.sources]`: PEP 503 normalised package name -> its entries, as written.
   std::map<std::string, std::vector<SourceEntry>> sources;
   std::vector<std::string> find_links;
-  std::optional<std::string> prerelease;  ///< as written; the lock layer interprets it
+  std::optional<std::string> prerelease;  ///< as written, one of kPrereleaseModes (prerelease.h)
   /// `keyring-provider`: "subprocess" asks the `keyring` command for index passwords
   /// (docs/network.md); "disabled" or "" (not given) does not.
   std::string keyring_provider;
@@ -160,10 +160,6 @@ struct ProjectConfig {
   /// declared.
   bool is_package() const { return package.value_or(build_system.has_value()); }
 };
-
-/// The values `prerelease` accepts (uv's names).
-inline constexpr std::string_view kPrereleaseModes[] = {
-    "disallow", "allow", "if-necessary", "explicit", "if-necessary-or-explicit"};
 
 /// The values `keyring-provider` accepts (uv's names; uv's unimplemented `auto` is not one).
 inline constexpr std::string_view kKeyringProviders[] = {"disabled", "subprocess"};

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "src/base/hex.h"
 #include "src/base/lazy_library.h"
 #include "src/base/str.h"
 
@@ -59,7 +60,7 @@ std::string Sha256::finish_hex() {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   WV_CHECK(EVP_DigestFinal_ex_fn()(state_->context, digest, &length) == 1, "EVP_DigestFinal_ex failed");
-  return to_hex(std::string_view(reinterpret_cast<const char*>(digest), length));
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 std::string sha256_hex(std::string_view bytes) {
@@ -95,19 +96,9 @@ Result<std::string> sha256_file_hex(const std::string& path) {
 std::string hex_to_urlsafe_base64_nopad(std::string_view hex) {
   static constexpr char kAlphabet[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  if (hex.size() % 2 != 0) return {};
-  std::string bytes;
-  for (std::size_t i = 0; i < hex.size(); i += 2) {
-    auto nibble = [](char c) -> int {
-      if (c >= '0' && c <= '9') return c - '0';
-      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-      return -1;
-    };
-    int high = nibble(hex[i]), low = nibble(hex[i + 1]);
-    if (high < 0 || low < 0) return {};
-    bytes.push_back(char(high * 16 + low));
-  }
+  const std::optional<std::string> decoded = hex_decode(hex);
+  if (!decoded) return {};
+  const std::string& bytes = *decoded;
   std::string out;
   std::size_t i = 0;
   for (; i + 3 <= bytes.size(); i += 3) {

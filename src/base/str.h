@@ -36,11 +36,6 @@ bool iequals(std::string_view a, std::string_view b);
 /// Parses a non-negative decimal integer (digits only, no sign); nullopt on overflow or junk.
 std::optional<std::uint64_t> parse_uint64(std::string_view digits);
 
-/// Lower-case hexadecimal of bytes.
-std::string to_hex(std::string_view bytes);
-/// The value of one hexadecimal digit (either case); -1 for any other character.
-int hex_digit_value(char c);
-
 /// Wraps text in backticks for messages: `text`.
 std::string in_backticks(std::string_view text);
 

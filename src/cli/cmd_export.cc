@@ -9,6 +9,7 @@
 #include "src/base/log.h"
 #include "src/base/output.h"
 #include "src/base/str.h"
+#include "src/base/url.h"
 #include "src/cli/commands.h"
 #include "src/cli/lock_view.h"
 #include "lock/target_export.h"
@@ -65,7 +66,7 @@ bool needs_follow_up(const lock::LockedPackage& package) {
 // (relative to the project) as an absolute file:// URL for an index (pip needs a URL there)
 // and as a path for find-links (pip reads it relative to the file's folder, or the current one).
 std::string pip_location(const std::string& location, const std::string& project_dir, bool index) {
-  if (location.find("://") != std::string::npos) return strip_credentials(location);
+  if (is_url(location)) return strip_credentials(location);
   std::error_code ec;
   std::filesystem::path absolute =
       std::filesystem::absolute(std::filesystem::path(project_dir) / location, ec).lexically_normal();

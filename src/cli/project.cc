@@ -7,7 +7,7 @@
 #include "src/base/contained_path.h"
 #include "src/base/credentials.h"
 #include "src/base/log.h"
-#include "src/base/percent.h"
+#include "src/base/url.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
 #include "src/pep517/builder.h"
@@ -26,8 +26,6 @@
 
 namespace wv::cli {
 namespace {
-
-bool is_url(std::string_view text) { return text.find("://") != std::string_view::npos; }
 
 class WiredSource final : public ProjectSource {
  public:
@@ -121,7 +119,7 @@ class WiredSource final : public ProjectSource {
   // URLs stay as they are; local files (plain or file://) become paths relative to the project
   // folder, so the lockfile is the same on every checkout.
   std::string project_relative(std::string location) const {
-    if (std::optional<std::string> path = file_url_to_path(location)) location = std::move(*path);
+    if (Result<std::string> path = file_url_to_path(location)) location = std::move(*path);
     if (is_url(location)) return strip_credentials(location);  // the lock holds bare URLs
     std::filesystem::path absolute = std::filesystem::absolute(location).lexically_normal();
     std::filesystem::path base = std::filesystem::absolute(project_dir_).lexically_normal();
@@ -346,19 +344,14 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
                         lock::parse_requirements(
                             items, str_cat(path, ": [project.optional-dependencies] ", extra)));
   }
-  std::map<std::string, std::vector<std::string>> groups;
-  for (const auto& [name, entries] : config.dependency_groups) {
-    for (const targets::DependencyGroupEntry& entry : entries) {
-      groups[name].push_back(entry.include_group.empty() ? entry.requirement
-                                                         : "include-group:" + entry.include_group);
-    }
-  }
-  auto expanded = lock::expand_dependency_groups(groups);
+  auto expanded = lock::expand_dependency_groups(config.dependency_groups);
   if (!expanded) return std::move(expanded).error().with_context(path);
   requirements.dependency_groups = std::move(*expanded);
   requirements.default_groups = config.default_group_names();
+  // The project reader accepted only the names of kPrereleaseModes.
   if (config.prerelease) {
-    WV_ASSIGN_OR_RETURN(requirements.prerelease, lock::parse_prerelease_mode(*config.prerelease));
+    requirements.prerelease =
+        targets::parse_prerelease_mode(*config.prerelease).value_or(requirements.prerelease);
   }
   WV_ASSIGN_OR_RETURN(requirements.constraints,
                       parse_package_requirements(config.constraint_dependencies,
@@ -424,7 +417,7 @@ Result<std::unique_ptr<ProjectSource>> ProjectSource::open(const GlobalOptions& 
                                                            FileSystem& file_system) {
   bool needs_network = false;
   for (const targets::IndexConfig& index : project.config.indexes) {
-    if (is_url(index.url) && index.url.rfind("file://", 0) != 0) needs_network = true;
+    if (is_url(index.url) && !is_file_url(index.url)) needs_network = true;
   }
   for (const lock::TargetContext& target : project.targets) {
     for (const auto& [name, direct] : target.direct_sources) {

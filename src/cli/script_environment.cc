@@ -9,6 +9,7 @@
 #include "src/base/log.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
+#include "src/base/url.h"
 #include "src/cli/project.h"
 #include "src/cli/python_default.h"
 #include "src/cli/sync_project.h"
@@ -40,7 +41,7 @@ Result<std::string> project_index_tables(const GlobalOptions& options, FileSyste
                       targets::read_project_file(file_system, path,
                                                  project_default_pythons(file_system)));
   auto located = [&](const std::string& value) {
-    if (value.find("://") != std::string::npos) return value;
+    if (is_url(value)) return value;
     return absolute_path(targets::resolve_project_path(config, value));
   };
   std::string text;

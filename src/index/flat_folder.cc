@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "src/base/hash.h"
+#include "src/base/hex.h"
 #include "src/base/log.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
@@ -57,12 +58,7 @@ std::uint64_t get_le(std::string_view bytes, std::size_t at, int width) {
 
 // The 32 raw bytes of a SHA-256 given in hex.
 std::string raw_digest(const std::string& hex) {
-  std::string raw(32, '\0');
-  auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
-  for (std::size_t i = 0; i < 32; ++i) {
-    raw[i] = static_cast<char>(nibble(hex[2 * i]) * 16 + nibble(hex[2 * i + 1]));
-  }
-  return raw;
+  return hex_decode(hex).value_or(std::string(32, '\0'));
 }
 
 std::string sha256_raw(std::string_view bytes) { return raw_digest(sha256_hex(bytes)); }

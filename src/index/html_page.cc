@@ -4,9 +4,10 @@
 // case-insensitive, the first of duplicate attributes wins, comments are skipped.
 #include <cstdint>
 
+#include "src/base/hex.h"
 #include "src/base/str.h"
 #include "src/index/simple_page.h"
-#include "src/index/url.h"
+#include "src/base/url.h"
 
 namespace wv::index {
 namespace {
@@ -203,10 +204,7 @@ std::string decode_html_entities(std::string_view text) {
       if (digits.empty() || digits.size() > 8) decoded = false;
       for (char c : digits) {
         if (!decoded) break;
-        int digit = -1;
-        if (is_ascii_digit(c)) digit = c - '0';
-        else if (hex && c >= 'a' && c <= 'f') digit = c - 'a' + 10;
-        else if (hex && c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+        const int digit = hex ? hex_value(c) : (is_ascii_digit(c) ? c - '0' : -1);
         if (digit < 0) decoded = false;
         else code = code * (hex ? 16 : 10) + static_cast<std::uint32_t>(digit);
       }

@@ -6,7 +6,7 @@
 #include "src/base/str.h"
 #include "src/index/json_guard.h"
 #include "src/index/simple_page.h"
-#include "src/index/url.h"
+#include "src/base/url.h"
 #include "src/pkg/upload_time.h"
 
 namespace wv::index {

@@ -8,7 +8,7 @@
 #include "src/base/log.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
-#include "src/index/url.h"
+#include "src/base/url.h"
 #include "src/index/variants_json.h"
 #include "src/index/wheel_zip.h"
 #include "src/pkg/sdist_filename.h"
@@ -76,7 +76,10 @@ bool is_not_found(const Result<std::string>& result) {
 
 // The file's local path when it is on this machine: a plain path or a file:// URL.
 std::optional<std::string> local_path(std::string_view url) {
-  if (is_file_url(url)) return file_url_to_path(url);
+  if (is_file_url(url)) {
+    Result<std::string> path = file_url_to_path(url);
+    return path ? std::optional<std::string>(std::move(*path)) : std::nullopt;
+  }
   if (has_url_scheme(url)) return std::nullopt;
   return std::string(url);
 }

@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "src/base/str.h"
-#include "src/index/url.h"
+#include "src/base/url.h"
 
 namespace wv::index {
 namespace {

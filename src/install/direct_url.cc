@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "src/base/json_writer.h"
-#include "src/base/percent.h"
+#include "src/base/url.h"
 #include "src/install/built_sources.h"
 
 namespace wv::install {

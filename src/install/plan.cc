@@ -6,6 +6,7 @@
 #include <set>
 
 #include "src/base/str.h"
+#include "src/base/url.h"
 #include "src/pkg/version.h"
 
 namespace wv::install {
@@ -84,7 +85,7 @@ Plan make_plan(const Selection& selection, const std::vector<InstalledDistributi
     if (chosen.file != nullptr) {
       item.wheel = chosen.file->name;
       item.file = chosen.file;
-      item.download = chosen.file->path.empty() && chosen.file->url.compare(0, 7, "file://") != 0;
+      item.download = chosen.file->path.empty() && !is_file_url(chosen.file->url);
       record_name = chosen.file->name;
       record_digest = chosen.file->sha256;
     } else {

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <set>
 
+#include "src/base/hex.h"
 #include "src/base/log.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
@@ -91,14 +92,6 @@ Result<Manifest> parse_manifest(std::string_view text, const std::string& path) 
     return bad(lines.size(), "the manifest is incomplete");
   }
   return manifest;
-}
-
-bool is_hex64(std::string_view text) {
-  if (text.size() != 64) return false;
-  for (char c : text) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  }
-  return true;
 }
 
 std::int64_t now_ns() {

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "src/base/file_system.h"
-#include "src/base/percent.h"
+#include "src/base/url.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
 

@@ -4,9 +4,9 @@
 
 #include "src/base/credentials.h"
 #include "src/base/log.h"
-#include "src/base/percent.h"
+#include "src/base/url.h"
 #include "src/base/str.h"
-#include "src/net/url.h"
+#include "src/base/url.h"
 
 namespace wv::net {
 

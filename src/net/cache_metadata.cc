@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "src/base/credentials.h"
+#include "src/base/hex.h"
 #include "src/base/str.h"
 
 namespace wv::net {
@@ -17,14 +18,6 @@ std::string one_line(std::string_view value) {
     if (c == '\n' || c == '\r' || c == '\0') c = ' ';
   }
   return out;
-}
-
-bool is_hex64(std::string_view text) {
-  if (text.size() != 64) return false;
-  for (char c : text) {
-    if (!is_ascii_digit(c) && !(c >= 'a' && c <= 'f')) return false;
-  }
-  return true;
 }
 
 }  // namespace

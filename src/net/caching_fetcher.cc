@@ -9,13 +9,14 @@
 
 #include "src/base/credentials.h"
 #include "src/base/hash.h"
+#include "src/base/hex.h"
 #include "src/base/limits.h"
 #include "src/base/log.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
 #include "src/net/cache_metadata.h"
 #include "src/net/http_freshness.h"
-#include "src/net/url.h"
+#include "src/base/url.h"
 
 namespace wv::net {
 
@@ -33,12 +34,6 @@ constexpr std::int64_t kAbandonedAfterSeconds = 10 * 60;
 constexpr std::string_view kDerivedMagic = "wvlock-derived 1 ";
 // What a download of unknown size counts for when batches are sized.
 constexpr std::uint64_t kUnknownDownloadSize = 64ull << 20;
-
-bool is_hex64(std::string_view text) {
-  if (text.size() != 64) return false;
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return is_ascii_digit(c) || (c >= 'a' && c <= 'f'); });
-}
 
 // Whether the request's Cache-Control names `directive`.
 bool asks(const FetchRequest& request, std::string_view directive) {

@@ -24,7 +24,7 @@
 #include "src/base/str.h"
 #include "src/net/curl_api.h"
 #include "src/net/progress.h"
-#include "src/net/url.h"
+#include "src/base/url.h"
 
 namespace wv::net {
 

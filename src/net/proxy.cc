@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "src/base/str.h"
-#include "src/net/url.h"
+#include "src/base/url.h"
 
 namespace wv::net {
 

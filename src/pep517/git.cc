@@ -24,6 +24,7 @@
 #include "src/base/file_system.h"
 #include "src/base/hash.h"
 #include "src/base/str.h"
+#include "src/base/url.h"
 #include "src/base/process.h"
 
 namespace wv::build {
@@ -446,7 +447,7 @@ Result<void> make_checkout(const Repository& repository, const std::string& comm
 // directory spelled its path (`--project ../app` reads `../repo` as `../app/../repo`): it is
 // keyed by its absolute path, so an offline sync finds what the lock fetched.
 std::string repository_key(const std::string& url) {
-  if (url.find("://") != std::string::npos) return git_url_key(url);
+  if (is_url(url)) return git_url_key(url);
   std::error_code ec;
   if (!std::filesystem::is_directory(url, ec)) return git_url_key(url);
   const std::filesystem::path absolute =

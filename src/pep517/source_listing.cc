@@ -5,7 +5,7 @@
 #include "src/base/contained_path.h"
 #include "src/base/credentials.h"
 #include "src/base/file_system.h"
-#include "src/base/percent.h"
+#include "src/base/url.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
 #include "src/pkg/metadata.h"
@@ -14,8 +14,6 @@
 namespace wv::build {
 namespace fs = std::filesystem;
 namespace {
-
-bool is_remote(std::string_view location) { return location.find("://") != std::string_view::npos; }
 
 std::string leaf_of(std::string_view location) {
   const std::size_t slash = location.find_last_of('/');
@@ -30,7 +28,7 @@ DirectPackageSource::DirectPackageSource(pkg::DirectSource source, std::string n
 
 Result<std::string> DirectPackageSource::local_archive() {
   if (!local_.empty()) return local_;
-  if (is_remote(source_.location)) {
+  if (is_url(source_.location)) {
     WV_ASSIGN_OR_RETURN(local_, fetch_(source_.location, source_.sha256));
   } else {
     std::error_code ec;
@@ -165,8 +163,8 @@ Result<std::string> BuildingSource::wheel_metadata(const pkg::Distribution& file
   if (file.kind != pkg::DistributionKind::kSdist) return inner_.wheel_metadata(file);
   WV_ASSIGN_OR_RETURN(std::string sha256, inner_.file_sha256(file));
   std::string local = file.url;
-  if (std::optional<std::string> path = file_url_to_path(local)) local = std::move(*path);
-  if (is_remote(local)) {
+  if (Result<std::string> path = file_url_to_path(local)) local = std::move(*path);
+  if (is_url(local)) {
     WV_ASSIGN_OR_RETURN(local, fetch_(file.url, sha256));
     std::error_code ec;
     const std::uintmax_t size = fs::file_size(local, ec);

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "src/base/str.h"
+#include "src/base/url.h"
 
 namespace wv::pkg {
 namespace {
@@ -11,25 +12,14 @@ bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-// %XX escapes decoded; an escape that is not two hex digits (or decodes to NUL) is refused.
-Result<std::string> percent_decode(std::string_view text, std::string_view url) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
-    }
-    const bool room = i + 2 < text.size();
-    const int high = room ? hex_digit_value(text[i + 1]) : -1;
-    const int low = room ? hex_digit_value(text[i + 2]) : -1;
-    if (high < 0 || low < 0 || (high == 0 && low == 0)) {
-      return make_error(ErrorCode::kInvalidInput,
-                        str_cat("invalid percent escape in ", in_backticks(url)));
-    }
-    out += char(high * 16 + low);
-    i += 2;
+// The path of a `file://` URL decoded (base/url.h's one decoder), or the error naming `url`.
+Result<std::string> decoded_path(std::string_view text, std::string_view url) {
+  std::optional<std::string> decoded = percent_decode(text);
+  if (!decoded) {
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat("invalid percent escape in ", in_backticks(url)));
   }
-  return out;
+  return std::move(*decoded);
 }
 
 // Splits `#subdirectory=x&sha256=y` (also `egg=`, ignored) off a URL.
@@ -89,7 +79,7 @@ std::string DirectSource::key() const {
   switch (kind) {
     case DirectKind::kDirectory: out = str_cat("path:", location); break;
     case DirectKind::kArchive:
-      out = str_cat(location.find("://") == std::string::npos ? "path:" : "url:", location);
+      out = str_cat(is_url(location) ? "url:" : "path:", location);
       break;
     case DirectKind::kGit:
       out = str_cat("git:", location);
@@ -150,12 +140,12 @@ Result<DirectSource> parse_direct_url(std::string_view url) {
       }
     }
     source.location = std::string(repository);
-    if (source.location.rfind("file://", 0) == 0) {
-      WV_ASSIGN_OR_RETURN(source.location, percent_decode(source.location.substr(7), url));
+    if (is_url(source.location) && is_file_url(source.location)) {
+      WV_ASSIGN_OR_RETURN(source.location, decoded_path(source.location.substr(7), url));
     }
     return source;
   }
-  if (rest.rfind("file://", 0) == 0) {
+  if (is_url(rest) && is_file_url(rest)) {
     std::string_view path = rest.substr(7);
     if (path.rfind("localhost/", 0) == 0) path = path.substr(9);
     if (path.empty() || path[0] != '/') {
@@ -163,13 +153,13 @@ Result<DirectSource> parse_direct_url(std::string_view url) {
                         str_cat("file URL ", in_backticks(url),
                                 " must name an absolute path: `file:///abs/path`"));
     }
-    WV_ASSIGN_OR_RETURN(source.location, percent_decode(path, url));
+    WV_ASSIGN_OR_RETURN(source.location, decoded_path(path, url));
     while (source.location.size() > 1 && source.location.back() == '/') source.location.pop_back();
     source.kind = is_archive_name(source.location) ? DirectKind::kArchive : DirectKind::kDirectory;
     source.sha256 = parts.sha256;
     return source;
   }
-  if (rest.rfind("https://", 0) == 0 || rest.rfind("http://", 0) == 0) {
+  if (is_http_url(rest)) {
     if (!is_archive_name(rest)) {
       return make_error(ErrorCode::kInvalidInput,
                         str_cat("direct URL ", in_backticks(url),

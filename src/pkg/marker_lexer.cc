@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 
+#include "src/base/hex.h"
 #include "src/base/str.h"
 #include "src/pkg/version_text.h"
 
@@ -270,13 +271,6 @@ Error Cursor::error(std::string_view what, std::size_t offset, std::string_view 
 }
 
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 void append_utf8(std::string& out, std::uint32_t code) {
   if (code < 0x80) {

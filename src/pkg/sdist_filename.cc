@@ -156,28 +156,6 @@ Result<VariantsJsonFilename> parse_variants_json_filename(std::string_view filen
   return VariantsJsonFilename{std::move(*name), std::move(*version)};
 }
 
-std::string filename_from_url(std::string_view url) {
-  url = url.substr(0, url.find_first_of("#?"));
-  const std::size_t slash = url.rfind('/');
-  if (slash != std::string_view::npos) url = url.substr(slash + 1);
-  auto hex = [](char c) -> int {
-    if (is_ascii_digit(c)) return c - '0';
-    const char lower = to_ascii_lower(c);
-    return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
-  };
-  std::string out;
-  out.reserve(url.size());
-  for (std::size_t i = 0; i < url.size(); ++i) {
-    if (url[i] == '%' && i + 2 < url.size() && hex(url[i + 1]) >= 0 && hex(url[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(hex(url[i + 1]) * 16 + hex(url[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(url[i]);
-    }
-  }
-  return out;
-}
-
 ClassifiedFile classify_filename(std::string_view filename) {
   ClassifiedFile out;
   if (filename.empty() || filename.find('/') != std::string_view::npos ||

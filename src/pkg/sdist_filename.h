@@ -76,13 +76,8 @@ struct ClassifiedFile {
   std::string reason;
 };
 
-/// The file name a link points at: the last `/`-separated segment of `url` with any
-/// `#fragment` and `?query` removed and `%XX` escapes decoded (index pages escape `+` in
-/// local versions as `%2B`). A malformed escape is kept as written.
-std::string filename_from_url(std::string_view url);
-
 /// Classifies a bare file name by its suffix and then by parsing it. A URL or path is not
-/// split here: pass filename_from_url(href). Never fails; a malformed
+/// split here: pass url_filename(href) (base/url.h). Never fails; a malformed
 /// name is kOther with the reason.
 ClassifiedFile classify_filename(std::string_view filename);
 

@@ -21,5 +21,4 @@ TEST_CASE("str: case and numbers", "[base][str]") {
   CHECK_FALSE(wv::parse_uint64("12a"));
   CHECK_FALSE(wv::parse_uint64(""));
   CHECK(wv::str_cat("a", 1, '-', std::string("b")) == "a1-b");
-  CHECK(wv::to_hex("\x01\xab") == "01ab");
 }

@@ -10,11 +10,12 @@
 #include "src/base/file_system.h"
 #include "src/base/sha256.h"
 #include "src/index/sources.h"
-#include "src/index/url.h"
+#include "src/base/url.h"
 #include "index_test_support.h"
 #include "tests/support/temp_dir.h"
 
 using namespace wv::index;
+using wv::path_to_file_url;
 using wv::pkg::CoreMetadataAvailability;
 using wv::pkg::Distribution;
 using wv::pkg::DistributionKind;

@@ -104,6 +104,24 @@ TEST_CASE("explain: a project no index has says so, with a close name one has",
   CHECK_FALSE(has(unknown.explanation, "did you mean"));
 }
 
+TEST_CASE("explain: notes follow the packages of the derivation, not the words of its text",
+          "[lock][explain]") {
+  // `depends` is pinned to an index and is a word of the explanation ("demo depends on ..."),
+  // but the derivation is about numpy alone: no note about `depends`.
+  MemorySource source;
+  source.add({.name = "numpy", .version = "2.3.3"});
+  source.add({.name = "depends", .version = "1.0"});
+  auto targets = wv::test::contexts(kCpu);
+  targets[0].pinned_indexes = {{"depends", "extra"}};
+  wv::lock::Catalog catalog(source);
+  auto outcome = wv::lock::resolve_targets(project({"numpy>=9"}), targets, catalog, {});
+  REQUIRE(outcome);
+  REQUIRE(outcome->failures.size() == 1);
+  CHECK(outcome->failures[0].explanation ==
+        "Because only numpy 2.3.3 is available and demo depends on numpy>=9, version solving "
+        "failed.");
+}
+
 TEST_CASE("explain: versions that fail for one cause read as one range", "[lock][explain]") {
   // pyrax 1.9.8 -> oslo.serialization: its 1.x versions need msgpack-python>=9 (no such
   // version), its 0.9.0 and 2.0.0 need legacy, which has no wheel for cpu.

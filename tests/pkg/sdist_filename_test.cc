@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/base/url.h"
 #include "src/pkg/sdist_filename.h"
 #include "tests/support/conformance.h"
 
@@ -158,19 +159,6 @@ std::vector<std::string> hrefs_of(const std::string& html) {
 
 }  // namespace
 
-TEST_CASE("classify: filename_from_url takes the decoded last segment", "[pkg][sdist_filename]") {
-  using wv::pkg::filename_from_url;
-  CHECK(filename_from_url("https://h/p/a/torch-2.9.0-cp312-cp312-win_amd64.whl#sha256=ab") ==
-        "torch-2.9.0-cp312-cp312-win_amd64.whl");
-  CHECK(filename_from_url("../x/pytorch_triton-3.0.0%2Bcc98-cp39-cp39-linux_x86_64.whl?a=b") ==
-        "pytorch_triton-3.0.0+cc98-cp39-cp39-linux_x86_64.whl");
-  CHECK(filename_from_url("torch-2.9.0-variants.json") == "torch-2.9.0-variants.json");
-  CHECK(filename_from_url("a%2") == "a%2");
-  CHECK(filename_from_url("a%zz%") == "a%zz%");
-  CHECK(filename_from_url("dir/") == "");
-  CHECK(filename_from_url("") == "");
-}
-
 TEST_CASE("classify: every file on the variants-index project pages classifies sensibly",
           "[pkg][sdist_filename][conformance]") {
   const std::optional<std::string> dir = wv::test::conformance_dir();
@@ -191,7 +179,7 @@ TEST_CASE("classify: every file on the variants-index project pages classifies s
     std::stringstream buffer;
     buffer << in.rdbuf();
     for (const std::string& href : hrefs_of(buffer.str())) {
-      const std::string name = wv::pkg::filename_from_url(href);
+      const std::string name = wv::url_filename(href);
       const auto c = classify_filename(name);
       std::string problem;
       if (name.size() > 4 && name.substr(name.size() - 4) == ".whl") {
