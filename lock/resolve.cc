@@ -11,6 +11,7 @@
 #include "src/base/credentials.h"
 #include "src/base/hash.h"
 #include "src/base/str.h"
+#include "lock/lookahead.h"
 #include "lock/python_provider.h"
 #include "lock/solve_target.h"
 #include "src/pkg/name.h"
@@ -160,6 +161,32 @@ bool inherited_prerelease(const PythonProvider& provider, Package node, int inde
   return provider.prerelease_selection(provider.node(node).name) != PrereleaseSelection::kAllow;
 }
 
+// The variants files the loop of preferences() compares, as one batch: of each preferred
+// version, and of every stable version of its package that has variant wheels (one by one,
+// each would cost a round trip).
+Result<void> prefetch_preferred_variants(PythonProvider& provider,
+                                         const std::map<std::string, Wanted>& wanted) {
+  std::vector<std::pair<const ProjectListing*, pkg::Version>> versions;
+  for (const auto& [name, want] : wanted) {
+    auto node = provider.package_node(name);
+    if (!node) continue;
+    WV_ASSIGN_OR_RETURN(std::optional<int> index, provider.find_version(*node, want.version));
+    if (!index) continue;
+    const ProjectListing* listing = provider.listing(*node);
+    if (listing->versions[std::size_t(*index)].has_variant_wheels) {
+      versions.emplace_back(listing, listing->versions[std::size_t(*index)].version);
+    }
+    for (const VersionFiles& files : listing->versions) {
+      if (files.has_variant_wheels && !files.yanked && !files.version.is_prerelease() &&
+          !(files.version == listing->versions[std::size_t(*index)].version)) {
+        versions.emplace_back(listing, files.version);
+      }
+    }
+  }
+  (void)provider.prefetch_variants(versions);
+  return {};
+}
+
 // The preferences of one target: the existing lockfile's choice for this target, else the
 // version an earlier target chose, else the existing lockfile's choice for any target — each
 // kept only when it does not give this target a lower wheel class than its best version.
@@ -189,6 +216,7 @@ Result<std::vector<std::pair<Package, int>>> preferences(
   std::vector<std::string> names;
   for (const auto& [name, want] : wanted) names.push_back(name);
   provider.prefetch_packages(names);  // the listings below, as one parallel batch
+  WV_TRY(prefetch_preferred_variants(provider, wanted));
   std::vector<std::pair<Package, int>> preferred;
   for (const auto& [name, want] : wanted) {
     auto node = provider.package_node(name);
@@ -221,19 +249,25 @@ Result<std::vector<std::pair<Package, int>>> preferences(
   return preferred;
 }
 
-Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& solution) {
-  TargetResult result;
-  // The METADATA of every wheel the loop below compares, as one batch (parallel when remote).
+// The wheels whose METADATA collect() compares: every kept candidate of each decided version.
+std::vector<const pkg::Distribution*> compared_wheels(PythonProvider& provider,
+                                                      const PythonSolution& solution) {
   std::vector<const pkg::Distribution*> kept;
   for (const auto& [package, version] : solution.packages) {
     if (provider.node(package).kind != NodeKind::kPackage) continue;
     Result<const WheelChoice*> choice = provider.wheel_choice(package, version);
-    if (!choice) continue;  // the loop below reports it
+    if (!choice) continue;  // collect() reports it
     for (const auto* wheels : {&(*choice)->compatible, &(*choice)->other_variants}) {
       for (const RankedWheel& wheel : *wheels) kept.push_back(wheel.file);
     }
   }
-  provider.read_metadata(kept);
+  return kept;
+}
+
+// What a target's solution contributes to the lockfile; reads the METADATA of
+// compared_wheels() one by one where no batch read them before.
+Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& solution) {
+  TargetResult result;
   for (const auto& [package, version] : solution.packages) {
     const Node& node = provider.node(package);
     const VersionDecision* decision = provider.decision(package, version);
@@ -447,10 +481,20 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   std::map<std::string, std::string> earlier;  // name -> version chosen by an earlier target
   // Providers outlive the loop: the kept RankedWheel pointers refer into their decisions.
   std::vector<std::unique_ptr<PythonProvider>> providers;
-  std::vector<TargetResult> results;
   for (const TargetContext& target : targets) {
     providers.push_back(std::make_unique<PythonProvider>(project, target, catalog));
-    PythonProvider& provider = *providers.back();
+  }
+  // Every target's lookahead in step before the first solve: a level of all targets' graphs
+  // costs one round trip, where target after target would cost one per target and level.
+  Lookahead lookahead(catalog);
+  lookahead.set_every_variant_version(targets.size() > 1);
+  for (const auto& provider : providers) lookahead.seed_project(*provider);
+  lookahead.run();
+  std::vector<TargetResult> results;
+  std::vector<std::optional<PythonSolution>> solutions(targets.size());
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    const TargetContext& target = targets[t];
+    PythonProvider& provider = *providers[t];
     WV_ASSIGN_OR_RETURN(auto preferred, preferences(provider, target, earlier, options));
     WV_ASSIGN_OR_RETURN(auto solved,
                         solve_target(provider, preferred, target.name, options.max_solver_steps));
@@ -469,11 +513,28 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
       results.emplace_back();
       continue;
     }
-    WV_ASSIGN_OR_RETURN(TargetResult result, collect(provider, std::get<PythonSolution>(solved)));
-    for (const auto& [name, use] : result.packages) {
-      earlier.emplace(name, use.listing->versions[std::size_t(use.version)].version.to_string());
+    const auto& solution = std::get<PythonSolution>(solved);
+    for (const auto& [package, version] : solution.packages) {
+      const ProjectListing* listing = provider.listing(package);
+      if (provider.node(package).kind != NodeKind::kPackage || !listing) continue;
+      earlier.emplace(provider.node(package).name,
+                      listing->versions[std::size_t(version)].version.to_string());
     }
-    results.push_back(std::move(result));
+    solutions[t] = std::move(std::get<PythonSolution>(solved));
+    results.emplace_back();
+  }
+  // The wheels every solved target compares, as one batch (one round trip, not one per target).
+  std::vector<const pkg::Distribution*> compared;
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    if (!solutions[t]) continue;
+    for (const pkg::Distribution* wheel : compared_wheels(*providers[t], *solutions[t])) {
+      compared.push_back(wheel);
+    }
+  }
+  catalog.read_metadata(compared);
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    if (!solutions[t]) continue;
+    WV_ASSIGN_OR_RETURN(results[t], collect(*providers[t], *solutions[t]));
   }
   if (!outcome.failures.empty()) return outcome;
 
