@@ -5,9 +5,11 @@
 # then `wvlock fetch` of fixtures/example-pytorch's five targets over a 20 ms link, parallel
 # beside one download at a time (`--fetch-only` runs that case alone).
 # It reuses the CLI's project wiring (wv_cli_project: src/cli/project.cc, network.cc) and times
-# the built wvlock binary.
+# the built wvlock binary. `--real-cases DIR` locks real PyPI graphs (resolvelib's snapshots)
+# beside pip and a baseline binary (bench/lock_real_cases.cc, bench/real_case_index.py).
 if(TARGET wvlock AND TARGET wv_cli_project)
-  add_executable(lock_bench ${CMAKE_CURRENT_SOURCE_DIR}/lock_bench.cc)
+  add_executable(lock_bench ${CMAKE_CURRENT_SOURCE_DIR}/lock_bench.cc
+                            ${CMAKE_CURRENT_SOURCE_DIR}/lock_real_cases.cc)
   target_link_libraries(lock_bench PRIVATE wv_cli_project)
   target_compile_definitions(lock_bench PRIVATE
     WV_BENCH_DIR="${CMAKE_CURRENT_SOURCE_DIR}"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "lock/lookahead.h"
 #include "src/base/log.h"
 #include "src/base/str.h"
 #include "src/pkg/name.h"
@@ -142,120 +143,9 @@ void PythonProvider::prefetch_listings_of(const std::vector<const pkg::Requireme
 }
 
 void PythonProvider::prefetch_candidates(const std::vector<DependencyEdge>& edges) {
-  // A lookahead, level by level, along the versions the solver would take first: the variants
-  // files and then the METADATA of each level's candidate wheels as one batch each, then the
-  // listings their requirements name as another, so a dependency graph costs a few round trips
-  // per level of depth instead of a few per package. It works on names alone: it creates no
-  // solver package (their ids order the solver's ties) and decides nothing; it reads only what
-  // the hints say is there, so no failure of its own is remembered. Each (package, version,
-  // extras) is expanded once per target.
-  struct Step {
-    std::string name;
-    const ProjectListing* listing = nullptr;
-    Set set;
-    std::vector<std::string> extras;  // the extras asked for: their requirements come along
-  };
-  std::vector<Step> level;
-  std::vector<const pkg::Requirement*> next;
-  // A requirement that applies here (with `active` extras) is followed; a direct reference is
-  // checked when decided, not listed.
-  auto consider = [&](const pkg::Requirement& requirement, std::span<const std::string> active) {
-    Result<bool> yes = applies(requirement, active, nullptr);
-    if (!requirement.url && yes && *yes) next.push_back(&requirement);
-  };
-  auto follow = [&](const std::vector<pkg::Requirement>& requirements,
-                    std::span<const std::string> active) {
-    for (const pkg::Requirement& requirement : requirements) consider(requirement, active);
-  };
-  auto take_next = [&]() {
-    std::vector<std::pair<pkg::PackageName, std::string>> wanted;
-    std::vector<const pkg::Requirement*> named;  // the requirement of each wanted entry
-    for (const pkg::Requirement* requirement : next) {
-      if (auto pinned = pinned_name(requirement->name)) {
-        wanted.push_back(std::move(*pinned));
-        named.push_back(requirement);
-      }
-    }
-    std::vector<bool> ready = catalog_.prefetch_listings(wanted);
-    for (std::size_t k = 0; k < wanted.size(); ++k) {
-      if (!ready[k]) continue;
-      const auto& [name, pinned] = wanted[k];
-      const pkg::Requirement* requirement = named[k];
-      Result<const ProjectListing*> listing = catalog_.listing(name, pinned);
-      if (!listing) continue;
-      std::vector<std::string> extras;
-      for (const std::string& extra : requirement->extras) extras.push_back(pkg::normalize_name(extra));
-      std::sort(extras.begin(), extras.end());
-      level.push_back({name.str(), *listing, set_for(**listing, requirement->specifier), extras});
-    }
-    next.clear();
-  };
-  for (const DependencyEdge& edge : edges) {
-    const Node n = nodes_[edge.node];
-    const ProjectListing* listing = listings_[edge.node];
-    if ((n.kind == NodeKind::kPackage || n.kind == NodeKind::kPackageExtra) && listing) {
-      std::vector<std::string> extras;
-      if (n.kind == NodeKind::kPackageExtra) extras.push_back(n.extra);
-      level.push_back({n.name, listing, edge.set, extras});
-    }
-    // The project's extras and groups the root needs are decided later, from the same index.
-    if (n.kind == NodeKind::kProjectExtra && project_.optional_dependencies.count(n.name)) {
-      follow(project_.optional_dependencies.at(n.name), std::span(&n.name, 1));
-    }
-    if (n.kind == NodeKind::kProjectGroup && project_.dependency_groups.count(n.name)) {
-      follow(project_.dependency_groups.at(n.name), {});
-    }
-  }
-  take_next();
-  constexpr int kDepth = 32;  // a bound for pathological graphs; real ones are far shallower
-  for (int depth = 0; depth < kDepth && !level.empty(); ++depth) {
-    std::vector<std::pair<const Step*, int>> chosen;
-    std::vector<std::pair<const ProjectListing*, pkg::Version>> variant_versions;
-    std::vector<std::size_t> variant_of;  // per chosen: its index in variant_versions, or npos
-    for (const Step& step : level) {
-      std::optional<int> version = candidate(step.name, *step.listing, step.set);
-      if (!version || !explored_.insert({step.name, *version, join(step.extras, ",")}).second) {
-        continue;
-      }
-      chosen.emplace_back(&step, *version);
-      const VersionFiles& files = step.listing->versions[std::size_t(*version)];
-      variant_of.push_back(files.has_variant_wheels ? variant_versions.size() : std::string::npos);
-      if (files.has_variant_wheels) variant_versions.emplace_back(step.listing, files.version);
-    }
-    std::vector<bool> variants_ready = catalog_.prefetch_variants(variant_versions);
-    std::vector<std::pair<const pkg::Distribution*, const Step*>> wheels;
-    for (std::size_t c = 0; c < chosen.size(); ++c) {
-      const auto& [step, version] = chosen[c];
-      const VersionFiles& files = step->listing->versions[std::size_t(version)];
-      const Result<pkg::VariantsMetadata>* variants = nullptr;
-      if (variant_of[c] != std::string::npos) {
-        if (!variants_ready[variant_of[c]]) continue;
-        variants = &catalog_.variants(*step->listing, files.version);
-      }
-      // The same judgement wheel_choice() makes, kept nowhere: only its file is wanted.
-      WheelChoice choice = choose_wheels(target_, step->name, files.version.to_string(),
-                                         files.wheels, variants);
-      const RankedWheel* best = choice.best();
-      if (best != nullptr && best->file->kind == pkg::DistributionKind::kWheel) {
-        wheels.emplace_back(best->file, step);
-      }
-    }
-    if (wheels.empty()) break;
-    std::vector<const pkg::Distribution*> files;
-    for (const auto& [file, step] : wheels) files.push_back(file);
-    std::vector<bool> metadata_ready = catalog_.prefetch_metadata(files);
-    for (std::size_t w = 0; w < wheels.size(); ++w) {
-      if (!metadata_ready[w]) continue;
-      const auto& [file, step] = wheels[w];
-      Result<const pkg::CoreMetadata*> metadata = catalog_.metadata(*file);
-      if (!metadata) continue;
-      for (const pkg::RequiresDist& entry : (*metadata)->requires_dist) {
-        consider(entry.requirement, step->extras);
-      }
-    }
-    level.clear();
-    take_next();
-  }
+  Lookahead lookahead(catalog_);
+  lookahead.seed_edges(*this, edges);
+  lookahead.run();
 }
 
 Set PythonProvider::set_for(const ProjectListing& listing,

@@ -63,6 +63,9 @@ struct VersionDecision {
 
 class PythonProvider {
  public:
+  /// Walks ahead of the solver on this target's rules (lock/lookahead.h).
+  friend class Lookahead;
+
   using Package = std::uint32_t;
   using Set = solver::Ranges<int>;
   using Reason = std::string;
@@ -116,6 +119,11 @@ class PythonProvider {
                                                       const RankedWheel& wheel);
   /// Reads the listings of these packages (normalised names) as one batch (a prefetch).
   void prefetch_packages(const std::vector<std::string>& names);
+  /// Reads the variants files of these versions as one batch (a prefetch).
+  std::vector<bool> prefetch_variants(
+      const std::vector<std::pair<const ProjectListing*, pkg::Version>>& versions) {
+    return catalog_.prefetch_variants(versions);
+  }
   /// Reads the METADATA of these wheels as one batch, as wheel_requirements() would one by one.
   void read_metadata(const std::vector<const pkg::Distribution*>& wheels) {
     catalog_.read_metadata(wheels);
@@ -132,8 +140,7 @@ class PythonProvider {
   std::optional<int> candidate(const std::string& name, const ProjectListing& listing,
                                const Set& range) const;
   /// Prefetch (lock/catalog.h; changes no answer): the listings `requirements` name, and,
-  /// level by level from `edges`, the METADATA of the wheel each dependency would most likely
-  /// be decided with and the listings that names, so round trips overlap instead of queueing.
+  /// from `edges`, the lookahead of lock/lookahead.h for this target.
   void prefetch_listings_of(const std::vector<const pkg::Requirement*>& requirements);
   /// The package `text` names with the index it is pinned to; nullopt when it does not parse.
   std::optional<std::pair<pkg::PackageName, std::string>> pinned_name(std::string_view text) const;

@@ -12,6 +12,8 @@
 #include "src/base/hash.h"
 #include "src/base/str.h"
 #include "src/base/url.h"
+#include "lock/lookahead.h"
+#include "lock/preferences.h"
 #include "lock/python_provider.h"
 #include "lock/solve_target.h"
 #include "src/pkg/name.h"
@@ -123,95 +125,25 @@ bool is_package(const Node& node) {
   return node.kind == NodeKind::kPackage || node.kind == NodeKind::kPackageExtra;
 }
 
-// A preferred version and whether it comes from an earlier target of this lock.
-struct Wanted {
-  std::string version;
-  bool from_earlier_target = false;
-};
-
-// An earlier target's pre-release is no reason to pass over this target's stable candidates
-// (uv ignores a sibling fork's pre-release preference); the previous lockfile's is kept.
-bool inherited_prerelease(const PythonProvider& provider, Package node, int index,
-                          const Wanted& want) {
-  if (!want.from_earlier_target) return false;
-  if (!provider.listing(node)->versions[std::size_t(index)].version.is_prerelease()) return false;
-  return provider.prerelease_selection(provider.node(node).name) != PrereleaseSelection::kAllow;
-}
-
-// The preferences of one target: the existing lockfile's choice for this target, else the
-// version an earlier target chose, else the existing lockfile's choice for any target — each
-// kept only when it does not give this target a lower wheel class than its best version.
-Result<std::vector<std::pair<Package, int>>> preferences(
-    PythonProvider& provider, const TargetContext& target,
-    const std::map<std::string, std::string>& earlier, const ResolveOptions& options) {
-  std::map<std::string, Wanted> wanted;
-  if (options.previous && !options.upgrade_all) {
-    for (const LockedPackage& package : options.previous->packages) {
-      if (options.upgrade_packages.count(package.name)) continue;
-      if (package.targets.count(target.name)) {
-        wanted[package.name] = {package.version, false};
-      }
-    }
-  }
-  for (const auto& [name, version] : earlier) wanted.emplace(name, Wanted{version, true});
-  if (options.previous && !options.upgrade_all) {
-    for (const LockedPackage& package : options.previous->packages) {
-      // The project itself is never a dependency to list from an index (asking for it would
-      // reach the default index, PyPI, for a name that is only ours).
-      if (package.is_project) continue;
-      if (!options.upgrade_packages.count(package.name)) {
-        wanted.emplace(package.name, Wanted{package.version, false});
-      }
-    }
-  }
-  std::vector<std::string> names;
-  for (const auto& [name, want] : wanted) names.push_back(name);
-  provider.prefetch_packages(names);  // the listings below, as one parallel batch
-  std::vector<std::pair<Package, int>> preferred;
-  for (const auto& [name, want] : wanted) {
-    auto node = provider.package_node(name);
-    if (!node) continue;
-    WV_ASSIGN_OR_RETURN(std::optional<int> index, provider.find_version(*node, want.version));
-    if (!index) continue;
-    if (inherited_prerelease(provider, *node, *index, want)) continue;
-    WV_ASSIGN_OR_RETURN(const WheelChoice* choice, provider.wheel_choice(*node, *index));
-    auto preferred_class = choice->best_class();
-    if (!preferred_class) continue;
-    // The best class any stable version offers this target: a preference of a lower class
-    // (a CPU build where a GPU build exists) would cost the target its hardware.
-    const ProjectListing* listing = provider.listing(*node);
-    bool lower = false;
-    for (int i = int(listing->versions.size()) - 1; i >= 0 && !lower; --i) {
-      if (listing->versions[std::size_t(i)].version.is_prerelease() ||
-          listing->versions[std::size_t(i)].yanked) {
-        continue;
-      }
-      if (!listing->versions[std::size_t(i)].has_variant_wheels &&
-          *preferred_class == targets::VariantClass::kNonVariant) {
-        continue;  // both non-variant: same class, nothing to compare
-      }
-      WV_ASSIGN_OR_RETURN(const WheelChoice* other, provider.wheel_choice(*node, i));
-      auto other_class = other->best_class();
-      if (other_class && int(*other_class) < int(*preferred_class)) lower = true;
-    }
-    if (!lower) preferred.emplace_back(*node, *index);
-  }
-  return preferred;
-}
-
-Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& solution) {
-  TargetResult result;
-  // The METADATA of every wheel the loop below compares, as one batch (parallel when remote).
+// The wheels whose METADATA collect() compares: every kept candidate of each decided version.
+std::vector<const pkg::Distribution*> compared_wheels(PythonProvider& provider,
+                                                      const PythonSolution& solution) {
   std::vector<const pkg::Distribution*> kept;
   for (const auto& [package, version] : solution.packages) {
     if (provider.node(package).kind != NodeKind::kPackage) continue;
     Result<const WheelChoice*> choice = provider.wheel_choice(package, version);
-    if (!choice) continue;  // the loop below reports it
+    if (!choice) continue;  // collect() reports it
     for (const auto* wheels : {&(*choice)->compatible, &(*choice)->other_variants}) {
       for (const RankedWheel& wheel : *wheels) kept.push_back(wheel.file);
     }
   }
-  provider.read_metadata(kept);
+  return kept;
+}
+
+// What a target's solution contributes to the lockfile; reads the METADATA of
+// compared_wheels() one by one where no batch read them before.
+Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& solution) {
+  TargetResult result;
   for (const auto& [package, version] : solution.packages) {
     const Node& node = provider.node(package);
     const VersionDecision* decision = provider.decision(package, version);
@@ -425,10 +357,20 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   std::map<std::string, std::string> earlier;  // name -> version chosen by an earlier target
   // Providers outlive the loop: the kept RankedWheel pointers refer into their decisions.
   std::vector<std::unique_ptr<PythonProvider>> providers;
-  std::vector<TargetResult> results;
   for (const TargetContext& target : targets) {
     providers.push_back(std::make_unique<PythonProvider>(project, target, catalog));
-    PythonProvider& provider = *providers.back();
+  }
+  // Every target's lookahead in step before the first solve: a level of all targets' graphs
+  // costs one round trip, where target after target would cost one per target and level.
+  Lookahead lookahead(catalog);
+  lookahead.set_every_variant_version(targets.size() > 1);
+  for (const auto& provider : providers) lookahead.seed_project(*provider);
+  lookahead.run();
+  std::vector<TargetResult> results;
+  std::vector<std::optional<PythonSolution>> solutions(targets.size());
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    const TargetContext& target = targets[t];
+    PythonProvider& provider = *providers[t];
     WV_ASSIGN_OR_RETURN(auto preferred, preferences(provider, target, earlier, options));
     WV_ASSIGN_OR_RETURN(auto solved,
                         solve_target(provider, preferred, target.name, options.max_solver_steps));
@@ -448,11 +390,28 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
       results.emplace_back();
       continue;
     }
-    WV_ASSIGN_OR_RETURN(TargetResult result, collect(provider, std::get<PythonSolution>(solved)));
-    for (const auto& [name, use] : result.packages) {
-      earlier.emplace(name, use.listing->versions[std::size_t(use.version)].version.to_string());
+    const auto& solution = std::get<PythonSolution>(solved);
+    for (const auto& [package, version] : solution.packages) {
+      const ProjectListing* listing = provider.listing(package);
+      if (provider.node(package).kind != NodeKind::kPackage || !listing) continue;
+      earlier.emplace(provider.node(package).name,
+                      listing->versions[std::size_t(version)].version.to_string());
     }
-    results.push_back(std::move(result));
+    solutions[t] = std::move(std::get<PythonSolution>(solved));
+    results.emplace_back();
+  }
+  // The wheels every solved target compares, as one batch (one round trip, not one per target).
+  std::vector<const pkg::Distribution*> compared;
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    if (!solutions[t]) continue;
+    for (const pkg::Distribution* wheel : compared_wheels(*providers[t], *solutions[t])) {
+      compared.push_back(wheel);
+    }
+  }
+  catalog.read_metadata(compared);
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    if (!solutions[t]) continue;
+    WV_ASSIGN_OR_RETURN(results[t], collect(*providers[t], *solutions[t]));
   }
   if (!outcome.failures.empty()) return outcome;
 

@@ -2,13 +2,6 @@
 
 namespace wv {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 std::string hex_encode(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;

@@ -8,8 +8,14 @@
 
 namespace wv {
 
-/// The value of one hexadecimal digit (either case); -1 for any other character.
-int hex_value(char c);
+/// The value of one hexadecimal digit (either case); -1 for any other character. Inline: index
+/// pages carry two 64-digit digests a file, checked a character at a time.
+constexpr int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
 
 /// Lower-case hexadecimal of bytes, two digits a byte.
 std::string hex_encode(std::string_view bytes);

@@ -199,6 +199,8 @@ std::string percent_encode(std::string_view text, std::string_view keep) {
 std::string percent_encode_path(std::string_view path) { return percent_encode(path, "/+=@:,!"); }
 
 std::optional<std::string> percent_decode(std::string_view text) {
+  // Most names and URLs have no escape: one copy, not a push_back per character.
+  if (text.find('%') == std::string_view::npos) return std::string(text);
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {

@@ -167,6 +167,8 @@ void read_core_metadata(const Tag& tag, IndexFile& file) {
 }  // namespace
 
 std::string decode_html_entities(std::string_view text) {
+  // Most attribute values have no entity: one copy, not a push_back per character.
+  if (text.find('&') == std::string_view::npos) return std::string(text);
   std::string out;
   out.reserve(text.size());
   std::size_t i = 0;

@@ -250,9 +250,19 @@ std::vector<bool> IndexSource::prefetch_scope(const std::string& scope_key,
   std::vector<bool> ready(names.size(), false);
   std::vector<FetchRequest> requests;
   std::vector<std::vector<std::size_t>> waiting;  // per request: the names it answers
+  const bool all_local = std::all_of(scope.begin(), scope.end(), [&](std::size_t i) {
+    return locations_[i].kind == LocationKind::kFlatFolder || !is_http_url(locations_[i].location);
+  });
   for (std::size_t n = 0; n < names.size(); ++n) {
     const pkg::PackageName& name = names[n];
     if (state_->listings.contains(scope_key + '\n' + name.str())) {
+      ready[n] = true;
+      continue;
+    }
+    if (all_local) {
+      // No page to fetch: the listing itself, kept for distributions(), instead of a walk
+      // that would read and parse each local page only to have the call read it again.
+      (void)list_scope(scope_key, scope, merge, name);
       ready[n] = true;
       continue;
     }

@@ -39,8 +39,10 @@ struct CurlFetcherOptions {
   /// nothing, or trickles) is abandoned (and retried).
   std::chrono::milliseconds stall_timeout{30000};
   std::uint64_t min_speed = 1024;
-  /// Transfers of one fetch_all() that run at the same time.
-  std::size_t max_parallel = 16;
+  /// Transfers of one fetch_all() that run at the same time (uv's default for
+  /// UV_CONCURRENT_DOWNLOADS): a lock's batch of a level of every target's graph holds ~50
+  /// pages or `.metadata` files, which 16 at a time took three round trips.
+  std::size_t max_parallel = 50;
   std::string user_agent = "wvlock/0.1.0";
   /// Credentials for hosts without user info in the URL come from a netrc file.
   bool use_netrc = true;

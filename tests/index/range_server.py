@@ -18,7 +18,9 @@ Several may be combined (`/norange/no658/simple/...`).
 
 Every file and page carries an ETag (its SHA-256) and answers 304 to a matching
 If-None-Match. Options: `--delay-ms N` answers each request after N ms (an index a cluster is far
-from); `--max-age N` sends `Cache-Control: max-age=N` on project pages, as the public index does.
+from); `--max-age N` sends `Cache-Control: max-age=N` on project pages, as the public index does;
+`--log FILE` appends `<ms since start> <path>` per request at its arrival (which requests went
+out together: the round trips a lock spent).
 
 GET /__stats answers a JSON object {"requests", "ranged", "bytes", "not_modified", "peak"} (peak:
 the most requests in flight at once); GET /__reset zeroes it.
@@ -37,6 +39,8 @@ import time
 
 STATS = {"requests": 0, "ranged": 0, "bytes": 0, "not_modified": 0, "peak": 0}
 IN_FLIGHT = [0]
+LOG = [None]
+START = time.monotonic()
 LOCK = threading.Lock()
 MODES = ("norange", "htmlonly", "strict", "no658")
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
@@ -101,6 +105,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             IN_FLIGHT[0] += 1
             STATS["peak"] = max(STATS["peak"], IN_FLIGHT[0])
+            if LOG[0] is not None:
+                LOG[0].write("%.1f %s\n" % ((time.monotonic() - START) * 1e3, self.path))
+                LOG[0].flush()
         try:
             if self.delay:
                 time.sleep(self.delay)
@@ -179,7 +186,10 @@ def main():
     parser.add_argument("--root", required=True)
     parser.add_argument("--delay-ms", type=int, default=0)
     parser.add_argument("--max-age", type=int, default=None)
+    parser.add_argument("--log", default=None)
     args = parser.parse_args()
+    if args.log:
+        LOG[0] = open(args.log, "a", encoding="utf-8")
     Handler.root = os.path.abspath(args.root)
     Handler.delay = args.delay_ms / 1000.0
     Handler.max_age = args.max_age

@@ -80,14 +80,24 @@ class MemorySource final : public pkg::PackageSource {
   /// interface's default, "nothing fetched"; `prefetch_hints` counts the items asked about.
   bool answer_prefetch = false;
   int prefetch_hints = 0;
+  /// Each hint call's items, in order: a source that fetches ahead spends a round trip on each.
+  std::vector<std::vector<std::string>> listing_batches, variants_batches, metadata_batches;
   std::vector<bool> prefetch_listings(const std::vector<pkg::PackageName>& names) override {
+    std::vector<std::string>& batch = listing_batches.emplace_back();
+    for (const auto& name : names) batch.push_back(name.str());
     return hint(names.size());
   }
   std::vector<bool> prefetch_variants(
       const std::vector<std::pair<pkg::PackageName, pkg::Version>>& versions) override {
+    std::vector<std::string>& batch = variants_batches.emplace_back();
+    for (const auto& [name, version] : versions) {
+      batch.push_back(name.str() + "==" + version.to_string());
+    }
     return hint(versions.size());
   }
   std::vector<bool> prefetch_metadata(const std::vector<pkg::Distribution>& wheels) override {
+    std::vector<std::string>& batch = metadata_batches.emplace_back();
+    for (const auto& wheel : wheels) batch.push_back(wheel.filename);
     return hint(wheels.size());
   }
 
