@@ -81,7 +81,8 @@ select_files() {
     all) (cd "$root" && find "${folders[@]}" -name '*.cc' | sort) ;;
     # A file whose every include is the project's or the C++ library's compiles the same on any
     # libc++: the ones with a C or OS header are where a Linux-only call can hide.
-    system) (cd "$root" && grep -lE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<([a-z_/]+\.h|sys/|linux/|mach)' \
+    system) (cd "$root" &&
+             grep -lE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<([a-z_/]+\.h|sys/|linux/|mach)' \
                $(find "${folders[@]}" -name '*.cc') | sort) ;;
   esac
 }

@@ -48,7 +48,8 @@ if [ "${1:-}" = --self-test ]; then
   scratch=$(mktemp -d)
   trap 'rm -rf "$scratch"' EXIT
   mkdir -p "$scratch/src/base" "$scratch/src/install" "$scratch/targets/detect"
-  printf '#include <linux/fs.h>\nint f() { return FICLONE; }\n' >"$scratch/src/base/platform_linux.cc"
+  printf '#include <linux/fs.h>\nint f() { return FICLONE; }\n' \
+    >"$scratch/src/base/platform_linux.cc"
   printf 'const char* p = "/proc/cpuinfo";\n' >"$scratch/targets/detect/cpu.cc"
   printf '// renameat2 would swap them\nint g();\n' >"$scratch/src/install/ok.cc"
   check_tree "$scratch" >/dev/null || { echo "self-test: a clean tree was rejected"; exit 1; }

@@ -135,7 +135,7 @@ Result<bool> clone_or_copy(const std::string& from, const std::string& to, bool 
   }
   WV_ASSIGN_OR_RETURN(Fd target, open_new(to, info.st_mode & 0777));
   if (clone) {
-    const int code = platform::clone_file(source.get(), from.c_str(), target.get(), to.c_str());
+    const int code = platform::clone_file(source.get(), target.get(), to.c_str());
     if (code == 0) {
       if (::close(target.release()) != 0) return errno_error("write", to, errno);
       return true;

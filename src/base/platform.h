@@ -14,12 +14,12 @@
 
 namespace wv::platform {
 
-/// Makes the new, empty regular file `to` (open for writing as `to_fd`) a clone of `from` (open
-/// for reading as `from_fd`): the copy shares the data blocks until either side is written.
+/// Makes the new, empty regular file `to` (open for writing as `to_fd`) a clone of the file open
+/// for reading as `from_fd`: the copy shares the data blocks until either side is written.
 /// Linux: the FICLONE ioctl on `to_fd`. macOS: `to` is replaced by clonefile(2)'s copy (its
-/// mode is `from`'s); `to_fd` then refers to the unlinked empty file. 0, or an errno value
+/// mode is the source's); `to_fd` then refers to the unlinked empty file. 0, or an errno value
 /// (EXDEV, ENOTSUP, EOPNOTSUPP, ...: no clone here; the caller removes `to`).
-int clone_file(int from_fd, const char* from, int to_fd, const char* to);
+int clone_file(int from_fd, int to_fd, const char* to);
 
 /// Copies up to `max_bytes` from `from_fd` to `to_fd` inside the kernel, from and to the files'
 /// offsets (Linux: copy_file_range). Bytes copied, 0 at the end of the input, or -1 with errno

@@ -13,8 +13,7 @@
 
 namespace wv::platform {
 
-int clone_file(int from_fd, const char* from, int to_fd, const char* to) {
-  (void)from;
+int clone_file(int from_fd, int to_fd, const char* to) {
   (void)to;
   return ::ioctl(to_fd, FICLONE, from_fd) == 0 ? 0 : errno;
 }

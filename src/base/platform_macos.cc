@@ -12,8 +12,7 @@
 
 namespace wv::platform {
 
-int clone_file(int from_fd, const char* from, int to_fd, const char* to) {
-  (void)from;
+int clone_file(int from_fd, int to_fd, const char* to) {
   (void)to_fd;
   // clonefile makes its destination itself: the empty file the caller created (its checks
   // done: no symlink there, the folder writable) gives way to the clone.
