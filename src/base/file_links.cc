@@ -1,10 +1,8 @@
-// RealFileSystem's file creation and link_file(): clones (FICLONE), hard links and copies
-// (copy_file_range, read/write where the kernel cannot), each falling back per file.
+// RealFileSystem's file creation and link_file(): clones, hard links and copies (in the kernel,
+// read/write where it cannot), each falling back per file. The clone and the kernel copy are
+// the system's own calls (src/base/platform.h).
 #include <fcntl.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +10,7 @@
 #include <filesystem>
 
 #include "src/base/file_system.h"
+#include "src/base/platform.h"
 #include "src/base/str.h"
 
 namespace wv {
@@ -99,7 +98,7 @@ Result<void> copy_contents(int from, int to, const std::string& from_path,
   char buffer[1 << 16];
   while (true) {
     if (kernel_copy) {
-      ssize_t copied = ::copy_file_range(from, nullptr, to, nullptr, std::size_t{1} << 30, 0);
+      const long long copied = platform::copy_range(from, to, std::size_t{1} << 30);
       if (copied > 0) continue;
       if (copied == 0) return {};
       if (errno == EINTR) continue;
@@ -136,11 +135,11 @@ Result<bool> clone_or_copy(const std::string& from, const std::string& to, bool 
   }
   WV_ASSIGN_OR_RETURN(Fd target, open_new(to, info.st_mode & 0777));
   if (clone) {
-    if (::ioctl(target.get(), FICLONE, source.get()) == 0) {
+    const int code = platform::clone_file(source.get(), target.get(), to.c_str());
+    if (code == 0) {
       if (::close(target.release()) != 0) return errno_error("write", to, errno);
       return true;
     }
-    const int code = errno;
     ::unlink(to.c_str());
     if (unsupported(code)) return false;
     return errno_error("clone", from, code);
@@ -206,7 +205,7 @@ Result<std::string> RealFileSystem::real_path(const std::string& path) const {
 
 Result<void> RealFileSystem::sync_file_system(const std::string& path) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0 || ::syncfs(fd.get()) != 0) {
+  if (fd.get() < 0 || platform::sync_file_system(fd.get()) != 0) {
     return make_error(ErrorCode::kIo, str_cat("cannot flush ", in_backticks(path), " to disk: ",
                                               std::strerror(errno)));
   }

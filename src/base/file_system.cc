@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "src/base/platform.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
 
@@ -151,7 +152,7 @@ Result<void> RealFileSystem::write_file_atomic(const std::string& path, std::str
     left -= std::size_t(wrote);
   }
   // fsync before rename: after a crash the new name never points at an empty file.
-  if ((durable && ::fsync(fd) != 0) || ::close(fd) != 0) {
+  if ((durable && platform::sync_file(fd) != 0) || ::close(fd) != 0) {
     Error error = errno_error("write", path);
     ::unlink(temporary.c_str());
     return error;
@@ -170,7 +171,7 @@ namespace {
 FileInfo with_stat(FileInfo info, const struct ::stat& raw) {
   if (info.type == FileType::kRegular) info.size = std::uint64_t(raw.st_size);
   info.modified_unix_seconds = std::int64_t(raw.st_mtime);
-  info.modified_ns = std::int64_t(raw.st_mtim.tv_sec) * 1'000'000'000 + raw.st_mtim.tv_nsec;
+  info.modified_ns = platform::modified_ns(raw);
   info.device = std::uint64_t(raw.st_dev);
   info.inode = std::uint64_t(raw.st_ino);
   info.links = std::uint64_t(raw.st_nlink);

@@ -99,7 +99,8 @@ class FileSystem {
                                      LinkMode mode) = 0;
   /// `path` with every symlink resolved, absolute.
   virtual Result<std::string> real_path(const std::string& path) const = 0;
-  /// Makes everything written to the file system that holds `path` durable (syncfs).
+  /// Makes everything written to the file system that holds `path` durable
+  /// (platform::sync_file_system).
   virtual Result<void> sync_file_system(const std::string& path) = 0;
   /// The SHA-256 of the content of the file `path` ends at, 64 hex digits, read in pieces (no
   /// whole-file buffer).

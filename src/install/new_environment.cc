@@ -1,8 +1,6 @@
 // Keep, create or recreate the environment; undo a new one when its sync fails.
 #include "src/install/new_environment.h"
 
-#include <fcntl.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +8,7 @@
 #include <filesystem>
 
 #include "src/base/file_system.h"
+#include "src/base/platform.h"
 #include "src/base/str.h"
 #include "src/install/environment.h"
 
@@ -30,7 +29,7 @@ bool holds_nothing(const std::string& folder) {
 // Swaps two folders' names in one step; two renames where the file system lacks the atomic
 // exchange (then the path lacks an environment for a moment).
 Result<void> swap_folders(const std::string& a, const std::string& b) {
-  if (::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0) return {};
+  if (platform::exchange_paths(a.c_str(), b.c_str()) == 0) return {};
   if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) {
     return make_error(ErrorCode::kIo, str_cat("cannot swap ", in_backticks(a), " and ",
                                               in_backticks(b), ": ", std::strerror(errno)));

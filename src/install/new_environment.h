@@ -3,8 +3,8 @@
 // replaced). Deciding touches nothing; a created environment is removed again when the sync
 // fails, and a recreated one is built in place of the old, which waits beside it
 // (`<venv>.wvlock-swap-<pid>`) until the new one is committed, then goes; a failure puts it
-// back. The swap is one atomic rename (RENAME_EXCHANGE) where the file system has it, so the
-// path never lacks an environment and another sync always meets a held lock. POSIX only.
+// back. The swap is one atomic rename (platform::exchange_paths) where the file system has it,
+// so the path never lacks an environment and another sync always meets a held lock. POSIX only.
 #pragma once
 
 #include <optional>

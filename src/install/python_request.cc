@@ -9,6 +9,7 @@
 #include <set>
 
 #include "src/base/file_system.h"
+#include "src/base/platform.h"
 #include "src/base/str.h"
 #include "src/pkg/version.h"
 
@@ -138,12 +139,10 @@ std::vector<std::string> python_search_folders(const PythonSearch& search) {
   for (std::string_view folder : split(search.path_variable, ':')) {
     if (!folder.empty()) folders.emplace_back(folder);
   }
-  folders.push_back("/usr/bin");
-  folders.push_back("/usr/local/bin");
-  if (!search.home.empty()) {
-    for (const char* root : {"/.pyenv/versions", "/.local/share/uv/python"}) {
-      for (std::string& bin : installations(search.home + root)) folders.push_back(std::move(bin));
-    }
+  platform::InterpreterPlaces places = platform::interpreter_places(search.home);
+  for (std::string& folder : places.folders) folders.push_back(std::move(folder));
+  for (const std::string& root : places.installation_roots) {
+    for (std::string& bin : installations(root)) folders.push_back(std::move(bin));
   }
   return folders;
 }
@@ -197,8 +196,8 @@ Result<std::string> find_python(const PythonRequest& request, const PythonSearch
   }
   return make_error(ErrorCode::kInvalidInput,
                     str_cat("no ", describe(request), " found for `--python ", request.text,
-                            "`: looked on PATH, in /usr/bin, /usr/local/bin, "
-                            "~/.pyenv/versions/*/bin and ~/.local/share/uv/python/*/bin"))
+                            "`: looked on PATH, in ",
+                            platform::interpreter_places(search.home).described))
       .with_note(seen.empty() ? std::string("no interpreter answered")
                               : str_cat("found: ", join(seen, "; ")))
       .with_note("hint: give the interpreter's path, `--python /path/to/python`");

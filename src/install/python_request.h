@@ -1,8 +1,8 @@
 // `--python` (uv's convention): a path or executable name, or a version request (`3.12`,
 // `3.11.4`, `python3.12`, `cpython3.12`, `cpython@3.12`) met by the first interpreter found on
-// PATH and in the usual places (/usr/bin, /usr/local/bin, ~/.pyenv/versions/*/bin,
-// ~/.local/share/uv/python/*/bin) whose own answer matches. Candidates are asked, never
-// judged by their file name: a `python3` may be any version.
+// PATH and in the usual places (platform::interpreter_places: on Linux /usr/bin, /usr/local/bin,
+// ~/.pyenv/versions/*/bin, ~/.local/share/uv/python/*/bin) whose own answer matches.
+// Candidates are asked, never judged by their file name: a `python3` may be any version.
 #pragma once
 
 #include <string>
@@ -44,8 +44,8 @@ struct PythonSearch {
   std::string home;
 };
 
-/// The folders looked in, in order: PATH's, then /usr/bin, /usr/local/bin, the pyenv and uv
-/// installations (newest first).
+/// The folders looked in, in order: PATH's, then the system's (platform::interpreter_places: on
+/// Linux /usr/bin, /usr/local/bin, the pyenv and uv installations, newest first).
 std::vector<std::string> python_search_folders(const PythonSearch& search);
 
 /// The interpreter a request names: the executable itself (a bare name looked up on PATH), or

@@ -1,6 +1,7 @@
 #include "src/pep517/builder.h"
 
 #include <stdlib.h>
+#include <unistd.h>  // mkdtemp and getpid: macOS declares mkdtemp here, not in stdlib.h
 #include <zip.h>
 
 #include <algorithm>

@@ -1,7 +1,8 @@
 // CPU detection (reference/anchors.md §4.6): x86-64 psABI level and extensions from CPUID and
-// XGETBV; aarch64 features from the auxiliary vector (AT_HWCAP, AT_HWCAP2); both also from
-// /proc/cpuinfo text (fake roots in tests).
+// XGETBV; aarch64 features from the auxiliary vector (AT_HWCAP, AT_HWCAP2) on Linux and from
+// sysctl's hw.optional flags on macOS; both also from /proc/cpuinfo text (fake roots in tests).
 #include <algorithm>
+#include <functional>
 
 #include "src/base/str.h"
 #include "targets/detect/detect.h"
@@ -93,6 +94,40 @@ std::vector<std::string> aarch64_features_from_hwcap(std::uint64_t hwcap, std::u
            {{"dcpodp", 0}, {"sve2", 1}, {"flagm2", 7}, {"frint", 8}, {"svei8mm", 9},
             {"svebf16", 12}, {"i8mm", 13}, {"bf16", 14}, {"dgh", 15}, {"rng", 16},
             {"bti", 17}});
+  return features;
+}
+
+std::vector<std::string> aarch64_features_from_sysctl(
+    const std::function<bool(std::string_view)>& flag) {
+  struct Name {
+    const char* feature;  // the /proc/cpuinfo spelling
+    const char* sysctl;   // hw.optional.<this>; several features may share one flag
+  };
+  // Apple's names (the `sysctl hw.optional` listing of macOS 12 and later); the older
+  // `armv8_*` spellings stand in where a newer macOS has both.
+  static constexpr Name names[] = {
+      {"fp", "floatingpoint"},      {"asimd", "AdvSIMD"},          {"aes", "arm.FEAT_AES"},
+      {"pmull", "arm.FEAT_PMULL"},  {"sha1", "arm.FEAT_SHA1"},     {"sha2", "arm.FEAT_SHA256"},
+      {"crc32", "armv8_crc32"},     {"atomics", "arm.FEAT_LSE"},   {"fphp", "arm.FEAT_FP16"},
+      {"asimdhp", "arm.FEAT_FP16"}, {"asimdrdm", "arm.FEAT_RDM"},  {"jscvt", "arm.FEAT_JSCVT"},
+      {"fcma", "arm.FEAT_FCMA"},    {"lrcpc", "arm.FEAT_LRCPC"},   {"dcpop", "arm.FEAT_DPB"},
+      {"sha3", "arm.FEAT_SHA3"},    {"asimddp", "arm.FEAT_DotProd"},
+      {"sha512", "arm.FEAT_SHA512"}, {"asimdfhm", "arm.FEAT_FHM"}, {"dit", "arm.FEAT_DIT"},
+      {"uscat", "arm.FEAT_LSE2"},   {"ilrcpc", "arm.FEAT_LRCPC2"}, {"flagm", "arm.FEAT_FlagM"},
+      {"ssbs", "arm.FEAT_SSBS"},    {"sb", "arm.FEAT_SB"},         {"paca", "arm.FEAT_PAuth"},
+      {"pacg", "arm.FEAT_PAuth"},   {"dcpodp", "arm.FEAT_DPB2"},   {"flagm2", "arm.FEAT_FlagM2"},
+      {"frint", "arm.FEAT_FRINTTS"}, {"i8mm", "arm.FEAT_I8MM"},    {"bf16", "arm.FEAT_BF16"},
+      {"bti", "arm.FEAT_BTI"},      {"sme", "arm.FEAT_SME"},       {"sme2", "arm.FEAT_SME2"}};
+  static constexpr Name older[] = {{"atomics", "armv8_1_atomics"}, {"fphp", "neon_fp16"},
+                                   {"asimdhp", "neon_fp16"},       {"asimd", "neon"},
+                                   {"sha3", "armv8_2_sha3"},       {"sha512", "armv8_2_sha512"},
+                                   {"asimdfhm", "armv8_2_fhm"}};
+  std::vector<std::string> features;
+  auto add = [&](const Name& name) {
+    if (!has(features, name.feature) && flag(name.sysctl)) features.emplace_back(name.feature);
+  };
+  for (const Name& name : names) add(name);
+  for (const Name& name : older) add(name);
   return features;
 }
 

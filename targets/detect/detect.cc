@@ -64,6 +64,16 @@ CpuidWords read_cpuid() {
 }
 #endif
 
+#if defined(__APPLE__)
+// Whether macOS's `hw.optional.<name>` flag is present and 1.
+bool sysctl_flag(std::string_view name) {
+  const std::string key = str_cat("hw.optional.", name);
+  int value = 0;
+  size_t size = sizeof value;
+  return sysctlbyname(key.c_str(), &value, &size, nullptr, 0) == 0 && value == 1;
+}
+#endif
+
 std::string compiled_arch() {
 #if defined(__x86_64__)
   return "x86_64";
@@ -146,9 +156,18 @@ void detect_cpu(const DetectOptions& options, HostProfile& host) {
     features = features_from_cpuinfo(*cpuinfo);
     source = FactSource::kProcfs;
   } else {
+#if defined(__APPLE__)
+    // sysctl answers for the machine, so an x86_64 build under Rosetta sees Apple silicon.
+    if (arch == "aarch64") {
+      features = aarch64_features_from_sysctl(sysctl_flag);
+      source = FactSource::kSysctl;
+    }
+#endif
 #if defined(__x86_64__)
-    features = x86_features_from_cpuid(read_cpuid());
-    source = FactSource::kCpuid;
+    if (source == FactSource::kUnknown) {
+      features = x86_features_from_cpuid(read_cpuid());
+      source = FactSource::kCpuid;
+    }
 #elif defined(__aarch64__) && defined(__linux__)
     features = aarch64_features_from_hwcap(getauxval(AT_HWCAP), getauxval(AT_HWCAP2));
     source = FactSource::kAuxv;

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -94,6 +95,10 @@ std::vector<std::string> x86_features_from_cpuid(const CpuidWords& words);
 int x86_64_level_from_features(const std::vector<std::string>& features);
 /// aarch64 feature names of AT_HWCAP / AT_HWCAP2 bits (as /proc/cpuinfo spells them).
 std::vector<std::string> aarch64_features_from_hwcap(std::uint64_t hwcap, std::uint64_t hwcap2);
+/// aarch64 feature names (as /proc/cpuinfo spells them) from macOS's `hw.optional.*` sysctl
+/// flags; `flag(name)` says whether the flag named is present and 1.
+std::vector<std::string> aarch64_features_from_sysctl(
+    const std::function<bool(std::string_view)>& flag);
 /// The aarch64 version (`8a` .. `9.0a`) a feature list implies.
 std::string aarch64_version_from_features(const std::vector<std::string>& features);
 /// Feature names from /proc/cpuinfo text (x86 `flags`, aarch64 `Features`; `pni` -> `sse3`).

@@ -6,10 +6,13 @@
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <set>
+#include <string_view>
 
 #include "src/base/file_system.h"
 #include "tests/support/temp_dir.h"
@@ -345,6 +348,30 @@ TEST_CASE("detect: aarch64 features from AT_HWCAP and the implied version", "[de
   const auto supported = targets::aarch64_supported_features(host);
   CHECK(supported[0].values == std::vector<std::string>{"8.2a", "8.1a", "8a"});
   CHECK(supported[1].name == "asimddp");
+}
+
+TEST_CASE("detect: aarch64 features from macOS's hw.optional sysctl flags", "[detect][cpu]") {
+  // What an Apple M1 reports as 1 (macOS 13's `sysctl hw.optional`, abridged).
+  const std::set<std::string_view> m1 = {
+      "floatingpoint", "AdvSIMD", "arm.FEAT_AES", "arm.FEAT_PMULL", "arm.FEAT_SHA1",
+      "arm.FEAT_SHA256", "armv8_crc32", "arm.FEAT_LSE", "arm.FEAT_FP16", "arm.FEAT_RDM",
+      "arm.FEAT_JSCVT", "arm.FEAT_FCMA", "arm.FEAT_LRCPC", "arm.FEAT_DPB", "arm.FEAT_SHA3",
+      "arm.FEAT_DotProd", "arm.FEAT_SHA512", "arm.FEAT_FHM", "arm.FEAT_DIT", "arm.FEAT_LSE2",
+      "arm.FEAT_LRCPC2", "arm.FEAT_FlagM", "arm.FEAT_SSBS", "arm.FEAT_SB", "arm.FEAT_PAuth",
+      "arm.FEAT_DPB2", "arm.FEAT_FlagM2", "arm.FEAT_FRINTTS"};
+  const std::vector<std::string> features =
+      aarch64_features_from_sysctl([&](std::string_view name) { return m1.count(name) > 0; });
+  CHECK(std::count(features.begin(), features.end(), "paca") == 1);
+  CHECK(std::count(features.begin(), features.end(), "asimdhp") == 1);
+  CHECK(std::count(features.begin(), features.end(), "bf16") == 0);
+  CHECK(aarch64_version_from_features(features) == "8.5a");  // no SVE2 on Apple silicon
+  // macOS 11 has only the older spellings: they still count, each feature once.
+  const std::set<std::string_view> big_sur = {"floatingpoint", "neon", "armv8_crc32",
+                                              "armv8_1_atomics", "neon_fp16", "AdvSIMD"};
+  const std::vector<std::string> older =
+      aarch64_features_from_sysctl([&](std::string_view name) { return big_sur.count(name) > 0; });
+  CHECK(older == std::vector<std::string>{"fp", "asimd", "crc32", "atomics", "fphp", "asimdhp"});
+  CHECK(aarch64_features_from_sysctl([](std::string_view) { return false; }).empty());
 }
 
 TEST_CASE("detect: CPU facts from a fake /proc/cpuinfo", "[detect][cpu]") {

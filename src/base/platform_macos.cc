@@ -1,0 +1,65 @@
+// The macOS side of src/base/platform.h. Compiled and checked by scripts/check-macos.sh; not yet
+// linked or run on a Mac (docs/macos.md).
+#if defined(__APPLE__)
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/clonefile.h>
+#include <unistd.h>
+
+#include "src/base/platform.h"
+
+namespace wv::platform {
+
+int clone_file(int from_fd, int to_fd, const char* to) {
+  (void)to_fd;
+  // clonefile makes its destination itself: the empty file the caller created (its checks
+  // done: no symlink there, the folder writable) gives way to the clone.
+  if (::unlink(to) != 0) return errno;
+  return ::fclonefileat(from_fd, AT_FDCWD, to, CLONE_NOFOLLOW) == 0 ? 0 : errno;
+}
+
+long long copy_range(int from_fd, int to_fd, std::size_t max_bytes) {
+  (void)from_fd;
+  (void)to_fd;
+  (void)max_bytes;
+  errno = ENOSYS;  // the caller copies with read and write
+  return -1;
+}
+
+int sync_file(int fd) {
+  if (::fcntl(fd, F_FULLFSYNC) == 0) return 0;
+  return ::fsync(fd);  // a file system without F_FULLFSYNC (a network share)
+}
+
+int sync_file_system(int fd) {
+  ::sync();
+  return sync_file(fd);
+}
+
+int exchange_paths(const char* a, const char* b) { return ::renamex_np(a, b, RENAME_SWAP); }
+
+std::int64_t modified_ns(const struct ::stat& info) {
+  return std::int64_t(info.st_mtimespec.tv_sec) * 1'000'000'000 + info.st_mtimespec.tv_nsec;
+}
+
+InterpreterPlaces interpreter_places(const std::string& home) {
+  InterpreterPlaces places;
+  // Homebrew on Apple silicon, then Homebrew on Intel and python.org's links, then the system.
+  places.folders = {"/opt/homebrew/bin", "/usr/local/bin", "/usr/bin"};
+  places.installation_roots = {"/Library/Frameworks/Python.framework/Versions"};
+  if (!home.empty()) {
+    places.installation_roots.push_back(home + "/.pyenv/versions");
+    places.installation_roots.push_back(home + "/.local/share/uv/python");
+  }
+  places.described =
+      "/opt/homebrew/bin, /usr/local/bin, /usr/bin, "
+      "/Library/Frameworks/Python.framework/Versions/*/bin, ~/.pyenv/versions/*/bin and "
+      "~/.local/share/uv/python/*/bin";
+  return places;
+}
+
+}  // namespace wv::platform
+
+#endif  // __APPLE__
