@@ -2,4 +2,5 @@
 # wheel_builder.cc) installed into real venvs (`python3 -m venv --without-pip`), bad input.
 wv_add_tests(install wv_install)
 target_sources(install_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/wheel_builder.cc)
-target_link_libraries(install_tests PRIVATE libzip::zip)
+# The live-host selection test detects this machine.
+target_link_libraries(install_tests PRIVATE libzip::zip wv_detect)
