@@ -4,3 +4,5 @@
 # goals (bench/install_bench.cc).
 add_executable(install_bench ${CMAKE_CURRENT_SOURCE_DIR}/install_bench.cc)
 target_link_libraries(install_bench PRIVATE wv_install libzip::zip wv_options)
+target_compile_definitions(install_bench PRIVATE WV_EMPTY_MAIN_PATH="$<TARGET_FILE:empty_main>")
+add_dependencies(install_bench empty_main)

@@ -7,9 +7,11 @@
 // Figures (times best of --rounds, 3 for small and 2 for torch; RSS the largest round):
 // venv creation; cold sync (a fresh venv, an empty unpacked-wheel cache); warm sync (a fresh
 // venv, the cache kept); the no-op re-sync, in process and as the real CLI (`wvlock sync
-// --frozen --offline`); pip --target with and without byte-compiling; cp -r and cp -al of the
-// synced lib/ folder; the max RSS of the cold and warm syncs, each alone in a forked child.
-// Then the goals, PASS or FAIL. Every timed step starts after sync(2), untimed.
+// --frozen --offline`) and the empty C++ program timed the same way; pip --target with and
+// without byte-compiling; cp -r and cp -al of the synced lib/ folder; the max RSS of the cold
+// and warm syncs, each alone in a forked child. Then the goals (issue 30), PASS or FAIL: warm
+// <= 2x (venv + cp -al), cold >= 3x faster than pip for torch (2x for small), CLI no-op <= 2x
+// the empty program, RSS <= 64 MiB. Every timed step starts after sync(2), untimed.
 // "Cold" means an empty wvlock cache only: the page cache is not dropped (that needs a
 // privileged host), so the wheels and copied files may be in memory already.
 // Options: --case small|torch|all (all), --rounds N, --keep-wheels DIR (reuse the wheels there,
@@ -376,7 +378,7 @@ CommandRun run_command(const std::vector<std::string>& argv, const std::string& 
 }
 
 struct Figures {
-  Timed venv, cold, warm, noop, noop_cli, pip_plain, pip_compiled, cp_r, cp_al;
+  Timed venv, cold, warm, noop, noop_cli, empty, pip_plain, pip_compiled, cp_r, cp_al;
   double rss_cold = kNone, rss_warm = kNone, bench_rss = kNone;
   std::string sync_error, cli_error, pip_error, copy_error;
 };
@@ -471,6 +473,8 @@ bool measure_round(const Context& context, const Case& bench_case, const wv::loc
     keep_best(figures.noop_cli, cli.time);
     if (!cli.failure.empty()) figures.cli_error = cli.failure;
   }
+  // The floor of any command, timed the same way, for the no-op's ratio.
+  keep_best(figures.empty, run_command({WV_EMPTY_MAIN_PATH}, base + "empty.log").time);
 
   // The same unpacked tree copied and hard-linked on the same file system.
   settle();
@@ -544,7 +548,10 @@ void report(const std::string& name, const Figures& f, int rounds) {
   line(name, "warm sync (fresh venv, cache kept)", f.warm,
        ratio("warm/(venv + cp -al)", f.warm.wall, f.venv.wall + f.cp_al.wall));
   line(name, "no-op re-sync (library call)", f.noop);
-  line(name, "no-op re-sync (wvlock sync CLI)", f.noop_cli, f.cli_error.empty() ? "" : "failed: " + f.cli_error);
+  line(name, "no-op re-sync (wvlock sync CLI)", f.noop_cli,
+       f.cli_error.empty() ? ratio("/empty program", f.noop_cli.wall, f.empty.wall)
+                           : "failed: " + f.cli_error);
+  line(name, "empty C++ program (bench/empty_main.cc)", f.empty);
   line(name, "pip install --target --no-compile", f.pip_plain,
        f.pip_error.empty() ? ratio("/cold sync", f.pip_plain.wall, f.cold.wall) : f.pip_error);
   line(name, "pip install --target (byte-compiled)", f.pip_compiled,
@@ -560,12 +567,18 @@ void report(const std::string& name, const Figures& f, int rounds) {
     return measured ? std::optional<bool>(pass) : std::nullopt;
   };
   const double warm = f.warm.wall, cold = f.cold.wall, pip = f.pip_plain.wall, cli = f.noop_cli.wall;
-  const double budget = 3 * (f.venv.wall + f.cp_al.wall);
-  goal(name, "warm sync <= 3x (venv creation + cp -al)", format("%.3f s vs %.3f s", warm, budget),
+  const double budget = 2 * (f.venv.wall + f.cp_al.wall), floor = f.empty.wall;
+  goal(name, "warm sync <= 2x (venv creation + cp -al)", format("%.3f s vs %.3f s", warm, budget),
        verdict({warm, budget}, warm <= budget));
-  goal(name, "cold sync >= 2x faster than pip --no-compile", format("%.2fx", pip / cold),
-       verdict({pip, cold}, pip >= 2 * cold));
-  goal(name, "no-op re-sync (CLI) <= 30 ms", format("%.1f ms", cli * 1000), verdict({cli}, cli <= 0.030));
+  // The torch-shaped case is where the parallel inflate pays; small wheels are mostly file
+  // creation, which pip and wvlock pay alike.
+  const double speedup = name == "torch" ? 3 : 2;
+  goal(name, name == "torch" ? "cold sync >= 3x faster than pip --no-compile"
+                             : "cold sync >= 2x faster than pip --no-compile",
+       format("%.2fx", pip / cold), verdict({pip, cold}, pip >= speedup * cold));
+  goal(name, "no-op re-sync (CLI) <= 2x the empty program",
+       format("%.1f ms vs %.1f ms", cli * 1000, floor * 1000),
+       verdict({cli, floor}, cli <= 2 * floor));
   goal(name, "max RSS <= 64 MiB", format("cold %.1f, warm %.1f MiB", f.rss_cold, f.rss_warm),
        verdict({f.rss_cold, f.rss_warm}, f.rss_cold <= 64 && f.rss_warm <= 64));
 }

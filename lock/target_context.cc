@@ -30,13 +30,14 @@ TargetContext::TargetContext(std::string target_name, targets::HostProfile targe
 }
 
 Result<TargetContext> make_target_context(const targets::Target& target,
-                                          targets::ProviderOptions options) {
+                                          targets::ProviderOptions options, bool with_tags) {
   auto where = [&](Error error) {
     return std::move(error).with_context(str_cat("target ", in_backticks(target.name)));
   };
   auto markers = targets::marker_environment(target.profile);
   if (!markers) return where(markers.error());
-  auto tags = targets::compatible_tags(target.profile);
+  auto tags = with_tags ? targets::compatible_tags(target.profile)
+                       : Result<std::vector<pkg::Tag>>(std::vector<pkg::Tag>{});
   if (!tags) return where(tags.error());
   TargetContext context(target.name, target.profile, std::move(*markers), std::move(*tags),
                         std::move(options));

@@ -48,8 +48,11 @@ struct TargetContext {
 };
 
 /// The context of a declared target: its marker environment and tags from its host profile,
-/// its declared facts recorded in pyproject spelling.
+/// its declared facts recorded in pyproject spelling. Without `with_tags` its tag list is
+/// empty: a context for the input-hash alone (a sync's freshness check), which ranks no wheel
+/// and skips the ~700 tags each target's list costs.
 Result<TargetContext> make_target_context(const targets::Target& target,
-                                          targets::ProviderOptions options = {});
+                                          targets::ProviderOptions options = {},
+                                          bool with_tags = true);
 
 }  // namespace wv::lock

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "src/base/str.h"
+#include "src/pkg/host_tag_ranks.h"
 
 namespace wv::targets {
 
@@ -26,11 +27,13 @@ int compare_wheel_quality(const WheelRank& a, const WheelRank& b) {
   return compare_wheel_ranks(a_unlabelled, b_unlabelled);
 }
 
-WheelVerdict judge_wheel(const pkg::WheelFilename& wheel, const pkg::TagPriority& tags,
-                         const pkg::VariantsMetadata* variants,
-                         const SupportedVariants* supported, std::string_view variants_problem) {
+namespace {
+
+// judge_wheel() once the wheel's best tag rank is known (nullopt: no tag fits).
+WheelVerdict judge_ranked(const pkg::WheelFilename& wheel, std::optional<std::uint32_t> tag_rank,
+                          const pkg::VariantsMetadata* variants,
+                          const SupportedVariants* supported, std::string_view variants_problem) {
   WheelVerdict verdict;
-  std::optional<std::uint32_t> tag_rank = tags.best_rank(wheel.tags);
   if (!tag_rank) {
     verdict.problem = WheelProblem::kTags;
     verdict.reason = "no tag of the wheel fits";
@@ -58,6 +61,20 @@ WheelVerdict judge_wheel(const pkg::WheelFilename& wheel, const pkg::TagPriority
   verdict.variant = std::move(std::get<IncompatibleVariant>(match));
   verdict.reason = verdict.variant->reason;
   return verdict;
+}
+
+}  // namespace
+
+WheelVerdict judge_wheel(const pkg::WheelFilename& wheel, const pkg::TagPriority& tags,
+                         const pkg::VariantsMetadata* variants,
+                         const SupportedVariants* supported, std::string_view variants_problem) {
+  return judge_ranked(wheel, tags.best_rank(wheel.tags), variants, supported, variants_problem);
+}
+
+WheelVerdict judge_wheel(const pkg::WheelFilename& wheel, const pkg::HostTagRanks& tags,
+                         const pkg::VariantsMetadata* variants,
+                         const SupportedVariants* supported, std::string_view variants_problem) {
+  return judge_ranked(wheel, tags.best_rank(wheel.tags), variants, supported, variants_problem);
 }
 
 int compare_closeness(const HardwareCloseness& a, const HardwareCloseness& b) {

@@ -20,6 +20,10 @@
 #include "targets/target.h"
 #include "targets/variant_ranking.h"
 
+namespace wv::pkg {
+class HostTagRanks;  // src/pkg/host_tag_ranks.h
+}  // namespace wv::pkg
+
 namespace wv::targets {
 
 // ---- wheels -------------------------------------------------------------------------------
@@ -62,6 +66,11 @@ struct WheelVerdict {
 /// variant metadata (nullptr when it has none; an error text in `variants_problem` when it is
 /// unusable), `supported` the host's provider answers for that metadata (nullptr when none).
 WheelVerdict judge_wheel(const pkg::WheelFilename& wheel, const pkg::TagPriority& tags,
+                         const pkg::VariantsMetadata* variants,
+                         const SupportedVariants* supported,
+                         std::string_view variants_problem = "");
+/// The same with the host's tags in factored form (install selection: no tag list).
+WheelVerdict judge_wheel(const pkg::WheelFilename& wheel, const pkg::HostTagRanks& tags,
                          const pkg::VariantsMetadata* variants,
                          const SupportedVariants* supported,
                          std::string_view variants_problem = "");

@@ -31,25 +31,43 @@
 namespace wv::cli {
 namespace {
 
-// The project file for credentials only (index names, keyring-provider), when the freshness
-// check did not read it already: a sync with `--frozen` does not need it otherwise, so one that
-// cannot be read means no named indexes.
+// The project file for credentials (index names, keyring-provider), when the freshness
+// check did not load the project already: a sync with `--frozen` does not need it otherwise, so
+// one that cannot be read means no named indexes.
 std::optional<targets::ProjectConfig> credentials_config(
-    std::optional<targets::ProjectConfig> read, const GlobalOptions& options,
+    const std::optional<LoadedProject>& loaded, const GlobalOptions& options,
     FileSystem& file_system) {
-  if (read) return read;
+  if (loaded) return loaded->config;
   Result<targets::ProjectConfig> config =
       targets::read_project_file(file_system, path_join(options.project_dir, "pyproject.toml"),
                                  project_default_pythons(file_system));
   if (!config) return std::nullopt;
-  return std::move(*config);
+  // The indexes as load_project() gives them: the stack made from this config serves builds too.
+  auto environment = [](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    return value ? std::optional<std::string>(value) : std::nullopt;
+  };
+  targets::ProjectConfig overridden = *config;
+  if (!apply_index_overrides(overridden, options.index_overrides, environment)) {
+    return std::move(*config);
+  }
+  return overridden;
+}
+
+// `cpu-fallback = true` of [tool.wvlock], from the loaded project, else from the file.
+bool project_allows_cpu_fallback(const std::optional<LoadedProject>& loaded,
+                                 const GlobalOptions& options, FileSystem& file_system) {
+  if (loaded) return loaded->config.cpu_fallback;
+  std::optional<targets::ProjectConfig> config =
+      credentials_config(std::nullopt, options, file_system);
+  return config && config->cpu_fallback;
 }
 
 struct SelectionInputs {
   std::string lock_dir;
   lock::Lockfile lockfile;
   targets::HostProfile live;
-  std::optional<targets::ProjectConfig> config;  ///< the project file, when it was read
+  std::optional<LoadedProject> project;  ///< the project, when the freshness check loaded it
 };
 
 // The lockfile and the live host. A lock `--lockfile` names, or one without targets (another
@@ -60,6 +78,7 @@ Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_s
   SelectionInputs inputs;
   inputs.lock_dir = lock.dir;
   std::optional<lock::Lockfile> as_it_is;
+  std::optional<lock::Lockfile> to_check;  // read once: the freshness check takes it as it is
   auto text = file_system.read_file(lock.path);
   if (!text && (lock.named || text.error().code != ErrorCode::kNotFound)) {
     if (text.error().code == ErrorCode::kNotFound) {
@@ -71,13 +90,15 @@ Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_s
     auto parsed = lock::read_lockfile(*text, lock.path);
     if (!parsed && lock.named) return parsed.error();
     if (parsed && !checks_freshness(lock, *parsed)) as_it_is = std::move(*parsed);
+    else if (parsed) to_check = std::move(*parsed);
   }
   if (as_it_is) {
     inputs.lockfile = std::move(*as_it_is);
   } else {
-    WV_ASSIGN_OR_RETURN(CurrentLock current, current_lockfile(options, file_system, mode));
+    WV_ASSIGN_OR_RETURN(CurrentLock current,
+                        current_lockfile(options, file_system, mode, std::move(to_check)));
     inputs.lockfile = std::move(current.lockfile);
-    inputs.config = std::move(current.config);
+    inputs.project = std::move(current.project);
   }
   detect::ProcessEnvironment environment;
   WV_ASSIGN_OR_RETURN(inputs.live,
@@ -85,11 +106,13 @@ Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_s
   return inputs;
 }
 
-// The project's builder, wired on the first build.
+// The project's builder, wired on the first build: over the project sync loaded (else loaded
+// now) and the network stack the wheel store uses, so a sync that builds has one of each.
 class LazyBuilder final : public install::SourceBuilder {
  public:
-  LazyBuilder(const GlobalOptions& options, FileSystem& file_system)
-      : options_(options), file_system_(file_system) {}
+  LazyBuilder(const GlobalOptions& options, FileSystem& file_system, NetworkStack& network,
+              const std::optional<LoadedProject>& loaded)
+      : options_(options), file_system_(file_system), network_(network), loaded_(loaded) {}
   /// A lock without targets builds over the indexes its packages name, not the project's.
   void use_lock_indexes(const lock::Lockfile& lockfile, std::string lock_dir) {
     standard_ = &lockfile;
@@ -99,8 +122,11 @@ class LazyBuilder final : public install::SourceBuilder {
     if (!source_ && standard_ != nullptr) {
       WV_ASSIGN_OR_RETURN(source_, lock_build_source(options_, *standard_, lock_dir_, file_system_));
     } else if (!source_) {
-      WV_ASSIGN_OR_RETURN(project_, load_project(options_, file_system_));
-      WV_ASSIGN_OR_RETURN(source_, ProjectSource::open(options_, project_, file_system_));
+      if (!loaded_) {
+        WV_ASSIGN_OR_RETURN(project_, load_project(options_, file_system_, ProjectUse::kCheck));
+      }
+      const LoadedProject& project = loaded_ ? *loaded_ : project_;
+      WV_ASSIGN_OR_RETURN(source_, ProjectSource::open(options_, project, file_system_, &network_));
     }
     return source_->builder().build_wheel(request);
   }
@@ -108,6 +134,8 @@ class LazyBuilder final : public install::SourceBuilder {
  private:
   const GlobalOptions& options_;
   FileSystem& file_system_;
+  NetworkStack& network_;
+  const std::optional<LoadedProject>& loaded_;
   const lock::Lockfile* standard_ = nullptr;
   std::string lock_dir_;
   LoadedProject project_;
@@ -222,8 +250,9 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
       !applied) {
     return fail(applied.error());
   }
-  inputs->config = credentials_config(std::move(inputs->config), options, file_system);
-  if (inputs->config && inputs->config->cpu_fallback) flags->select.allow_cpu_fallback = true;
+  if (project_allows_cpu_fallback(inputs->project, options, file_system)) {
+    flags->select.allow_cpu_fallback = true;
+  }
   // The Python sync would run the project with: the environment's, unless `--python` replaces
   // it, else the one a new environment would get.
   auto environment = install::plan_environment(environment_path(options, *venv), python->executable,
@@ -337,9 +366,10 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
       !applied) {
     return fail(applied.error());
   }
-  inputs->config = credentials_config(std::move(inputs->config), options, file_system);
-  if (inputs->config && inputs->config->cpu_fallback) sync_options.select.allow_cpu_fallback = true;
-  NetworkWheelStore network(options, std::move(inputs->config), file_system);
+  std::optional<targets::ProjectConfig> config =
+      credentials_config(inputs->project, options, file_system);
+  if (config && config->cpu_fallback) sync_options.select.allow_cpu_fallback = true;
+  NetworkWheelStore network(options, std::move(config), file_system);
   // Files the lock names by url: the wheelhouse first, then the cache and the network.
   std::optional<install::WheelhouseStore> house;
   if (*wheelhouse) house.emplace(**wheelhouse, &network);
@@ -348,7 +378,7 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   sync_options.lock_dir = inputs->lock_dir;
   // Packages built from source need the project's indexes (build requirements) and a builder,
   // opened only when a build happens: a re-sync that keeps every build costs nothing more.
-  LazyBuilder builder(options, file_system);
+  LazyBuilder builder(options, file_system, network.network(), inputs->project);
   if (install::is_standard_lock(inputs->lockfile)) {
     builder.use_lock_indexes(inputs->lockfile, inputs->lock_dir);
   }

@@ -37,9 +37,13 @@ Result<LockMode> extract_lock_mode(Arguments& arguments) {
 }
 
 Result<CurrentLock> current_lockfile(const GlobalOptions& options, FileSystem& file_system,
-                                     LockMode mode) {
+                                     LockMode mode, std::optional<lock::Lockfile> read) {
   CurrentLock current;
   const std::string path = path_join(options.project_dir, "pylock.toml");
+  if (mode == LockMode::kFrozen && read) {
+    current.lockfile = std::move(*read);
+    return current;
+  }
   if (mode == LockMode::kFrozen) {
     auto text = file_system.read_file(path);
     if (!text && text.error().code == ErrorCode::kNotFound) {
@@ -51,12 +55,16 @@ Result<CurrentLock> current_lockfile(const GlobalOptions& options, FileSystem& f
     WV_ASSIGN_OR_RETURN(current.lockfile, lock::read_lockfile(*text, path));
     return current;
   }
-  WV_ASSIGN_OR_RETURN(LoadedProject project, load_project(options, file_system));
-  auto text = file_system.read_file(path);
-  if (!text && text.error().code != ErrorCode::kNotFound) return text.error();
-  std::optional<lock::Lockfile> lockfile;
-  if (text) {
-    WV_ASSIGN_OR_RETURN(lockfile, lock::read_lockfile(*text, path));
+  // For the freshness check alone: a fresh lock (the common case) needs no target's tag list.
+  WV_ASSIGN_OR_RETURN(LoadedProject project,
+                      load_project(options, file_system, ProjectUse::kCheck));
+  std::optional<lock::Lockfile> lockfile = std::move(read);
+  if (!lockfile) {
+    auto text = file_system.read_file(path);
+    if (!text && text.error().code != ErrorCode::kNotFound) return text.error();
+    if (text) {
+      WV_ASSIGN_OR_RETURN(lockfile, lock::read_lockfile(*text, path));
+    }
   }
   const bool fresh = lockfile && lock_is_fresh(project, *lockfile);
   if (!fresh && mode == LockMode::kLocked) {
@@ -68,13 +76,14 @@ Result<CurrentLock> current_lockfile(const GlobalOptions& options, FileSystem& f
                           ", or pass `--frozen` to install it as it is");
   }
   if (!fresh) {
+    WV_ASSIGN_OR_RETURN(project, load_project(options, file_system, ProjectUse::kLock));
     const int code = lock_project(options, project, LockRequest{}, file_system);
     if (code != kExitOk) return relock_failed(options, path, code);
     WV_ASSIGN_OR_RETURN(std::string written, file_system.read_file(path));
     WV_ASSIGN_OR_RETURN(lockfile, lock::read_lockfile(written, path));
   }
   current.lockfile = std::move(*lockfile);
-  current.config = std::move(project.config);
+  current.project = std::move(project);
   return current;
 }
 

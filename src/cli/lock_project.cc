@@ -43,6 +43,7 @@ void add_project_entry(const targets::ProjectConfig& config, lock::Lockfile& loc
 
 int lock_project(const GlobalOptions& options, const LoadedProject& loaded,
                  const LockRequest& request, FileSystem& file_system) {
+  WV_CHECK(loaded.use == ProjectUse::kLock, "a project loaded for checking cannot lock");
   const LoadedProject* project = &loaded;
   const bool check = request.check;
   const bool json = request.json;

@@ -65,6 +65,8 @@ class NetworkWheelStore final : public install::WheelStore {
   Result<std::string> get(const lock::LockedFile& file) override;
   std::vector<Result<std::string>> get_all(const std::vector<const lock::LockedFile*>& files) override;
   net::CachingFetcher& fetcher() { return network_.fetcher(); }
+  /// The stack itself, for the rest of the command (a sync's builds) to share.
+  NetworkStack& network() { return network_; }
 
  private:
   std::optional<targets::ProjectConfig> config_;

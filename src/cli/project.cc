@@ -30,7 +30,7 @@ namespace {
 class WiredSource final : public ProjectSource {
  public:
   WiredSource(const GlobalOptions& options, const LoadedProject& project,
-              FileSystem& file_system, bool needs_network)
+              FileSystem& file_system, bool needs_network, NetworkStack* shared)
       : project_dir_(project.config.project_dir) {
     std::vector<index::SourceLocation> locations;
     for (const std::string& folder : project.config.find_links) {
@@ -45,8 +45,11 @@ class WiredSource final : public ProjectSource {
     }
     Fetcher* fetcher = nullptr;
     if (needs_network) {
-      network_ = std::make_unique<NetworkStack>(options, &project.config, file_system);
-      caching_ = &network_->fetcher();
+      if (shared == nullptr) {
+        network_ = std::make_unique<NetworkStack>(options, &project.config, file_system);
+        shared = network_.get();
+      }
+      caching_ = &shared->fetcher();
       fetcher = caching_;
     }
     source_ = std::make_unique<index::IndexSource>(std::move(locations), file_system, fetcher);
@@ -308,8 +311,10 @@ Result<std::vector<pkg::Requirement>> parse_package_requirements(
   return requirements;
 }
 
-Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system) {
+Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system,
+                                   ProjectUse use) {
   LoadedProject project;
+  project.use = use;
   std::string path = path_join(options.project_dir, "pyproject.toml");
   WV_ASSIGN_OR_RETURN(project.config,
                       targets::read_project_file(file_system, path,
@@ -363,7 +368,8 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
   provider_options.enabled_optional = config.enabled_providers;
   for (const targets::Target& target : config.targets) {
     WV_ASSIGN_OR_RETURN(lock::TargetContext context,
-                        lock::make_target_context(target, provider_options));
+                        lock::make_target_context(target, provider_options,
+                                                  use == ProjectUse::kLock));
     for (const std::string& extra : target.extras) {
       context.extras.push_back(pkg::normalize_name(extra));
     }
@@ -414,7 +420,8 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
 
 Result<std::unique_ptr<ProjectSource>> ProjectSource::open(const GlobalOptions& options,
                                                            const LoadedProject& project,
-                                                           FileSystem& file_system) {
+                                                           FileSystem& file_system,
+                                                           NetworkStack* network) {
   bool needs_network = false;
   for (const targets::IndexConfig& index : project.config.indexes) {
     if (is_url(index.url) && !is_file_url(index.url)) needs_network = true;
@@ -425,7 +432,7 @@ Result<std::unique_ptr<ProjectSource>> ProjectSource::open(const GlobalOptions& 
     }
   }
   return std::unique_ptr<ProjectSource>(
-      std::make_unique<WiredSource>(options, project, file_system, needs_network));
+      std::make_unique<WiredSource>(options, project, file_system, needs_network, network));
 }
 
 bool lock_is_fresh(const LoadedProject& project, const lock::Lockfile& lockfile) {

@@ -21,6 +21,12 @@
 
 namespace wv::cli {
 
+class NetworkStack;
+
+/// What a loaded project is for: locking (every target's context complete), or checking a
+/// lock's freshness and wiring builds (the input-hash and the sources; no tag lists).
+enum class ProjectUse { kLock, kCheck };
+
 struct LoadedProject {
   targets::ProjectConfig config;
   lock::ProjectRequirements requirements;
@@ -29,10 +35,13 @@ struct LoadedProject {
   std::vector<std::string> inputs;  ///< index locations, for the input-hash
   /// Lockfile::input_files of a lock written now.
   std::map<std::string, std::string> input_files;
+  /// kCheck: the targets have no tag lists, so this cannot lock.
+  ProjectUse use = ProjectUse::kLock;
 };
 
-/// Reads `<project>/pyproject.toml` and prepares every declared target.
-Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system);
+/// Reads `<project>/pyproject.toml` and prepares every declared target for `use`.
+Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system,
+                                   ProjectUse use = ProjectUse::kLock);
 
 /// The `note:` that tells a project which declares no target what it was locked for (this
 /// host, or uv's `environments`) and how to declare targets; nothing for declared targets.
@@ -43,9 +52,12 @@ void note_default_targets(const targets::ProjectConfig& config);
 /// packages), over a cached curl fetcher (offline: cache and local paths only).
 class ProjectSource {
  public:
+  /// `network`: a stack the command already has, used instead of a new one (it must outlive
+  /// the source); nullptr makes the source's own.
   static Result<std::unique_ptr<ProjectSource>> open(const GlobalOptions& options,
                                                      const LoadedProject& project,
-                                                     FileSystem& file_system);
+                                                     FileSystem& file_system,
+                                                     NetworkStack* network = nullptr);
   virtual ~ProjectSource() = default;
   virtual pkg::PackageSource& source() = 0;
   /// A fresh lock-layer view of source() (its caches start empty), with every named index

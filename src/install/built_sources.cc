@@ -77,7 +77,7 @@ std::string source_directory(const lock::LockedPackage& package, const SyncOptio
   return (ec ? path : absolute).lexically_normal().generic_string();
 }
 
-Result<std::map<std::string, SourceIdentity>> source_identities(const Selection& selection,
+Result<std::map<std::string, SourceIdentity>> source_identities(const TargetChoice& selection,
                                                                 const SyncOptions& options) {
   std::map<std::string, SourceIdentity> identities;
   for (const ChosenWheel& chosen : selection.wheels) {

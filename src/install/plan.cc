@@ -62,7 +62,7 @@ int Plan::count_unlisted() const {
       std::count_if(items.begin(), items.end(), [](const PlanItem& item) { return item.unlisted; }));
 }
 
-Plan make_plan(const Selection& selection, const std::vector<InstalledDistribution>& installed,
+Plan make_plan(const TargetChoice& selection, const std::vector<InstalledDistribution>& installed,
                const PlanOptions& options, const std::map<std::string, SourceIdentity>& identities) {
   Plan plan;
   plan.target = selection.target;

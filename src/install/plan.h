@@ -82,7 +82,7 @@ struct PlanOptions {
 
 /// Plans from a selection and what is installed. `identities` (package name -> identity)
 /// covers the selection's packages that are built from source.
-Plan make_plan(const Selection& selection, const std::vector<InstalledDistribution>& installed,
+Plan make_plan(const TargetChoice& selection, const std::vector<InstalledDistribution>& installed,
                const PlanOptions& options,
                const std::map<std::string, SourceIdentity>& identities = {});
 

@@ -11,6 +11,7 @@
 
 #include "src/base/str.h"
 #include "src/install/pair_target.h"
+#include "src/pkg/host_tag_ranks.h"
 #include "src/pkg/tags.h"
 #include "src/pkg/wheel_filename.h"
 #include "targets/detect_report.h"
@@ -43,7 +44,9 @@ struct LiveProviders {
 /// What the live host needs once for every target.
 struct LiveContext {
   const targets::HostProfile* host = nullptr;
-  std::optional<pkg::TagPriority> tags;  ///< nullopt when the host lacks a fact tags need
+  /// nullopt when the host lacks a fact tags need. Factored: the few kept wheels are ranked
+  /// without the ~700-tag list.
+  std::optional<pkg::HostTagRanks> tags;
   std::string tags_problem;
   std::optional<pkg::MarkerEnvironment> markers;
   targets::ProviderOptions provider_options;
@@ -286,10 +289,10 @@ LiveContext make_live_context(const targets::HostProfile& live, const SelectOpti
   LiveContext context;
   context.host = &live;
   context.provider_options = options.providers;
-  Result<std::vector<pkg::Tag>> tags = targets::compatible_tags(live);
+  Result<pkg::TagPlatform> tags = targets::tag_platform(live);
   Result<pkg::MarkerEnvironment> markers = targets::marker_environment(live);
   if (tags && markers) {
-    context.tags.emplace(std::move(*tags));
+    context.tags.emplace(*tags);
     context.markers.emplace(std::move(*markers));
   } else {
     context.tags_problem = str_cat("this host's tags are unknown: ",
@@ -542,8 +545,8 @@ void write_fallback_json(JsonWriter& json, const std::optional<CpuFallback>& fal
   json.key("fallback_reasons").strings(fallback ? fallback->reasons : std::vector<std::string>{});
 }
 
-Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::HostProfile& live,
-                                const SelectOptions& asked) {
+Result<TargetChoice> select_target(const lock::Lockfile& lockfile,
+                                   const targets::HostProfile& live, const SelectOptions& asked) {
   WV_ASSIGN_OR_RETURN(const SelectOptions options, with_pair_target(lockfile, live, asked));
   if (lockfile.targets.empty()) {
     return make_error(ErrorCode::kInvalidLockfile, "the lockfile declares no targets");
@@ -575,7 +578,7 @@ Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::H
     return error;
   }
   const lock::LockedTarget& chosen = lockfile.targets[outcome.selected];
-  Selection selection;
+  TargetChoice selection;
   selection.target = chosen.name;
   if (options.dependencies) {
     for (const auto& [extra, roots] : chosen.extra_roots) selection.extras.push_back(extra);
@@ -596,7 +599,7 @@ const TargetVerdict* selected_verdict(const std::vector<TargetVerdict>& verdicts
   return nullptr;
 }
 
-const TargetVerdict* Selection::selected_verdict() const {
+const TargetVerdict* TargetChoice::selected_verdict() const {
   return install::selected_verdict(verdicts);
 }
 

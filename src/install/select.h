@@ -114,7 +114,9 @@ struct CpuFallback {
   std::vector<std::string> fixes;
 };
 
-struct Selection {
+/// What selection chose: the target and one wheel per package of its closure, with every
+/// target's verdict (not lock::Selection, the extras and groups an install or export asks for).
+struct TargetChoice {
   std::string target;                 ///< the selected target
   std::vector<ChosenWheel> wheels;    ///< one per package of its closure, sorted by name
   std::vector<TargetVerdict> verdicts;  ///< every declared target, in declared order
@@ -135,8 +137,9 @@ const TargetVerdict* selected_verdict(const std::vector<TargetVerdict>& verdicts
 /// when a GPU host would get a GPU-less target and the options do not allow the CPU fallback:
 /// its notes give each GPU target's reason and the fixes (CpuFallback). A forced target is
 /// never a fallback: the user chose it.
-Result<Selection> select_target(const lock::Lockfile& lockfile, const targets::HostProfile& live,
-                                const SelectOptions& options = {});
+Result<TargetChoice> select_target(const lock::Lockfile& lockfile,
+                                   const targets::HostProfile& live,
+                                   const SelectOptions& options = {});
 
 /// Every target's verdict without failing (for `wvlock targets`); the best fitting one, if
 /// any, is kSelected, except a CPU fallback the options do not allow (then it stays kFits).

@@ -15,7 +15,8 @@ namespace {
 // Two entries of the target (or its chosen wheels) of one normalised name. The closure keeps
 // one entry per name and would silently drop the other, so the target's entries are checked,
 // not only the chosen wheels.
-Result<void> check_one_entry_per_name(const lock::Lockfile& lockfile, const Selection& selection) {
+Result<void> check_one_entry_per_name(const lock::Lockfile& lockfile,
+                                      const TargetChoice& selection) {
   std::vector<const lock::LockedPackage*> entries;
   for (const lock::LockedPackage& package : lockfile.packages) {
     if (package.targets.count(selection.target)) entries.push_back(&package);
@@ -60,7 +61,7 @@ Result<void> check_wheel_name(const ChosenWheel& chosen) {
 
 }  // namespace
 
-Result<void> check_selection(const lock::Lockfile& lockfile, const Selection& selection) {
+Result<void> check_selection(const lock::Lockfile& lockfile, const TargetChoice& selection) {
   WV_TRY(check_one_entry_per_name(lockfile, selection));
   for (const ChosenWheel& chosen : selection.wheels) {
     if (chosen.file == nullptr) continue;  // built here: its wheel is checked when unpacked

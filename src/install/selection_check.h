@@ -12,6 +12,6 @@ namespace wv::install {
 /// two entries of one normalised name would share one dist-info slot and each remove the
 /// other's files, and a wheel of another version would make the next sync misread what is
 /// installed.
-Result<void> check_selection(const lock::Lockfile& lockfile, const Selection& selection);
+Result<void> check_selection(const lock::Lockfile& lockfile, const TargetChoice& selection);
 
 }  // namespace wv::install

@@ -66,7 +66,7 @@ struct StagedFiles {
 struct StageRequest {
   const std::string& root;  ///< the environment
   const lock::Lockfile& lockfile;
-  const Selection& selection;
+  const TargetChoice& selection;
   const SyncOptions& options;
   const InstallScheme& scheme;
   /// The identity each built package records (package name -> identity).

@@ -137,8 +137,9 @@ Result<StandardEnvironment> standard_environment(const targets::HostProfile& liv
   return environment;
 }
 
-Result<Selection> select_standard(const lock::Lockfile& lockfile, const targets::HostProfile& live,
-                                  const SelectOptions& options) {
+Result<TargetChoice> select_standard(const lock::Lockfile& lockfile,
+                                     const targets::HostProfile& live,
+                                     const SelectOptions& options) {
   Result<StandardEnvironment> facts = standard_environment(live);
   if (!facts) {
     return make_error(ErrorCode::kUnavailable,
@@ -179,7 +180,7 @@ Result<Selection> select_standard(const lock::Lockfile& lockfile, const targets:
   // Step 6: per package its source: vcs, directory, archive, else the best wheel, else sdist.
   const pkg::TagPriority tags(facts->tags);
   const targets::HostProviders providers(live, facts->markers, options.providers);
-  Selection selection;
+  TargetChoice selection;
   selection.extras = options.extras;
   selection.groups = options.groups;
   selection.host_summary = targets::describe(live);
@@ -207,7 +208,7 @@ Result<Selection> select_standard(const lock::Lockfile& lockfile, const targets:
   return selection;
 }
 
-std::string render_standard_selection(const Selection& selection, bool json) {
+std::string render_standard_selection(const TargetChoice& selection, bool json) {
   if (json) {
     JsonWriter writer;
     writer.begin_object().field("version", 1).field("standard", true);

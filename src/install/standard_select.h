@@ -6,7 +6,7 @@
 // `dependency_groups` sets, one entry per name, then per package the wheel whose tags (and,
 // for PEP 825 variant wheels, whose variant) fit best by targets::judge_wheel, the judge target
 // selection uses, else its sdist; vcs, directory and archive entries are built. The result is
-// the Selection target selection gives (no target), so the rest of sync is unchanged. Pure.
+// the TargetChoice target selection gives (no target), so the rest of sync is unchanged. Pure.
 #pragma once
 
 #include <string>
@@ -40,11 +40,12 @@ Result<StandardEnvironment> standard_environment(const targets::HostProfile& liv
 /// requires-python does, or a wheel-only package has no wheel for these tags; kInvalidInput
 /// (exit 2) when two entries of one name are selected, naming both. The project entry of one
 /// of our exports (`is_project`) is left to sync, which adds it as it does for a target.
-Result<Selection> select_standard(const lock::Lockfile& lockfile, const targets::HostProfile& live,
-                                  const SelectOptions& options);
+Result<TargetChoice> select_standard(const lock::Lockfile& lockfile,
+                                     const targets::HostProfile& live,
+                                     const SelectOptions& options);
 
 /// `wvlock targets` on a standard lock: each selected package and the file it installs (or
 /// that it is built), as text or as docs/json.md's `wvlock targets --json` standard shape.
-std::string render_standard_selection(const Selection& selection, bool json);
+std::string render_standard_selection(const TargetChoice& selection, bool json);
 
 }  // namespace wv::install

@@ -28,7 +28,7 @@ Result<void> select_into(SyncReport& report, const lock::Lockfile& lockfile,
   report.plan.python_version = facts.full_version;
   report.plan.python_executable = facts.base_executable;
   const bool standard = is_standard_lock(lockfile);
-  Result<Selection> selection = standard ? select_standard(lockfile, host, select)
+  Result<TargetChoice> selection = standard ? select_standard(lockfile, host, select)
                                          : select_target(lockfile, host, select);
   report.host = host;
   report.refused = false;
@@ -161,7 +161,11 @@ Result<void> install_into(SyncReport& report, const SyncOptions& options,
     WV_ASSIGN_OR_RETURN(std::string note, repair_environment(file_system, environment.root));
     if (!note.empty()) report.notes.push_back(std::move(note));
   }
-  WV_TRY(select_into(report, lockfile, live, facts, options.select));
+  // A new environment was selected for with the Python it would get: the one made has the
+  // same facts, so that selection stands (selecting again would judge every target twice).
+  if (!report.host || *report.host != with_interpreter(live, facts)) {
+    WV_TRY(select_into(report, lockfile, live, facts, options.select));
+  }
   if (const lock::LockedPackage* project = lockfile.project();
       project != nullptr && options.install_project) {
     report.selection.wheels.push_back(ChosenWheel{project, nullptr, "", true});

@@ -74,7 +74,7 @@ struct SyncOptions {
 };
 
 struct SyncReport {
-  Selection selection;
+  TargetChoice selection;
   Plan plan;
   bool created_environment = false;
   bool recreated_environment = false;

@@ -3,6 +3,8 @@
 // the few places where a host fact replaces one of packaging's live probes.
 #include "src/pkg/tags.h"
 
+#include "src/pkg/host_tag_ranks.h"
+
 #include <algorithm>
 #include <functional>
 #include <unordered_set>
@@ -234,8 +236,7 @@ std::vector<std::string> platform_tags(const TagPlatform& host) {
   return out;
 }
 
-std::vector<Tag> compatible_tags(const TagPlatform& platform) {
-  const std::vector<std::string> platforms = platform_tags(platform);
+HostTagRanks::HostTagRanks(const TagPlatform& platform) : platforms_(platform_tags(platform)) {
   const int major = clamp_number(platform.python_major, kMaxMajor);
   const int minor = clamp_number(platform.python_minor, kMaxMinor);
   const std::string interpreter = str_cat("cp", nodot(major, minor));
@@ -246,25 +247,62 @@ std::vector<Tag> compatible_tags(const TagPlatform& platform) {
   // abi3 (PEP 384) exists from 3.2; a free-threaded build cannot load abi3 extensions.
   const bool abi3 = (major > 3 || (major == 3 && minor >= 2)) && !platform.free_threaded;
 
-  std::vector<Tag> tags;
-  tags.reserve(platforms.size() * (minor + 6) * 2 + minor + 4);
-  auto add_all = [&](const std::string& interp, std::string_view abi_tag) {
-    for (const std::string& p : platforms) tags.push_back(Tag{interp, std::string(abi_tag), p});
+  auto add_pair = [&](std::string interp, std::string abi_tag) {
+    pairs_.push_back(Pair{std::move(interp), std::move(abi_tag)});
   };
   // cpython_tags(): the interpreter's own ABI, abi3, none, then older abi3 down to cp32.
-  add_all(interpreter, abi);
-  if (abi3) add_all(interpreter, "abi3");
-  add_all(interpreter, "none");
+  add_pair(interpreter, abi);
+  if (abi3) add_pair(interpreter, "abi3");
+  add_pair(interpreter, "none");
   if (abi3) {
-    for (int m = minor - 1; m > 1; --m) add_all(str_cat("cp", nodot(major, m)), "abi3");
+    for (int m = minor - 1; m > 1; --m) add_pair(str_cat("cp", nodot(major, m)), "abi3");
   }
   // compatible_tags(): pyXY-none-PLATFORM for pyXY, pyX, then older minors; then -none-any.
   std::vector<std::string> py_range = {str_cat("py", nodot(major, minor)), str_cat("py", major)};
   for (int m = minor - 1; m >= 0; --m) py_range.push_back(str_cat("py", nodot(major, m)));
-  for (const std::string& py : py_range) add_all(py, "none");
-  tags.push_back(Tag{interpreter, "none", "any"});
-  for (const std::string& py : py_range) tags.push_back(Tag{py, "none", "any"});
+  for (const std::string& py : py_range) add_pair(py, "none");
+  any_interpreters_.push_back(interpreter);
+  any_interpreters_.insert(any_interpreters_.end(), py_range.begin(), py_range.end());
+}
+
+std::optional<std::uint32_t> HostTagRanks::rank(const Tag& tag) const {
+  // The first matching pair and platform give the first place of the tag in expand().
+  auto platform = std::find(platforms_.begin(), platforms_.end(), tag.platform);
+  if (platform != platforms_.end()) {
+    for (std::size_t i = 0; i < pairs_.size(); ++i) {
+      if (pairs_[i].interpreter == tag.interpreter && pairs_[i].abi == tag.abi) {
+        return static_cast<std::uint32_t>(i * platforms_.size() + (platform - platforms_.begin()));
+      }
+    }
+  }
+  if (tag.platform != "any" || tag.abi != "none") return std::nullopt;
+  auto any = std::find(any_interpreters_.begin(), any_interpreters_.end(), tag.interpreter);
+  if (any == any_interpreters_.end()) return std::nullopt;
+  return static_cast<std::uint32_t>(pairs_.size() * platforms_.size() +
+                                    (any - any_interpreters_.begin()));
+}
+
+std::optional<std::uint32_t> HostTagRanks::best_rank(std::span<const Tag> tags) const {
+  std::optional<std::uint32_t> best;
+  for (const Tag& tag : tags) {
+    std::optional<std::uint32_t> r = rank(tag);
+    if (r && (!best || *r < *best)) best = r;
+  }
+  return best;
+}
+
+std::vector<Tag> HostTagRanks::expand() const {
+  std::vector<Tag> tags;
+  tags.reserve(pairs_.size() * platforms_.size() + any_interpreters_.size());
+  for (const Pair& pair : pairs_) {
+    for (const std::string& p : platforms_) tags.push_back(Tag{pair.interpreter, pair.abi, p});
+  }
+  for (const std::string& interp : any_interpreters_) tags.push_back(Tag{interp, "none", "any"});
   return tags;
+}
+
+std::vector<Tag> compatible_tags(const TagPlatform& platform) {
+  return HostTagRanks(platform).expand();
 }
 
 TagPriority::TagPriority(std::vector<Tag> ordered) : tags_(std::move(ordered)) {

@@ -137,7 +137,7 @@ HostProfile amd_host(MajorMinor rocm) {
   return host;
 }
 
-const TargetVerdict& verdict(const Selection& selection, const std::string& name) {
+const TargetVerdict& verdict(const TargetChoice& selection, const std::string& name) {
   for (const TargetVerdict& v : selection.verdicts) {
     if (v.name == name) return v;
   }
@@ -145,7 +145,7 @@ const TargetVerdict& verdict(const Selection& selection, const std::string& name
   return selection.verdicts.front();
 }
 
-std::string chosen(const Selection& selection, const std::string& package) {
+std::string chosen(const TargetChoice& selection, const std::string& package) {
   for (const ChosenWheel& w : selection.wheels) {
     if (w.package->name == package) return w.file->name;
   }

@@ -37,7 +37,7 @@ lock::Lockfile read(const std::string& body, const std::string& head = "") {
 }
 
 // "name file" per chosen package ("name build" for one built from source).
-std::vector<std::string> chosen(const Selection& selection) {
+std::vector<std::string> chosen(const TargetChoice& selection) {
   std::vector<std::string> out;
   for (const ChosenWheel& wheel : selection.wheels) {
     out.push_back(wheel.package->name + " " + (wheel.file ? wheel.file->name : "build"));

@@ -4,9 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "src/pkg/host_tag_ranks.h"
 #include "src/pkg/tags.h"
 
 using wv::pkg::compatible_tags;
+using wv::pkg::HostTagRanks;
 using wv::pkg::OperatingSystem;
 using wv::pkg::parse_tag;
 using wv::pkg::parse_tag_set;
@@ -188,6 +190,57 @@ TEST_CASE("tags: TagPriority ranks tags and wheels", "[pkg][tags]") {
   Tag any = parse_tag("py3-none-any").value();
   TagPriority dup({any, parse_tag("py2-none-any").value(), any});
   CHECK(dup.rank(any) == 0u);
+}
+
+TEST_CASE("tags: HostTagRanks ranks every tag as the expanded list does", "[pkg][tags]") {
+  std::vector<TagPlatform> hosts = {linux_host(28), linux_host(17, "aarch64", 8),
+                                    linux_host(5, "i686", 7)};
+  TagPlatform musl;
+  musl.os = OperatingSystem::kMusllinux;
+  musl.arch = "x86_64";
+  musl.libc_major = 1;
+  musl.libc_minor = 2;
+  musl.python_minor = 13;
+  musl.free_threaded = true;
+  TagPlatform mac;
+  mac.os = OperatingSystem::kMacos;
+  mac.arch = "arm64";
+  mac.libc_major = 14;
+  mac.python_minor = 11;
+  TagPlatform windows;
+  windows.os = OperatingSystem::kWindows;
+  windows.arch = "amd64";
+  windows.python_minor = 1;
+  TagPlatform python4 = linux_host(28);
+  python4.python_major = 4;
+  python4.python_minor = 0;
+  hosts.insert(hosts.end(), {musl, mac, windows, python4});
+  for (const TagPlatform& host : hosts) {
+    const HostTagRanks ranks(host);
+    const std::vector<Tag> expanded = ranks.expand();
+    const TagPriority priority(compatible_tags(host));
+    INFO(host.arch << " python " << host.python_major << "." << host.python_minor);
+    REQUIRE(expanded == priority.tags());
+    for (const Tag& tag : expanded) {
+      INFO(tag.to_string());
+      REQUIRE(ranks.rank(tag) == priority.rank(tag));
+    }
+    // Tags the host does not accept: another platform, an ABI with `any`, an unknown pair.
+    for (const char* text : {"cp312-cp312-win_arm64", "cp312-abi3-any", "cp99-cp99-any",
+                             "py2-none-any", "pp310-pypy310_pp73-manylinux_2_28_x86_64",
+                             "py3-none-linux_s390x"}) {
+      Tag tag = parse_tag(text).value();
+      INFO(text);
+      CHECK(ranks.rank(tag) == priority.rank(tag));
+    }
+    auto wheel = parse_tag_set("cp311.cp312-abi3.none-manylinux2014_x86_64.win_amd64.any").value();
+    CHECK(ranks.best_rank(wheel) == priority.best_rank(wheel));
+  }
+  // The arithmetic is checked against a first-rank list, so a wrong order would show.
+  const HostTagRanks ranks(linux_host(28));
+  CHECK(ranks.rank(parse_tag("cp312-cp312-manylinux_2_28_x86_64").value()) == 0u);
+  CHECK(ranks.rank(parse_tag("cp312-cp312-manylinux_2_27_x86_64").value()) == 1u);
+  CHECK(ranks.rank(parse_tag("cp312-none-any").value()) == 771u - 15u);
 }
 
 TEST_CASE("tags: arbitrary bytes never crash the tag parsers", "[pkg][tags]") {
