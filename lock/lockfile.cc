@@ -92,6 +92,16 @@ std::vector<const LockedPackage*> Lockfile::selected_closure(std::string_view ta
   return result;
 }
 
+std::map<std::string, std::string> Lockfile::member_edges(std::string_view target) const {
+  std::map<std::string, std::string> edges;
+  for (const LockedPackage& package : packages) {
+    if (package.workspace_member && package.targets.count(std::string(target))) {
+      edges[package.name] = package.name + "==" + package.version;
+    }
+  }
+  return edges;
+}
+
 std::map<std::string, const LockedPackage*> Lockfile::reachable(
     std::string_view target, std::vector<std::string> pending) const {
   std::set<std::string> seen_edges;

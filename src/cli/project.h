@@ -18,6 +18,7 @@
 #include "lock/target_context.h"
 #include "src/pkg/source.h"
 #include "targets/project_file.h"
+#include "src/cli/workspace.h"
 
 namespace wv::cli {
 
@@ -29,6 +30,8 @@ struct LoadedProject {
   std::vector<std::string> inputs;  ///< index locations, for the input-hash
   /// Lockfile::input_files of a lock written now.
   std::map<std::string, std::string> input_files;
+  /// The members of the workspace the project is the root of (none outside a workspace).
+  Workspace workspace;
 };
 
 /// Reads `<project>/pyproject.toml` and prepares every declared target.
