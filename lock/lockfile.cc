@@ -92,13 +92,17 @@ std::vector<const LockedPackage*> Lockfile::selected_closure(std::string_view ta
   return result;
 }
 
-std::map<std::string, std::string> Lockfile::member_edges(std::string_view target) const {
-  std::map<std::string, std::string> edges;
+std::vector<std::string> Lockfile::member_edges(std::string_view target) const {
+  std::vector<std::string> edges;
   for (const LockedPackage& package : packages) {
-    if (package.workspace_member && package.targets.count(std::string(target))) {
-      edges[package.name] = package.name + "==" + package.version;
+    auto use = package.targets.find(std::string(target));
+    if (!package.workspace_member || use == package.targets.end()) continue;
+    edges.push_back(package.name + "==" + package.version);
+    for (const auto& [extra, extra_edges] : use->second.extra_dependencies) {
+      edges.push_back(package.name + "[" + extra + "]==" + package.version);
     }
   }
+  std::sort(edges.begin(), edges.end());
   return edges;
 }
 

@@ -189,8 +189,9 @@ struct Lockfile {
   /// a PEP 751 installer given those extras and groups installs from this target's packages.
   std::vector<const LockedPackage*> selected_closure(std::string_view target,
                                                      const Selection& selection) const;
-  /// The edges ("name==version") of the workspace members `target` uses, by name.
-  std::map<std::string, std::string> member_edges(std::string_view target) const;
+  /// The edges of the workspace members `target` uses ("name==version", and
+  /// "name[extra]==version" for each extra the target locks of one), sorted.
+  std::vector<std::string> member_edges(std::string_view target) const;
   /// The packages `target` reaches from `edges` ("name[extra]==version") along its dependency
   /// edges, by name.
   std::map<std::string, const LockedPackage*> reachable(std::string_view target,

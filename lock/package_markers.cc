@@ -34,7 +34,7 @@ std::map<std::string, Reach> reach_of(const Lockfile& lockfile, const LockedTarg
   // Workspace members are roots for an installer that reads the lock as PEP 751 says (the
   // whole workspace); wvlock's sync selects among them (--package, --all-packages).
   std::vector<std::string> roots = target.roots;
-  for (const auto& [name, edge] : lockfile.member_edges(target.name)) roots.push_back(edge);
+  for (std::string& edge : lockfile.member_edges(target.name)) roots.push_back(std::move(edge));
   for (const auto& [name, package] : lockfile.reachable(target.name, roots)) {
     reach[name].always = true;
   }
