@@ -152,13 +152,15 @@ const HelpText kHelp[] = {
      "  --into DIR               also write every file into the wheelhouse DIR\n"
      "  --frozen                 read pylock.toml without checking it is fresh\n"
      "  --json                   each file and where it came from as JSON (docs/json.md)\n"},
-    {"check", "wvlock check [--json]",
+    {"check", "wvlock check [--lockfile PATH] [--json]",
      "Verifies that pylock.toml is fresh (pyproject.toml has not changed since it was written),\n"
      "that every target's closure is complete and installable, and that each file a target\n"
      "would install (the wheels it keeps, the sdists and archives it would build) is here with\n"
      "the locked size and sha256. A url's file is looked for in the download cache only: check\n"
      "never uses the network. Exits 1 when the lock is stale or a file is missing or changed,\n"
      "3 when a file cannot be read.",
+     "  --lockfile PATH          a PEP 751 lock (pylock.toml or pylock.NAME.toml, any tool's):\n"
+     "                           valid, and every file of every package here as locked\n"
      "  --json                   one JSON object (docs/json.md)\n"},
     {"tree", "wvlock tree [--target NAME] [--depth N] [--invert] [--package NAME]",
      "Prints each target's dependency tree from the lockfile; (*) marks a package shown above.\n"
