@@ -93,6 +93,20 @@ std::vector<const LockedPackage*> Lockfile::selected_closure(std::string_view ta
   return result;
 }
 
+std::vector<std::string> Lockfile::member_edges(std::string_view target) const {
+  std::vector<std::string> edges;
+  for (const LockedPackage& package : packages) {
+    auto use = package.targets.find(std::string(target));
+    if (!package.workspace_member || use == package.targets.end()) continue;
+    edges.push_back(package.name + "==" + package.version);
+    for (const auto& [extra, extra_edges] : use->second.extra_dependencies) {
+      edges.push_back(package.name + "[" + extra + "]==" + package.version);
+    }
+  }
+  std::sort(edges.begin(), edges.end());
+  return edges;
+}
+
 std::map<std::string, const LockedPackage*> Lockfile::reachable(
     std::string_view target, std::vector<std::string> pending) const {
   std::set<std::string> seen_edges;

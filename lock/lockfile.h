@@ -103,6 +103,10 @@ struct LockedPackage {
   /// path "." that sync installs (editable when `directory->editable`) unless told not to. It
   /// has no per-target uses: its dependencies are the targets' roots.
   bool is_project = false;
+  /// A workspace member (`[packages.tool.wvlock] workspace-member = true`): an editable
+  /// directory entry locked for the whole workspace; sync installs it when it is selected
+  /// (`--package`, `--all-packages`) or reached from what is (docs/lockfile.md).
+  bool workspace_member = false;
   /// PEP 825 `[packages.variants-json]`: the version's variant metadata, used labels only.
   std::optional<pkg::VariantsMetadata> variants;
   /// target name -> what it uses.
@@ -185,6 +189,9 @@ struct Lockfile {
   /// a PEP 751 installer given those extras and groups installs from this target's packages.
   std::vector<const LockedPackage*> selected_closure(std::string_view target,
                                                      const Selection& selection) const;
+  /// The edges of the workspace members `target` uses ("name==version", and
+  /// "name[extra]==version" for each extra the target locks of one), sorted.
+  std::vector<std::string> member_edges(std::string_view target) const;
   /// The packages `target` reaches from `edges` ("name[extra]==version") along its dependency
   /// edges, by name.
   std::map<std::string, const LockedPackage*> reachable(std::string_view target,

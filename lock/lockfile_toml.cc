@@ -239,6 +239,7 @@ class Reader {
       std::string_view where = "packages.tool.wvlock.";
       WV_ASSIGN_OR_RETURN(package.index_name, string(*tool, "index-name", false, where));
       WV_ASSIGN_OR_RETURN(package.is_project, boolean(*tool, "project", where));
+      WV_ASSIGN_OR_RETURN(package.workspace_member, boolean(*tool, "workspace-member", where));
       WV_ASSIGN_OR_RETURN(version, string(*tool, "version", false, where));
     }
     // PEP 751 forbids a top-level version for source trees; wvlock keeps theirs in the tool

@@ -89,6 +89,7 @@ void write_package_tool(std::string& out, const LockedPackage& package) {
   TomlTable tool;
   if (!package.index_name.empty()) tool["index-name"] = package.index_name;
   if (package.is_project) tool["project"] = true;
+  if (package.workspace_member) tool["workspace-member"] = true;
   if ((package.directory || package.vcs) && !package.version.empty()) {
     tool["version"] = package.version;
   }

@@ -31,7 +31,11 @@ struct Reach {
 // package name -> how `target` reaches it.
 std::map<std::string, Reach> reach_of(const Lockfile& lockfile, const LockedTarget& target) {
   std::map<std::string, Reach> reach;
-  for (const auto& [name, package] : lockfile.reachable(target.name, target.roots)) {
+  // Workspace members are roots for an installer that reads the lock as PEP 751 says (the
+  // whole workspace); wvlock's sync selects among them (--package, --all-packages).
+  std::vector<std::string> roots = target.roots;
+  for (std::string& edge : lockfile.member_edges(target.name)) roots.push_back(std::move(edge));
+  for (const auto& [name, package] : lockfile.reachable(target.name, roots)) {
     reach[name].always = true;
   }
   for (const auto& [extra, edges] : target.extra_roots) {

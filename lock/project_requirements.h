@@ -27,6 +27,11 @@ struct ProjectRequirements {
   /// `default-groups`, whose default is `dev` when declared), normalised and sorted.
   std::vector<std::string> default_groups;
   PrereleaseMode prerelease = PrereleaseMode::kIfNecessaryOrExplicit;
+  /// The workspace's members other than the root (docs/user-guide.md, "Workspaces"): each is
+  /// resolved for every target like a root requirement, but is not one of the root's roots;
+  /// its package entry is marked LockedPackage::workspace_member. Each names its folder
+  /// through the targets' direct sources.
+  std::vector<pkg::Requirement> workspace_members;
   /// `constraint-dependencies` (uv's): each narrows its package's versions wherever a
   /// requirement names that package, and never adds it. A constraint's marker is evaluated in
   /// each target.

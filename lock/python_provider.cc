@@ -48,6 +48,12 @@ PythonProvider::PythonProvider(const ProjectRequirements& project, const TargetC
                                Catalog& catalog)
     : project_(project), target_(target), catalog_(catalog) {
   intern(NodeKind::kRoot, project.name, "");
+  for (pkg::Requirement member : project.workspace_members) {
+    std::erase_if(member.extras, [&](const std::string& extra) {
+      return std::find(target.extras.begin(), target.extras.end(), extra) == target.extras.end();
+    });
+    members_.push_back(std::move(member));
+  }
   auto note = [&](const std::vector<pkg::Requirement>& requirements) {
     for (const pkg::Requirement& requirement : requirements) {
       std::string name = requirement.normalized_name();
@@ -394,6 +400,8 @@ PythonProvider::get_dependencies(Package package, int version) {
     Result<void> picked;
     if (n.kind == NodeKind::kRoot) {
       picked = select(project_.dependencies, {});
+      // Workspace members are locked with the root (one lock for the whole workspace).
+      for (const pkg::Requirement& member : members_) selected.push_back(&member);
     } else if (n.kind == NodeKind::kProjectExtra) {
       std::string extra = n.name;
       picked = select(project_.optional_dependencies.at(n.name), std::span(&extra, 1));
@@ -413,6 +421,12 @@ PythonProvider::get_dependencies(Package package, int version) {
       // The target's extras and every dependency group are locked: each is a node the root
       // needs, so `wvlock sync --group dev` installs from the same resolution.
       for (const std::string& extra : target_.extras) {
+        const bool member_extra = std::any_of(
+            project_.workspace_members.begin(), project_.workspace_members.end(),
+            [&](const pkg::Requirement& member) {
+              return std::find(member.extras.begin(), member.extras.end(), extra) != member.extras.end();
+            });
+        if (member_extra && !project_.optional_dependencies.count(extra)) continue;
         if (!project_.optional_dependencies.count(extra)) {
           return solver::Failure<Error>{make_error(
               ErrorCode::kInvalidInput,

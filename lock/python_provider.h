@@ -178,6 +178,9 @@ class PythonProvider {
   std::map<std::pair<Package, int>, VersionDecision> decisions_;
   /// (package name, version, extras) prefetch expanded.
   std::set<std::tuple<std::string, int, std::string>> explored_;
+  /// The workspace members as this target locks them: each with the extras the target declares
+  /// of those the member declares (ProjectRequirements::workspace_members lists them all).
+  std::vector<pkg::Requirement> members_;
 };
 
 }  // namespace wv::lock

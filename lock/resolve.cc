@@ -142,7 +142,19 @@ std::vector<const pkg::Distribution*> compared_wheels(PythonProvider& provider,
 
 // What a target's solution contributes to the lockfile; reads the METADATA of
 // compared_wheels() one by one where no batch read them before.
-Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& solution) {
+// Whether a root edge is there only because its package is a workspace member (not a
+// dependency of the root project itself).
+bool member_only_root(const ProjectRequirements& project, std::string_view edge) {
+  const std::string name = pkg::normalize_name(edge_name(edge));
+  auto named = [&](const pkg::Requirement& requirement) {
+    return requirement.normalized_name() == name;
+  };
+  return std::any_of(project.workspace_members.begin(), project.workspace_members.end(), named) &&
+         std::none_of(project.dependencies.begin(), project.dependencies.end(), named);
+}
+
+Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& solution,
+                             const ProjectRequirements& project) {
   TargetResult result;
   for (const auto& [package, version] : solution.packages) {
     const Node& node = provider.node(package);
@@ -160,7 +172,11 @@ Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& sol
       }
     }
     switch (node.kind) {
-      case NodeKind::kRoot: result.roots = edges; break;
+      case NodeKind::kRoot:
+        for (std::string& edge : edges) {
+          if (!member_only_root(project, edge)) result.roots.push_back(std::move(edge));
+        }
+        break;
       case NodeKind::kProjectExtra: result.extra_roots[node.name] = edges; break;
       case NodeKind::kProjectGroup: result.group_roots[node.name] = edges; break;
       case NodeKind::kPackageExtra:
@@ -281,6 +297,7 @@ std::string input_hash(const ProjectRequirements& project,
   // Only when given, so that the locks of projects without them keep their hash.
   if (!project.constraints.empty()) add_requirements("constraints", project.constraints);
   if (!project.overrides.empty()) add_requirements("overrides", project.overrides);
+  if (!project.workspace_members.empty()) add_requirements("workspace", project.workspace_members);
   // Only a choice other than uv's default (`dev` when declared) enters the hash, so that locks
   // of projects that do not set `default-groups` keep their hash.
   const std::vector<std::string> implied =
@@ -411,7 +428,7 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   catalog.read_metadata(compared);
   for (std::size_t t = 0; t < targets.size(); ++t) {
     if (!solutions[t]) continue;
-    WV_ASSIGN_OR_RETURN(results[t], collect(*providers[t], *solutions[t]));
+    WV_ASSIGN_OR_RETURN(results[t], collect(*providers[t], *solutions[t], project));
   }
   if (!outcome.failures.empty()) return outcome;
 
@@ -481,7 +498,12 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
       package.targets[target.name] = std::move(use.use);
     }
   }
-  for (auto& [key, package] : packages) lockfile.packages.push_back(std::move(package));
+  for (auto& [key, package] : packages) {
+    for (const pkg::Requirement& member : project.workspace_members) {
+      if (member.normalized_name() == package.name && package.directory) package.workspace_member = true;
+    }
+    lockfile.packages.push_back(std::move(package));
+  }
   canonicalize(lockfile);
   WV_TRY(assign_package_markers(lockfile));
   WV_TRY(validate(lockfile, "pylock.toml"));

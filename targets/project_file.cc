@@ -23,18 +23,19 @@ namespace {
 constexpr std::string_view kWvlockKeys[] = {
     "package",    "python",     "index-url",  "extra-index-url",  "index",  "index-strategy", "sources",
     "find-links", "prerelease", "enable-providers", "keyring-provider", "default-groups", "target",
-    "cpu-fallback", "constraint-dependencies", "override-dependencies"};
+    "cpu-fallback", "constraint-dependencies", "override-dependencies", "workspace"};
 // The `[tool.uv]` keys wvlock reads; uv's others are warnings (uv has many wvlock needs not).
 constexpr std::string_view kUvKeys[] = {
     "package",        "index",          "index-url",  "extra-index-url",
     "index-strategy", "sources",        "find-links", "prerelease",
     "keyring-provider", "default-groups", "constraint-dependencies", "override-dependencies",
-    "conflicts",      "environments",   "required-environments"};
+    "conflicts",      "environments",   "required-environments", "workspace"};
+constexpr std::string_view kWorkspaceKeys[] = {"members", "exclude"};
 constexpr std::string_view kIndexKeys[] = {"name", "url", "explicit", "default"};
 // The kinds of source a `[tool.wvlock.sources]` entry may name, exactly one per entry, and the
 // ones wvlock implements; check_source_kind() is the one place that tells them apart.
 constexpr std::string_view kSourceKinds[] = {"index", "path", "url", "git", "workspace"};
-constexpr std::string_view kSupportedSourceKinds[] = {"index", "path", "url", "git"};
+constexpr std::string_view kSupportedSourceKinds[] = {"index", "path", "url", "git", "workspace"};
 // The options each kind takes (beyond the conditions every entry may carry).
 constexpr std::string_view kKindOptions[] = {"editable", "tag", "rev", "branch", "subdirectory"};
 constexpr std::string_view kSourceKeys[] = {
@@ -488,6 +489,8 @@ Result<void> read_project_table(const Reader& reader, const toml::table& root,
   if (project == nullptr) return reader.error(project_node->source(), "`project` must be a table");
   if (const toml::node* name = project->get("name")) {
     WV_ASSIGN_OR_RETURN(config.name, reader.string(*name, "project.name"));
+    config.name_line = static_cast<int>(name->source().begin.line);
+    config.name_column = static_cast<int>(name->source().begin.column);
   }
   if (const toml::node* version = project->get("version")) {
     WV_ASSIGN_OR_RETURN(config.version, reader.string(*version, "project.version"));
@@ -923,6 +926,14 @@ Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& t
 
   if (const toml::node* index_node = table.get("index")) {
     WV_TRY(read_index_pin(reader, *index_node, where, config, entry));
+  } else if (const toml::node* workspace = table.get("workspace")) {
+    WV_ASSIGN_OR_RETURN(bool member, reader.boolean(*workspace, "workspace"));
+    if (!member) {
+      return reader.error(workspace->source(),
+                          str_cat("`workspace = false` in ", where, " names no source: drop the "
+                                  "entry, or write `workspace = true` for a workspace member"));
+    }
+    entry.kind = SourceEntry::Kind::kWorkspace;
   } else {
     WV_TRY(read_direct_entry(reader, table, where, entry));
   }
@@ -1103,14 +1114,6 @@ Result<void> read_sources(const Reader& reader, const toml::table& wvlock, Proje
     }
     std::vector<SourceEntry> entries;
     for (const toml::table* table : tables) {
-      if (reader.is_uv() && table->contains("workspace")) {
-        // uv's workspace members: wvlock has no workspaces, and the package is looked up as
-        // any other.
-        reader.warn(key_region(*table, "workspace"),
-                    str_cat("wvlock does not act on workspace sources: `", key_name,
-                            "` is looked up on the indexes"));
-        continue;
-      }
       WV_ASSIGN_OR_RETURN(SourceEntry entry, read_source_entry(reader, *table, package, config));
       entries.push_back(std::move(entry));
     }
@@ -1399,6 +1402,36 @@ Result<const toml::table*> tool_table(const Reader& reader, const toml::table& r
   return table;
 }
 
+// `[tool.wvlock.workspace]` (or uv's): `members` and `exclude`, each a list of globs.
+Result<WorkspaceConfig> read_workspace(const Reader& reader, const toml::node& node) {
+  const toml::table* table = node.as_table();
+  if (table == nullptr) {
+    return reader.error(node.source(), str_cat("`", reader.key("workspace"), "` must be a table"));
+  }
+  WV_TRY(reader.check_keys(*table, kWorkspaceKeys, str_cat("`[", reader.key("workspace"), "]`")));
+  WorkspaceConfig workspace;
+  for (auto [key, out] : {std::pair{"members", &workspace.members},
+                          std::pair{"exclude", &workspace.exclude}}) {
+    const toml::node* list_node = table->get(key);
+    if (list_node == nullptr) continue;
+    const std::string dotted = str_cat(reader.key("workspace"), ".", key);
+    const toml::array* list = list_node->as_array();
+    if (list == nullptr) {
+      return reader.error(list_node->source(), str_cat("`", dotted, "` must be an array of globs"));
+    }
+    for (const toml::node& item : *list) {
+      WV_ASSIGN_OR_RETURN(std::string glob, reader.string(item, dotted));
+      if (glob.empty() || glob[0] == '/' || glob.find('\0') != std::string::npos) {
+        return reader.error(item.source(), str_cat("`", dotted, "` entries are globs relative to "
+                                                   "the workspace root, not ", in_backticks(glob)));
+      }
+      out->push_back({std::move(glob), static_cast<int>(item.source().begin.line),
+                      static_cast<int>(item.source().begin.column)});
+    }
+  }
+  return workspace;
+}
+
 // `[tool.wvlock]` and uv's `[tool.uv]`: each setting from `[tool.wvlock]` when it gives it, else
 // from `[tool.uv]` (the indexes as one setting: `[tool.wvlock]`'s when it declares any; the
 // sources package by package).
@@ -1479,6 +1512,9 @@ Result<void> read_tool_tables(const std::string& path, const toml::table& root,
   }
   if (wvlock) WV_TRY(read_sources(reader, *wvlock, config));
   if (uv) WV_TRY(read_sources(uv_reader, *uv, config));
+  if (auto [r, node] = from("workspace"); node) {
+    WV_ASSIGN_OR_RETURN(config.workspace, read_workspace(*r, *node));
+  }
   return {};
 }
 
@@ -1555,6 +1591,31 @@ Result<ProjectConfig> read_project_file(const FileSystem& file_system, const std
   return parse_project_file(text, path, default_pythons, default_target);
 }
 
+Result<std::optional<WorkspaceConfig>> parse_workspace_table(std::string_view text,
+                                                             std::string_view path) {
+  // A file this cannot read is no workspace root: the search goes on above it.
+  if (text.size() > limit_value(Limit::kTomlBytes) ||
+      !check_toml_nesting(text, limit_value(Limit::kTomlDepth), path)) {
+    return std::optional<WorkspaceConfig>();
+  }
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const std::exception&) {
+    return std::optional<WorkspaceConfig>();  // not a root we can read: keep looking above
+  }
+  const Reader reader{std::string(path)};
+  const Reader uv_reader{std::string(path), "tool.uv"};
+  for (auto [name, r] : {std::pair{"wvlock", &reader}, std::pair{"uv", &uv_reader}}) {
+    WV_ASSIGN_OR_RETURN(const toml::table* tool, tool_table(*r, root, name));
+    const toml::node* node = tool ? tool->get("workspace") : nullptr;
+    if (node == nullptr) continue;
+    WV_ASSIGN_OR_RETURN(WorkspaceConfig workspace, read_workspace(*r, *node));
+    return std::optional<WorkspaceConfig>(std::move(workspace));
+  }
+  return std::optional<WorkspaceConfig>();
+}
+
 std::string resolve_project_path(const ProjectConfig& config, std::string_view value) {
   if (is_url(value) || (!value.empty() && value[0] == '/')) {
     return std::string(value);
@@ -1567,8 +1628,10 @@ Result<pkg::DirectSource> direct_source(const ProjectConfig& config, const Sourc
   source.subdirectory = entry.subdirectory;
   switch (entry.kind) {
     case SourceEntry::Kind::kIndex:
+    case SourceEntry::Kind::kWorkspace:
       return make_error(ErrorCode::kInvalidInput,
-                        str_cat("the source entry at line ", entry.line, " names an index"));
+                        str_cat("the source entry at line ", entry.line,
+                                " names an index or a workspace member"));
     case SourceEntry::Kind::kPath: {
       std::string path = resolve_project_path(config, entry.location);
       std::error_code ec;

@@ -56,7 +56,9 @@ struct IndexConfig {
 struct SourceEntry {
   /// `index`: pinned to a declared index. `path`, `url`, `git`: the package comes from there
   /// (pkg::DirectSource, made by direct_source()).
-  enum class Kind { kIndex, kPath, kUrl, kGit };
+  /// `workspace`: the package is a member of the project's workspace (`{ workspace = true }`,
+  /// uv's); the CLI checks that it is one (cli/workspace.h).
+  enum class Kind { kIndex, kPath, kUrl, kGit, kWorkspace };
   Kind kind = Kind::kIndex;
   std::string index;                 ///< the name of a declared index (kIndex)
   /// kPath: as written (relative to the project folder); kUrl: the archive URL; kGit: the
@@ -72,6 +74,20 @@ struct SourceEntry {
   int line = 0;  ///< where the entry was written
   int column = 0;
   bool operator==(const SourceEntry&) const = default;
+};
+
+/// `[tool.wvlock.workspace]` (else uv's `[tool.uv.workspace]`): the member folders, as globs
+/// relative to the workspace root (docs/user-guide.md, "Workspaces").
+struct WorkspaceConfig {
+  struct Pattern {
+    std::string glob;  ///< as written
+    int line = 0;      ///< where it was written
+    int column = 0;
+    bool operator==(const Pattern&) const = default;
+  };
+  std::vector<Pattern> members;
+  std::vector<Pattern> exclude;
+  bool operator==(const WorkspaceConfig&) const = default;
 };
 
 /// Everything wvlock takes from pyproject.toml. Paths are as written; resolve them with
@@ -123,6 +139,11 @@ struct ProjectConfig {
   /// `[tool.wvlock.sources]`: PEP 503 normalised package name -> its entries, as written.
   std::map<std::string, std::vector<SourceEntry>> sources;
   std::vector<std::string> find_links;
+  /// The workspace this file is the root of; nullopt when it declares none.
+  std::optional<WorkspaceConfig> workspace;
+  /// Where `[project] name` was written (0 when not given), for workspace errors.
+  int name_line = 0;
+  int name_column = 0;
   std::optional<std::string> prerelease;  ///< as written, one of kPrereleaseModes (prerelease.h)
   /// `keyring-provider`: "subprocess" asks the `keyring` command for index passwords
   /// (docs/network.md); "disabled" or "" (not given) does not.
@@ -198,6 +219,11 @@ Result<ProjectConfig> parse_project_file(std::string_view text, std::string_view
 Result<ProjectConfig> read_project_file(const FileSystem& file_system, const std::string& path,
                                         const DefaultPythons& default_pythons = {},
                                         const DefaultTarget& default_target = {});
+
+/// Only the workspace table of pyproject.toml text (cheap: no targets, no sources), for finding
+/// the workspace root above a member's folder; nullopt when the file declares none.
+Result<std::optional<WorkspaceConfig>> parse_workspace_table(std::string_view text,
+                                                             std::string_view path);
 
 /// `value` resolved against the project folder: URLs (`scheme://`) and absolute paths are
 /// returned unchanged.

@@ -9,6 +9,7 @@
 #include "src/base/output.h"
 #include "src/base/str.h"
 #include "src/cli/commands.h"
+#include "src/cli/lock_input.h"
 #include "src/cli/lock_view.h"
 #include "src/cli/project.h"
 #include "src/install/target_files.h"
@@ -116,6 +117,40 @@ TargetReport check_target(const lock::Lockfile& lockfile, const lock::TargetCont
   return report;
 }
 
+// A lock named by `--lockfile` (a standard PEP 751 file, ours or another tool's): no project
+// to be fresh against and no target contexts, so every file of every package is checked.
+TargetReport check_all_files(const lock::Lockfile& lockfile, install::WheelStore& store) {
+  TargetReport report;
+  report.name = "all";
+  for (const lock::LockedPackage& package : lockfile.packages) {
+    ++report.packages;
+    std::vector<const lock::LockedFile*> files;
+    for (const lock::LockedFile& wheel : package.wheels) files.push_back(&wheel);
+    if (package.sdist) files.push_back(&*package.sdist);
+    if (package.archive) files.push_back(&package.archive->file);
+    for (const lock::LockedFile* file : files) {
+      ++report.checked;
+      const install::LocatedFile located = store.locate(*file);
+      if (located.state == install::FileState::kVerified) {
+        ++report.ok;
+        continue;
+      }
+      if (located.state == install::FileState::kNotDownloaded) {
+        ++report.not_downloaded;
+        continue;
+      }
+      const bool unreadable = located.state == install::FileState::kUnreadable;
+      report.unreadable = report.unreadable || unreadable;
+      report.problems.push_back(
+          {package.name, package.version, file->name,
+           unreadable ? "unreadable"
+                      : located.state == install::FileState::kMissing ? "missing" : "mismatch",
+           located.problem});
+    }
+  }
+  return report;
+}
+
 std::string summary_line(const TargetReport& report) {
   std::string line =
       str_cat(report.name, ": ", counted(report.packages, "package", "packages"), ", ", report.ok,
@@ -130,10 +165,12 @@ std::string summary_line(const TargetReport& report) {
   return line + "\n";
 }
 
-std::string json_document(const std::string& lockfile_path, bool fresh,
+std::string json_document(const std::string& lockfile_path, std::optional<bool> fresh,
                           const std::vector<TargetReport>& reports) {
   JsonWriter json;
-  json.begin_object().field("version", 1).field("lockfile", lockfile_path).field("fresh", fresh);
+  json.begin_object().field("version", 1).field("lockfile", lockfile_path);
+  if (fresh) json.field("fresh", *fresh);
+  else json.key("fresh").text_or_null("");  // a named lock has no project to be fresh against
   json.key("targets").begin_array();
   for (const TargetReport& report : reports) {
     json.begin_object().field("name", report.name).field("packages", std::uint64_t(report.packages));
@@ -158,11 +195,34 @@ std::string json_document(const std::string& lockfile_path, bool fresh,
   return json.text();
 }
 
+
+// `check --lockfile PATH`: the file is valid PEP 751 (read_lockfile validates it) and every file
+// it names is here with its locked size and sha256.
+int check_named_lock(const GlobalOptions& options, const std::string& flag, bool json) {
+  RealFileSystem file_system;
+  auto input = lock_input(options, flag);
+  if (!input) return fail_reading_lock(input.error());
+  auto text = file_system.read_file(input->path);
+  if (!text) return fail_reading_lock(text.error());
+  auto lockfile = lock::read_lockfile(*text, input->path);
+  if (!lockfile) return fail_reading_lock(lockfile.error());
+  CachedFiles cached(options, file_system);
+  install::LocalWheelStore store(input->dir, &cached);
+  const TargetReport report = check_all_files(*lockfile, store);
+  for (const Problem& problem : report.problems) print_diagnostic("error: " + problem.message);
+  write_out(json ? json_document(input->path, std::nullopt, {report}) : summary_line(report));
+  if (report.unreadable) return kExitIo;
+  return report.problems.empty() ? kExitOk : kExitFailure;
+}
+
 }  // namespace
 
 int run_check(const GlobalOptions& options, Arguments& arguments) {
   const bool json = arguments.extract_flag("--json");
+  auto named = arguments.extract_value("--lockfile");
+  if (!named) return fail_reading_lock(named.error());
   if (auto done = arguments.expect_done(); !done) return fail_reading_lock(done.error());
+  if (*named) return check_named_lock(options, **named, json);
   RealFileSystem file_system;
   auto inputs = read_lock_inputs(options, file_system);
   if (!inputs) return fail_reading_lock(inputs.error());

@@ -12,6 +12,7 @@
 #include "src/base/url.h"
 #include "src/cli/commands.h"
 #include "src/cli/lock_view.h"
+#include "src/cli/workspace.h"
 #include "lock/target_export.h"
 
 namespace wv::cli {
@@ -210,6 +211,9 @@ int run_export(const GlobalOptions& options, Arguments& arguments) {
   const bool no_extras = arguments.extract_flag("--no-extras");
   const bool no_groups = arguments.extract_flag("--no-groups");
   const bool json = arguments.extract_flag("--json");
+  const bool all_packages = arguments.extract_flag("--all-packages");
+  auto packages = extract_names(arguments, "--package");
+  if (!packages) return fail_reading_lock(packages.error());
   if (!target_name) return fail_reading_lock(target_name.error());
   if (!format) return fail_reading_lock(format.error());
   if (!output) return fail_reading_lock(output.error());
@@ -231,6 +235,17 @@ int run_export(const GlobalOptions& options, Arguments& arguments) {
   RealFileSystem file_system;
   auto inputs = read_lock_inputs(options, file_system);
   if (!inputs) return fail_reading_lock(inputs.error());
+  {
+    std::vector<std::string> member_extras = extras->value_or(std::vector<std::string>());
+    auto others = view_workspace_packages(options, inputs->lockfile, *packages, all_packages,
+                                          &member_extras);
+    if (!others) return fail_reading_lock(others.error());
+    if (!others->empty()) {
+      return fail_reading_lock(usage(str_cat("`--package ", others->front(),
+                                             "` names no package of the workspace")));
+    }
+    if (*extras && member_extras.empty()) extras->emplace();  // they went to the members
+  }
   const lock::Lockfile& lockfile = inputs->lockfile;
   auto targets = chosen_targets(lockfile, *target_name);
   if (!targets) return fail_reading_lock(targets.error());

@@ -25,7 +25,8 @@ namespace {
 // where CMD starts.
 constexpr const char* kValueOptions[] = {"--target", "--extra",  "--group",     "--only-group",
                                          "--no-group", "--link-mode", "--wheelhouse", "--venv",
-                                         "--python", "--lockfile", "--index", "--default-index"};
+                                         "--python", "--lockfile", "--index", "--default-index",
+                                         "--package"};
 
 bool ends_with_py(const std::string& text) {
   return text.size() > 3 && text.compare(text.size() - 3, 3, ".py") == 0;

@@ -1,6 +1,8 @@
 // `wvlock sync` and `wvlock targets`: the live host picks a locked target and its wheels
 // (DESIGN.md §1, target selection), then the environment is made to match (src/install).
+#include <algorithm>
 #include <cstdlib>
+#include <utility>
 #include <filesystem>
 
 #include "src/base/log.h"
@@ -15,6 +17,8 @@
 #include "src/cli/project.h"
 #include "src/cli/python_default.h"
 #include "src/cli/sync_project.h"
+#include "src/cli/workspace.h"
+#include "lock/workspace_selection.h"
 #include "src/install/environment.h"
 #include "src/install/new_environment.h"
 #include "src/install/python_request.h"
@@ -165,6 +169,7 @@ struct SelectionFlags {
   install::SelectOptions select;
   install::InstallRequest request;
   std::optional<std::string> lockfile;  ///< `--lockfile PATH`
+  lock::MemberSelection members;        ///< `--package`, `--all-packages`
 };
 
 // An environment variable that is set to 1 or true.
@@ -191,7 +196,31 @@ Result<SelectionFlags> selection_flags(Arguments& arguments) {
   request.all_groups = arguments.extract_flag("--all-groups");
   request.no_default_groups = arguments.extract_flag("--no-default-groups");
   request.no_dev = arguments.extract_flag("--no-dev");
+  WV_ASSIGN_OR_RETURN(flags.members.packages, extract_names(arguments, "--package"));
+  flags.members.all = arguments.extract_flag("--all-packages");
   return flags;
+}
+
+// The workspace packages sync works on: `--package`, `--all-packages`, else the member whose
+// folder the command started in (uv's "current package"), else the root. With members named,
+// `--extra` and `--all-extras` apply to them (uv's rule), not to the root.
+Result<void> select_workspace_packages(const GlobalOptions& options, SelectionFlags& flags,
+                                       lock::Lockfile& lockfile) {
+  lock::MemberSelection& members = flags.members;
+  if (members.packages.empty() && !members.all && !options.workspace_member_dir.empty()) {
+    RealFileSystem file_system;
+    WV_ASSIGN_OR_RETURN(std::string name, member_name_at(file_system, options.workspace_member_dir));
+    members.packages.push_back(std::move(name));
+  }
+  if (members.packages.empty() && !members.all) return {};
+  const lock::LockedPackage* root = lockfile.project();
+  const bool root_named = root && std::find(members.packages.begin(), members.packages.end(),
+                                            root->name) != members.packages.end();
+  if (!members.all && !root_named) {
+    members.extras = std::exchange(flags.request.extras, {});
+    flags.request.all_extras = false;  // a member's locked extras are always installed
+  }
+  return lock::select_members(lockfile, members);
 }
 
 // `--python`: the request and the interpreter that meets it.
@@ -361,6 +390,9 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   if (!lock) return fail(lock.error());
   auto inputs = prepare(options, file_system, *lock_mode, *lock);
   if (!inputs) return fail(inputs.error());
+  if (auto selected = select_workspace_packages(options, *flags, inputs->lockfile); !selected) {
+    return fail(selected.error());
+  }
   if (auto applied = install::apply_install_request(inputs->lockfile, flags->request,
                                                     sync_options.select);
       !applied) {

@@ -10,6 +10,7 @@
 #include "src/base/str.h"
 #include "src/cli/commands.h"
 #include "src/cli/lock_view.h"
+#include "src/cli/workspace.h"
 #include "src/pkg/name.h"
 
 namespace wv::cli {
@@ -199,12 +200,19 @@ int run_tree(const GlobalOptions& options, Arguments& arguments) {
   auto target_name = arguments.extract_value("--target");
   if (!target_name) return fail_reading_lock(target_name.error());
   bool json = arguments.extract_flag("--json");
+  const bool all_packages = arguments.extract_flag("--all-packages");
   auto shape = tree_shape(arguments);
   if (!shape) return fail_reading_lock(shape.error());
   if (auto done = arguments.expect_done(); !done) return fail_reading_lock(done.error());
   RealFileSystem file_system;
   auto inputs = read_lock_inputs(options, file_system);
   if (!inputs) return fail_reading_lock(inputs.error());
+  // In a workspace, `--package MEMBER` shows that member's tree (uv's meaning); another name
+  // keeps tree's own meaning, the subtree of that package.
+  auto others = view_workspace_packages(options, inputs->lockfile, shape->packages,
+                                        all_packages, nullptr);
+  if (!others) return fail_reading_lock(others.error());
+  shape->packages = std::move(*others);
   auto targets = chosen_targets(inputs->lockfile, *target_name);
   if (!targets) return fail_reading_lock(targets.error());
   if (!json) {

@@ -89,6 +89,9 @@ const HelpText kHelp[] = {
      "  --compile-bytecode       byte-compile the installed modules (.pyc, listed in RECORD;\n"
      "                           also WVLOCK_COMPILE_BYTECODE=1)\n"
      "  --no-install-project     install the dependencies but not the project itself\n"
+     "  --package NAME           in a workspace: this member and its dependencies (repeatable;\n"
+     "                           default: the member whose folder sync started in, else the root)\n"
+     "  --all-packages           in a workspace: the root and every member\n"
      "  --no-editable            install the project as a regular wheel, not editable\n"
      "  --no-build               never build from source; fail where only a source is locked\n"
      "  --venv DIR               the environment to sync (default the project's .venv)\n"
@@ -149,13 +152,15 @@ const HelpText kHelp[] = {
      "  --into DIR               also write every file into the wheelhouse DIR\n"
      "  --frozen                 read pylock.toml without checking it is fresh\n"
      "  --json                   each file and where it came from as JSON (docs/json.md)\n"},
-    {"check", "wvlock check [--json]",
+    {"check", "wvlock check [--lockfile PATH] [--json]",
      "Verifies that pylock.toml is fresh (pyproject.toml has not changed since it was written),\n"
      "that every target's closure is complete and installable, and that each file a target\n"
      "would install (the wheels it keeps, the sdists and archives it would build) is here with\n"
      "the locked size and sha256. A url's file is looked for in the download cache only: check\n"
      "never uses the network. Exits 1 when the lock is stale or a file is missing or changed,\n"
      "3 when a file cannot be read.",
+     "  --lockfile PATH          a PEP 751 lock (pylock.toml or pylock.NAME.toml, any tool's):\n"
+     "                           valid, and every file of every package here as locked\n"
      "  --json                   one JSON object (docs/json.md)\n"},
     {"tree", "wvlock tree [--target NAME] [--depth N] [--invert] [--package NAME]",
      "Prints each target's dependency tree from the lockfile; (*) marks a package shown above.\n"
@@ -163,7 +168,9 @@ const HelpText kHelp[] = {
      "  --target NAME            only this target\n"
      "  --depth N                at most N levels below the target (default 255; 1: the roots)\n"
      "  --invert                 from the leaves (or --package) up to the project\n"
-     "  --package NAME           start from this package (repeatable)\n"
+     "  --package NAME           start from this package (repeatable); a workspace member:\n"
+     "                           that member's tree\n"
+     "  --all-packages           in a workspace: the root's and every member's tree\n"
      "  --json                   one JSON object (docs/json.md)\n"},
     {"why", "wvlock why PACKAGE [--target NAME]",
      "Shows the shortest chain of requirements that brings PACKAGE into each target.\n"
@@ -183,6 +190,8 @@ const HelpText kHelp[] = {
      "  --no-extras              no extra at all\n"
      "  --group NAME             only this dependency group (repeatable)\n"
      "  --no-groups              no dependency group at all\n"
+     "  --package NAME           in a workspace: this member and its dependencies (repeatable)\n"
+     "  --all-packages           in a workspace: the root and every member\n"
      "  --output FILE            where to write; - for stdout\n"
      "  --json                   also print a summary of the export as JSON (docs/json.md)\n"},
     {"cache", "wvlock cache dir | clean [NAME ...] | prune [--older-than DAYS] | verify [--json]",

@@ -1,6 +1,8 @@
 // wvlock: argv -> global options -> one subcommand -> exit code. stdout is data, stderr is
 // diagnostics.
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <cstring>
 #include <string>
 #include <unistd.h>
@@ -12,6 +14,8 @@
 #include "src/base/str.h"
 #include "src/cli/commands.h"
 #include "src/cli/help.h"
+#include "src/cli/workspace.h"
+#include "src/base/file_system.h"
 #include "src/pkg/name.h"
 
 namespace wv::cli {
@@ -42,6 +46,24 @@ int run_version(const GlobalOptions&, Arguments& arguments) {
 }
 
 int run_help(const GlobalOptions&, Arguments&);
+
+// A command that reads the project, started in a workspace member's folder, works at the
+// workspace root (one lock, one `.venv`), on that member (uv's discovery).
+wv::Result<void> locate_workspace_root(GlobalOptions& options, const char* command) {
+  static constexpr const char* kWorkspaceCommands[] = {"lock",  "sync", "run",    "targets",
+                                                       "check", "tree", "export", "why"};
+  if (std::none_of(std::begin(kWorkspaceCommands), std::end(kWorkspaceCommands),
+                   [&](const char* name) { return std::strcmp(name, command) == 0; })) {
+    return {};
+  }
+  wv::RealFileSystem file_system;
+  WV_ASSIGN_OR_RETURN(auto location, find_workspace(file_system, options.project_dir));
+  if (location && !location->member_dir.empty()) {
+    options.project_dir = location->root_dir;
+    options.workspace_member_dir = location->member_dir;
+  }
+  return {};
+}
 
 // One row per subcommand; the functions live in cmd_<name>.cc.
 const Command kCommands[] = {
@@ -235,6 +257,10 @@ int main(int argc, char** argv) {
     Arguments none({});
     run_help(options, none);
     return kExitUsage;
+  }
+  if (auto found = locate_workspace_root(options, command_name); !found) {
+    print_error(found.error());
+    return exit_code_for(found.error());
   }
   for (std::size_t i = 0; i < kCommandCount; ++i) {
     if (std::strcmp(kCommands[i].name, command_name) == 0) {

@@ -25,6 +25,10 @@ struct IndexOverrides {
 
 struct GlobalOptions {
   std::string project_dir = ".";
+  /// The workspace member whose folder the command started in, when `project_dir` was moved
+  /// up to its workspace root (cli/workspace.h); "" otherwise. sync, run, tree and export work
+  /// on that member unless `--package` or `--all-packages` says otherwise (uv's rule).
+  std::string workspace_member_dir;
   bool offline = false;
   std::string cache_dir;  ///< "" = $XDG_CACHE_HOME/wvlock or ~/.cache/wvlock
   int verbosity = 1;      ///< 0 quiet, 1 normal, 2 verbose, 3 debug

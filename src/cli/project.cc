@@ -311,6 +311,55 @@ Result<std::vector<pkg::Requirement>> parse_package_requirements(
   return requirements;
 }
 
+// The sources of one target: the root's entries, then each member's for the packages the
+// root gives no source (a member's entries apply to the whole lock, since one resolution per
+// target serves every member), then every member as an editable folder.
+Result<void> add_target_sources(const LoadedProject& project, const targets::Target& target,
+                                lock::TargetContext& context) {
+  std::vector<const targets::ProjectConfig*> configs{&project.config};
+  for (const WorkspaceMember& member : project.workspace.members) configs.push_back(&member.config);
+  for (const targets::ProjectConfig* config : configs) {
+    for (const auto& [package, entries] : config->sources) {
+      if (config != &project.config && project.config.sources.count(package)) continue;
+      if (context.pinned_indexes.count(package) || context.direct_sources.count(package)) continue;
+      const targets::SourceEntry* entry = targets::applicable_source(*config, package, target);
+      if (entry == nullptr || entry->kind == targets::SourceEntry::Kind::kWorkspace) continue;
+      if (entry->kind == targets::SourceEntry::Kind::kIndex) {
+        context.pinned_indexes[package] = entry->index;
+        continue;
+      }
+      auto direct = targets::direct_source(*config, *entry);
+      if (!direct) return std::move(direct).error().with_context(config->path);
+      context.direct_sources[package] = std::move(*direct);
+    }
+  }
+  for (const WorkspaceMember& member : project.workspace.members) {
+    pkg::DirectSource source;
+    source.kind = pkg::DirectKind::kDirectory;
+    source.location = member.dir;
+    source.editable = true;
+    context.direct_sources[member.name] = std::move(source);
+  }
+  return {};
+}
+
+// What the lock read from the members besides their pyproject.toml (in input_files as
+// directory sources): their folders and their own source entries.
+void add_workspace_inputs(LoadedProject& project) {
+  for (const WorkspaceMember& member : project.workspace.members) {
+    project.inputs.push_back("workspace-member:" + member.relative);
+    for (const auto& [package, entries] : member.config.sources) {
+      for (const targets::SourceEntry& entry : entries) {
+        project.inputs.push_back(str_cat("member-source:", member.relative, ":", package, "=",
+                                         static_cast<int>(entry.kind), ",", entry.index, ",",
+                                         strip_credentials(entry.location), ",", entry.tag, ",",
+                                         entry.branch, ",", entry.rev, ",", entry.subdirectory,
+                                         entry.editable ? ",editable" : "", ",", entry.marker));
+      }
+    }
+  }
+}
+
 Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& file_system,
                                    ProjectUse use) {
   LoadedProject project;
@@ -326,6 +375,7 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
                                  return value ? std::optional<std::string>(value) : std::nullopt;
                                }));
   const targets::ProjectConfig& config = project.config;
+  WV_ASSIGN_OR_RETURN(project.workspace, load_workspace(file_system, config));
   project.lockfile_path = path_join(options.project_dir, "pylock.toml");
   static bool warned = false;  // once per run: commands may load the project twice
   if (!warned) {
@@ -373,25 +423,28 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
     for (const std::string& extra : target.extras) {
       context.extras.push_back(pkg::normalize_name(extra));
     }
-    for (const auto& [package, entries] : config.sources) {
-      const targets::SourceEntry* entry = targets::applicable_source(config, package, target);
-      if (entry == nullptr) continue;
-      if (entry->kind == targets::SourceEntry::Kind::kIndex) {
-        context.pinned_indexes[package] = entry->index;
-        continue;
-      }
-      auto direct = targets::direct_source(config, *entry);
-      if (!direct) return std::move(direct).error().with_context(path);
-      context.direct_sources[package] = std::move(*direct);
-    }
+    WV_TRY(add_target_sources(project, target, context));
     WV_TRY(add_direct_references(requirements, context, path));
     project.targets.push_back(std::move(context));
   }
+  for (const WorkspaceMember& member : project.workspace.members) {
+    // With every extra it declares, so that `--package NAME --extra X` installs from the lock.
+    std::vector<std::string> extras;
+    for (const auto& [extra, items] : member.config.optional_dependencies) {
+      extras.push_back(pkg::normalize_name(extra));
+    }
+    WV_ASSIGN_OR_RETURN(pkg::Requirement requirement,
+                        pkg::parse_requirement(extras.empty() ? member.name
+                                                              : str_cat(member.name, "[", join(extras, ","), "]")));
+    requirements.workspace_members.push_back(std::move(requirement));
+  }
   for (const std::string& folder : config.find_links) project.inputs.push_back("find-links:" + folder);
   WV_TRY(add_source_tree_inputs(project));
+  add_workspace_inputs(project);
   for (const auto& [package, entries] : config.sources) {
     for (const targets::SourceEntry& entry : entries) {
       if (entry.kind == targets::SourceEntry::Kind::kIndex) continue;  // in each target's pins
+      if (entry.kind == targets::SourceEntry::Kind::kWorkspace) continue;  // a member's folder
       project.inputs.push_back(str_cat(
           "source:", package, "=", static_cast<int>(entry.kind), ",",
           strip_credentials(entry.location), ",", entry.tag, ",", entry.branch, ",", entry.rev,

@@ -18,6 +18,7 @@
 #include "lock/target_context.h"
 #include "src/pkg/source.h"
 #include "targets/project_file.h"
+#include "src/cli/workspace.h"
 
 namespace wv::cli {
 
@@ -37,6 +38,8 @@ struct LoadedProject {
   std::map<std::string, std::string> input_files;
   /// kCheck: the targets have no tag lists, so this cannot lock.
   ProjectUse use = ProjectUse::kLock;
+  /// The members of the workspace the project is the root of (none outside a workspace).
+  Workspace workspace;
 };
 
 /// Reads `<project>/pyproject.toml` and prepares every declared target for `use`.

@@ -201,3 +201,45 @@ TEST_CASE("cli check: a url's file is checked in the download cache, never downl
   CHECK(nlohmann::json::parse(after.out)["targets"][0]["files"]["ok"] == files["ok"].get<int>() - 1);
   CHECK(requests_served() == 0);
 }
+
+TEST_CASE("cli check: --lockfile checks any PEP 751 lock, without its project",
+          "[cli][check][standard]") {
+  LocalProject project;
+  // An export is a standard lock without wvlock's targets; it moves away from the project.
+  fs::create_directories(project.dir + "/exported");
+  Run exported = project.run("export --target linux --output exported/pylock.linux.toml");
+  INFO(exported.err);
+  REQUIRE(exported.status == 0);
+  fs::copy(project.dir + "/wheels", project.dir + "/exported/wheels", fs::copy_options::recursive);
+  std::string text = slurp(project.dir + "/exported/pylock.linux.toml");
+  for (std::size_t at = text.find("../wheels/"); at != std::string::npos; at = text.find("../wheels/")) {
+    text.replace(at, 10, "wheels/");
+  }
+  std::ofstream(project.dir + "/exported/pylock.linux.toml") << text;
+  const std::string named = "check --lockfile '" + project.dir + "/exported/pylock.linux.toml'";
+  fs::remove(project.dir + "/pyproject.toml");  // no project needed
+  Run ok = project.run(named);
+  INFO(ok.out << ok.err);
+  CHECK(ok.status == 0);
+  std::smatch match;
+  const std::regex all("all: ([0-9]+) packages, ([0-9]+) of ([0-9]+) files present with matching sha256\n");
+  REQUIRE(std::regex_match(ok.out, match, all));
+  CHECK(match[2] == match[3]);
+  CHECK(std::stoi(match[1]) >= 5);
+
+  Run json = project.run(named + " --json");
+  const auto document = nlohmann::json::parse(json.out);
+  CHECK(document["fresh"].is_null());
+  CHECK(document["targets"][0]["name"] == "all");
+
+  // A changed file is named, exit 1.
+  for (const auto& entry : fs::directory_iterator(project.dir + "/exported/wheels")) {
+    if (entry.path().filename().string().rfind("idna-", 0) == 0) std::ofstream(entry.path()) << "changed";
+  }
+  Run changed = project.run(named);
+  CHECK(changed.status == 1);
+  CHECK(changed.err.find("idna-") != std::string::npos);
+
+  Run wrong = project.run("check --lockfile '" + project.dir + "/exported/other.toml'");
+  CHECK(wrong.status == 2);
+}

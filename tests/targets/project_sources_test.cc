@@ -334,8 +334,12 @@ TEST_CASE("project sources: every source error names the line, column and what t
   message = error_of(with_sources("asset = { url = \"ftp://a.example/a-1-py3-none-any.whl\" }\n"));
   CHECK(contains(message, "`url` of source of `asset` must be an http(s):// or file:// URL"));
 
-  message = error_of(with_sources("lib = { workspace = true }\n"));
-  CHECK(contains(message, "does not support `workspace` sources (workspaces) yet"));
+  message = error_of(with_sources("lib = { workspace = false }\n"));
+  CHECK(contains(message, "`pyproject.toml`:36:21: `workspace = false` in source of `lib` names "
+                          "no source"));
+  message = error_of(with_sources("lib = { workspace = true, editable = true }\n"));
+  CHECK(contains(message, "`pyproject.toml`:36:27: source of `lib`: `editable` does not apply "
+                          "to a `workspace` source"));
 
   message = error_of(with_sources("torch = { index = \"pytorch-cpu\", editable = true }\n"));
   CHECK(contains(message, "`pyproject.toml`:36:34: source of `torch`: `editable` does not apply "

@@ -1,0 +1,89 @@
+#include "lock/workspace_selection.h"
+
+#include <algorithm>
+#include <set>
+
+#include "src/base/str.h"
+
+namespace wv::lock {
+namespace {
+
+// `member==version` and `member[extra]==version` for each extra the target locks of it.
+void add_member_edges(const Lockfile& lockfile, const LockedTarget& target,
+                      const std::string& name, std::vector<std::string>& roots) {
+  const LockedPackage* package = lockfile.find_package_for_target(name, target.name);
+  if (package == nullptr) return;  // a member this target does not use
+  roots.push_back(name + "==" + package->version);
+  const TargetUse& use = package->targets.at(target.name);
+  for (const auto& [extra, edges] : use.extra_dependencies) {
+    roots.push_back(str_cat(name, "[", extra, "]==", package->version));
+  }
+}
+
+// Whether some named member locks `extra` for some target.
+bool locks_extra(const Lockfile& lockfile, const std::vector<std::string>& named,
+                 const std::string& extra) {
+  for (const LockedPackage& package : lockfile.packages) {
+    if (std::find(named.begin(), named.end(), package.name) == named.end()) continue;
+    for (const auto& [target, use] : package.targets) {
+      if (use.extra_dependencies.count(extra)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<void> select_members(Lockfile& lockfile, const MemberSelection& selection) {
+  std::set<std::string> members;
+  for (const LockedPackage& package : lockfile.packages) {
+    if (package.workspace_member) members.insert(package.name);
+  }
+  const LockedPackage* root = lockfile.project();
+  const std::string root_name = root ? root->name : std::string();
+  std::vector<std::string> named;
+  for (const std::string& name : selection.packages) {
+    if (name == root_name) continue;
+    if (!members.count(name)) {
+      std::vector<std::string> known(members.begin(), members.end());
+      if (!root_name.empty()) known.insert(known.begin(), root_name);
+      return make_error(ErrorCode::kInvalidInput,
+                        str_cat("`--package ", name, "` names no package of the workspace",
+                                known.empty() ? std::string(" (the lock has no workspace)")
+                                              : str_cat(": its packages are ", join_backticked(known))));
+    }
+    named.push_back(name);
+  }
+  const bool root_named = !root_name.empty() &&
+                          std::find(selection.packages.begin(), selection.packages.end(),
+                                    root_name) != selection.packages.end();
+  if (!selection.all && named.empty()) return {};
+  for (const std::string& extra : selection.extras) {
+    if (locks_extra(lockfile, named, extra)) continue;
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat("`--extra ", extra, "`: no selected package of the workspace locks "
+                              "that extra (a target locks the extras it declares in `extras`)"));
+  }
+  for (LockedTarget& target : lockfile.targets) {
+    std::vector<std::string> roots = selection.all || root_named ? target.roots
+                                                                 : std::vector<std::string>{};
+    if (!selection.all && !root_named) {
+      target.extra_roots.clear();
+      target.group_roots.clear();
+    }
+    const std::vector<std::string> chosen =
+        selection.all ? std::vector<std::string>(members.begin(), members.end()) : named;
+    for (const std::string& name : chosen) {
+      add_member_edges(lockfile, target, name, roots);
+    }
+    target.roots = std::move(roots);
+  }
+  if (!selection.all && !root_named) {
+    lockfile.packages.erase(std::remove_if(lockfile.packages.begin(), lockfile.packages.end(),
+                                           [](const LockedPackage& p) { return p.is_project; }),
+                            lockfile.packages.end());
+  }
+  return {};
+}
+
+}  // namespace wv::lock

@@ -1,0 +1,245 @@
+#include "src/cli/workspace.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <utility>
+
+#include "src/base/str.h"
+#include "lock/workspace_selection.h"
+#include "src/pkg/name.h"
+
+namespace wv::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool has_glob(std::string_view text) { return text.find_first_of("*?[") != std::string_view::npos; }
+
+std::string absolute_dir(const std::string& path) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec).lexically_normal();
+  std::string text = absolute.generic_string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
+bool is_dir(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec);
+}
+
+// The folders under `root` that `glob` matches, one `/` segment at a time (`*`, `?` and `[...]`
+// within a segment, as uv's globs; hidden folders only when the segment names them).
+std::vector<std::string> expand(const std::string& root, const std::string& glob) {
+  std::vector<std::string> current{""};
+  for (std::string_view segment : split(glob, '/')) {
+    if (segment.empty() || segment == ".") continue;
+    std::vector<std::string> next;
+    for (const std::string& base : current) {
+      const fs::path folder = fs::path(root) / base;
+      auto join_rel = [&](std::string_view leaf) {
+        return base.empty() ? std::string(leaf) : str_cat(base, "/", leaf);
+      };
+      if (!has_glob(segment)) {
+        if (is_dir(folder / std::string(segment))) next.push_back(join_rel(segment));
+        continue;
+      }
+      std::error_code ec;
+      for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
+        const std::string leaf = entry.path().filename().string();
+        if (leaf[0] == '.' && segment[0] != '.') continue;
+        if (!is_dir(entry.path())) continue;
+        if (fnmatch(std::string(segment).c_str(), leaf.c_str(), FNM_PERIOD) == 0) {
+          next.push_back(join_rel(leaf));
+        }
+      }
+    }
+    current = std::move(next);
+  }
+  std::sort(current.begin(), current.end());
+  current.erase(std::remove(current.begin(), current.end(), ""), current.end());
+  return current;
+}
+
+bool excluded(const targets::WorkspaceConfig& workspace, const std::string& relative) {
+  return std::any_of(workspace.exclude.begin(), workspace.exclude.end(), [&](const auto& pattern) {
+    std::string glob = pattern.glob;
+    while (glob.size() > 1 && glob.back() == '/') glob.pop_back();
+    if (glob.rfind("./", 0) == 0) glob = glob.substr(2);
+    return fnmatch(glob.c_str(), relative.c_str(), FNM_PATHNAME) == 0;
+  });
+}
+
+Error at(std::string_view path, int line, int column, std::string_view message) {
+  return make_error(ErrorCode::kInvalidInput,
+                    str_cat(in_backticks(path), ":", line, ":", column, ": ", message));
+}
+
+// One member folder that a glob matched: its pyproject.toml read, its name checked.
+Result<WorkspaceMember> read_member(const FileSystem& file_system, const targets::ProjectConfig& root,
+                                    const std::string& relative,
+                                    const targets::WorkspaceConfig::Pattern& pattern) {
+  WorkspaceMember member;
+  member.relative = relative;
+  member.dir = absolute_dir(path_join(root.project_dir, relative));
+  const std::string path = path_join(path_join(root.project_dir, relative), "pyproject.toml");
+  Result<std::string> text = file_system.read_file(path);
+  if (!text) {
+    return at(root.path, pattern.line, pattern.column,
+              str_cat("workspace member ", in_backticks(relative), " (matched by ",
+                      in_backticks(pattern.glob), ") has no pyproject.toml: ", text.error().message));
+  }
+  WV_ASSIGN_OR_RETURN(member.config, targets::parse_project_file(*text, path));
+  if (!member.config.name) {
+    return at(path, 1, 1, str_cat("workspace member ", in_backticks(relative),
+                                  " declares no `[project] name`"));
+  }
+  member.name = pkg::normalize_name(*member.config.name);
+  if (root.name && pkg::normalize_name(*root.name) == member.name) {
+    return at(path, member.config.name_line, member.config.name_column,
+              str_cat("workspace member ", in_backticks(relative), " has the workspace root's name ",
+                      in_backticks(member.name), ": give each package of a workspace its own name"));
+  }
+  return member;
+}
+
+// Every `workspace = true` source of `config` must name a member.
+Result<void> check_workspace_sources(const targets::ProjectConfig& config, const Workspace& workspace) {
+  for (const auto& [package, entries] : config.sources) {
+    for (const targets::SourceEntry& entry : entries) {
+      if (entry.kind != targets::SourceEntry::Kind::kWorkspace || workspace.find(package)) continue;
+      std::vector<std::string> names;
+      for (const WorkspaceMember& member : workspace.members) names.push_back(member.name);
+      return at(config.path, entry.line, entry.column,
+                str_cat("source of ", in_backticks(package), " says `workspace = true`, but ",
+                        in_backticks(package), " is not a workspace member",
+                        names.empty() ? std::string(" (the workspace has no member)")
+                                      : str_cat(" (members: ", join_backticked(names), ")")));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+const WorkspaceMember* Workspace::find(std::string_view name) const {
+  const std::string normalized = pkg::normalize_name(name);
+  for (const WorkspaceMember& member : members) {
+    if (member.name == normalized) return &member;
+  }
+  return nullptr;
+}
+
+Result<std::string> member_name_at(const FileSystem& file_system, const std::string& dir) {
+  const std::string path = path_join(dir, "pyproject.toml");
+  WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(path));
+  WV_ASSIGN_OR_RETURN(targets::ProjectConfig config, targets::parse_project_file(text, path));
+  if (!config.name) {
+    return make_error(ErrorCode::kInvalidInput,
+                      str_cat(in_backticks(path), ": a workspace member declares no `[project] name`"));
+  }
+  return pkg::normalize_name(*config.name);
+}
+
+Result<std::optional<WorkspaceLocation>> find_workspace(const FileSystem& file_system,
+                                                        const std::string& start) {
+  const std::string from = absolute_dir(start);
+  for (fs::path folder = from;; folder = folder.parent_path()) {
+    const std::string path = path_join(folder.generic_string(), "pyproject.toml");
+    Result<std::string> text = file_system.read_file(path);
+    if (text) {
+      WV_ASSIGN_OR_RETURN(auto workspace, targets::parse_workspace_table(*text, path));
+      if (workspace) {
+        const std::string root = folder.generic_string();
+        if (root == from) return std::optional<WorkspaceLocation>(WorkspaceLocation{root, ""});
+        const std::string relative = fs::path(from).lexically_relative(root).generic_string();
+        for (const auto& pattern : workspace->members) {
+          const std::vector<std::string> matched = expand(root, pattern.glob);
+          if (std::find(matched.begin(), matched.end(), relative) != matched.end() &&
+              !excluded(*workspace, relative)) {
+            return std::optional<WorkspaceLocation>(WorkspaceLocation{root, from});
+          }
+        }
+      }
+    }
+    if (folder == folder.parent_path() || folder.empty()) break;
+  }
+  return std::optional<WorkspaceLocation>();
+}
+
+Result<Workspace> load_workspace(const FileSystem& file_system, const targets::ProjectConfig& root) {
+  Workspace workspace;
+  if (!root.workspace) return workspace;
+  const std::string root_dir = absolute_dir(root.project_dir);
+  for (const auto& pattern : root.workspace->members) {
+    const std::vector<std::string> matched = expand(root.project_dir, pattern.glob);
+    if (matched.empty()) {
+      return at(root.path, pattern.line, pattern.column,
+                has_glob(pattern.glob)
+                    ? str_cat("workspace member glob ", in_backticks(pattern.glob),
+                              " matches no folder")
+                    : str_cat("workspace member ", in_backticks(pattern.glob),
+                              " does not exist (no such folder)"));
+    }
+    for (const std::string& relative : matched) {
+      if (excluded(*root.workspace, relative)) continue;
+      if (absolute_dir(path_join(root.project_dir, relative)) == root_dir) continue;
+      if (std::any_of(workspace.members.begin(), workspace.members.end(),
+                      [&](const WorkspaceMember& m) { return m.relative == relative; })) {
+        continue;  // two globs matched one folder
+      }
+      WV_ASSIGN_OR_RETURN(WorkspaceMember member, read_member(file_system, root, relative, pattern));
+      if (const WorkspaceMember* twin = workspace.find(member.name)) {
+        return at(member.config.path, member.config.name_line, member.config.name_column,
+                  str_cat("two workspace members are named ", in_backticks(member.name), ": ",
+                          in_backticks(twin->relative), " and ", in_backticks(relative)));
+      }
+      workspace.members.push_back(std::move(member));
+    }
+  }
+  std::sort(workspace.members.begin(), workspace.members.end(),
+            [](const WorkspaceMember& a, const WorkspaceMember& b) { return a.relative < b.relative; });
+  WV_TRY(check_workspace_sources(root, workspace));
+  for (const WorkspaceMember& member : workspace.members) {
+    WV_TRY(check_workspace_sources(member.config, workspace));
+  }
+  return workspace;
+}
+
+Result<std::vector<std::string>> view_workspace_packages(const GlobalOptions& options,
+                                                         lock::Lockfile& lockfile,
+                                                         std::vector<std::string> names, bool all,
+                                                         std::vector<std::string>* extras) {
+  const lock::LockedPackage* root = lockfile.project();
+  lock::MemberSelection selection;
+  selection.all = all;
+  std::vector<std::string> others;
+  for (std::string& name : names) {
+    const bool member = std::any_of(lockfile.packages.begin(), lockfile.packages.end(),
+                                    [&](const lock::LockedPackage& p) {
+                                      return p.workspace_member && p.name == name;
+                                    });
+    if (member || (root && root->name == name)) {
+      selection.packages.push_back(std::move(name));
+    } else {
+      others.push_back(std::move(name));
+    }
+  }
+  if (selection.packages.empty() && !all && others.empty() && !options.workspace_member_dir.empty()) {
+    RealFileSystem file_system;
+    WV_ASSIGN_OR_RETURN(std::string name, member_name_at(file_system, options.workspace_member_dir));
+    selection.packages.push_back(std::move(name));
+  }
+  const bool root_named = root && std::find(selection.packages.begin(), selection.packages.end(),
+                                            root->name) != selection.packages.end();
+  if (extras && !selection.packages.empty() && !all && !root_named) {
+    selection.extras = std::exchange(*extras, {});
+  }
+  WV_TRY(lock::select_members(lockfile, selection));
+  return others;
+}
+
+}  // namespace wv::cli

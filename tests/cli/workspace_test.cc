@@ -1,0 +1,234 @@
+// Workspaces end to end through the wvlock binary (docs/user-guide.md, "Workspaces"): a virtual
+// root with three members (a core library, a trainer with GPU targets, a small service), one
+// lock at the root, `sync --package` per member with its closure, `--all-packages`, the member
+// the command starts in, editable members, freshness over every member's pyproject.toml, and
+// the bad workspaces refused at file:line:column. Real setuptools builds (Debian's wheels in a
+// find-links folder) over the generated fixture index, no network.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "tests/cli/cli_support.h"
+
+namespace fs = std::filesystem;
+using wv::test::Run;
+using wv::test::shell;
+using wv::test::slurp;
+using wv::test::write_text;
+
+namespace {
+
+std::string member_pyproject(const std::string& name, const std::string& deps,
+                             const std::string& more = "") {
+  return "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"
+         "[project]\nname = \"" + name + "\"\nversion = \"0.1.0\"\ndependencies = [" + deps + "]\n" + more;
+}
+
+// <tmp>/ws the root, <tmp>/ws/packages/{core,trainer,service}, <tmp>/wheels the build backend,
+// <tmp>/generated the fixture index.
+struct WorkspaceTree {
+  wv::test::TempDir tmp;
+  std::string root = tmp.path() + "/ws";
+
+  explicit WorkspaceTree(const std::string& workspace_table =
+                             "[tool.wvlock.workspace]\nmembers = [\"packages/*\"]\n") {
+    const char* build = std::getenv("WV_BUILD_DIR");
+    REQUIRE(build);
+    fs::create_directories(root);
+    fs::create_directory_symlink(std::string(build) + "/fixtures/ecosystem", tmp.path() + "/generated");
+    fs::create_directories(tmp.path() + "/wheels");
+    for (const auto& entry : fs::directory_iterator("/usr/share/python-wheels")) {
+      const std::string leaf = entry.path().filename().string();
+      if (leaf.rfind("setuptools-", 0) == 0 || leaf.rfind("wheel-", 0) == 0) {
+        fs::copy_file(entry.path(), tmp.path() + "/wheels/" + leaf);
+      }
+    }
+    const std::string python = wv::test::test_python_minor();
+    write_text(root + "/pyproject.toml",
+               workspace_table +
+                   "[tool.wvlock]\npython = \"" + python + "\"\nfind-links = [\"../wheels\"]\n"
+                   "index-url = \"../generated/simple\"\n\n"
+                   "[[tool.wvlock.target]]\nname = \"cpu\"\nplatform = \"linux-x86_64\"\nglibc = \"2.28\"\n\n"
+                   "[[tool.wvlock.target]]\nname = \"h100\"\nplatform = \"linux-x86_64\"\nglibc = \"2.28\"\n"
+                   "nvidia = { cuda-driver = \"12.8\", compute-capability = \"9.0\" }\nextras = [\"cuda\"]\n");
+    member("core", "\"numpy>=2\"");
+    member("trainer", "\"core\", \"torch>=2.8\"",
+           "[project.optional-dependencies]\ncuda = [\"flash-attn>=2.7 ; sys_platform == 'linux'\"]\n"
+           "[tool.wvlock.sources]\ncore = { workspace = true }\n");
+    member("service", "\"core\", \"requests>=2.32\"", "[tool.uv.sources]\ncore = { workspace = true }\n");
+  }
+  void member(const std::string& name, const std::string& deps, const std::string& more = "") const {
+    write_text(root + "/packages/" + name + "/pyproject.toml", member_pyproject(name, deps, more));
+    write_text(root + "/packages/" + name + "/src/" + name + "/__init__.py", "VALUE = '" + name + " 1'\n");
+  }
+  Run wvlock(const std::string& arguments, const std::string& dir = "") const {
+    return shell(dir.empty() ? root : dir,
+                 wv::test::kNoGpu + "WVLOCK_CACHE_DIR='" + tmp.path() + "/cache' '" WVLOCK_BINARY
+                                    "' --cache-dir '" + tmp.path() + "/cache' " + arguments);
+  }
+  Run python(const std::string& code) const {
+    return shell(root, ".venv/bin/python -c \"" + code + "\"");
+  }
+};
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("cli workspace: one lock for every member and each member synced with its closure",
+          "[cli][workspace][build]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  WorkspaceTree ws;
+  // `lock` started in a member's folder finds the root and writes the one lock there.
+  Run lock = ws.wvlock("lock", ws.root + "/packages/service");
+  INFO(lock.err);
+  REQUIRE(lock.status == 0);
+  CHECK_FALSE(fs::exists(ws.root + "/packages/service/pylock.toml"));
+  const std::string lockfile = slurp(ws.root + "/pylock.toml");
+  for (const std::string name : {"core", "service", "trainer"}) {
+    INFO(name);
+    CHECK(has(lockfile, "name = \"" + name + "\"\ndirectory = { path = \"packages/" + name +
+                            "\", editable = true }"));
+  }
+  CHECK(has(lockfile, "workspace-member = true"));
+  CHECK(has(lockfile, "\"packages/core/pyproject.toml\" = \"sha256:"));
+  // The trainer's GPU extra is locked where a target declares it: h100, not cpu.
+  CHECK(has(lockfile, "name = \"flash-attn\""));
+  Run fresh = ws.wvlock("lock --check");
+  INFO(fresh.err);
+  CHECK(fresh.status == 0);
+
+  const std::string python = "--python '" WV_TEST_PYTHON "'";
+  Run service = ws.wvlock("sync --package service " + python);
+  INFO(service.err);
+  REQUIRE(service.status == 0);
+  CHECK(has(service.out, "+ service 0.1.0"));
+  CHECK(has(service.out, "+ core 0.1.0"));
+  CHECK(has(service.out, "+ requests "));
+  CHECK(has(service.out, "+ numpy "));
+  CHECK_FALSE(has(service.out, "trainer"));
+  CHECK_FALSE(has(service.out, "torch"));
+  CHECK(ws.python("import service, core; print(service.VALUE, core.VALUE)").out == "service 1 core 1\n");
+
+  Run trainer = ws.wvlock("sync --package trainer");
+  INFO(trainer.err);
+  REQUIRE(trainer.status == 0);
+  CHECK(has(trainer.out, "+ trainer 0.1.0"));
+  CHECK(has(trainer.out, "+ torch "));
+  CHECK(has(trainer.out, "- service 0.1.0"));
+  CHECK(has(trainer.out, "- requests "));
+  CHECK_FALSE(has(trainer.out, "core"));  // kept: the trainer needs it too
+  CHECK_FALSE(has(trainer.out, "flash-attn"));  // a cpu host: the h100 extra is not its
+
+  Run all = ws.wvlock("sync --all-packages");
+  INFO(all.err);
+  REQUIRE(all.status == 0);
+  CHECK(has(all.out, "+ service 0.1.0"));
+  CHECK(has(all.out, "+ requests "));
+  CHECK_FALSE(has(all.out, "- "));
+
+  // Editable: an edit to a member shows without a sync.
+  write_text(ws.root + "/packages/core/src/core/__init__.py", "VALUE = 'core edited'\n");
+  CHECK(ws.python("import core; print(core.VALUE)").out == "core edited\n");
+
+  // Started in a member's folder, sync works on that member, in the root's .venv.
+  Run here = ws.wvlock("sync", ws.root + "/packages/service");
+  INFO(here.err);
+  REQUIRE(here.status == 0);
+  CHECK(has(here.out, "- trainer 0.1.0"));
+  CHECK(has(here.out, "- torch "));
+  CHECK_FALSE(fs::exists(ws.root + "/packages/service/.venv"));
+
+  // At the virtual root, plain sync installs the root's own dependencies: none of the members.
+  Run root = ws.wvlock("sync");
+  INFO(root.err);
+  REQUIRE(root.status == 0);
+  CHECK(has(root.out, "- service 0.1.0"));
+  CHECK(has(root.out, "- core 0.1.0"));
+
+  // tree --package shows the member's closure; export --package writes it.
+  Run tree = ws.wvlock("tree --target cpu --package service");
+  INFO(tree.err);
+  CHECK(tree.status == 0);
+  CHECK(has(tree.out, "service==0.1.0"));
+  CHECK(has(tree.out, "core==0.1.0"));
+  CHECK_FALSE(has(tree.out, "torch"));
+  Run exported = ws.wvlock("export --target cpu --package trainer --format requirements");
+  INFO(exported.err);
+  CHECK(exported.status == 0);
+  CHECK(has(exported.out, "torch=="));
+  CHECK_FALSE(has(exported.out, "requests=="));
+
+  Run unknown = ws.wvlock("sync --package nope");
+  CHECK(unknown.status == 2);
+  CHECK(has(unknown.err, "`--package nope` names no package of the workspace: its packages are "
+                         "`core`, `service`, `trainer`"));
+
+  // A member's pyproject.toml is part of what the lock read.
+  write_text(ws.root + "/packages/core/pyproject.toml", member_pyproject("core", "\"numpy>=2\", \"idna\""));
+  Run stale = ws.wvlock("lock --check");
+  CHECK(stale.status == 1);
+  CHECK(has(stale.err, "`packages/core/pyproject.toml` changed since it was written"));
+  Run locked = ws.wvlock("sync --locked --package core");
+  CHECK(locked.status != 0);
+}
+
+TEST_CASE("cli workspace: bad workspaces are refused at file:line:column", "[cli][workspace]") {
+  SECTION("a glob that matches nothing") {
+    WorkspaceTree ws("[tool.wvlock.workspace]\nmembers = [\"packages/*\", \"libs/*\"]\n");
+    Run run = ws.wvlock("lock");
+    CHECK(run.status == 2);
+    CHECK(has(run.err, "pyproject.toml`:2:26: workspace member glob `libs/*` matches no folder"));
+  }
+  SECTION("a member folder that is missing") {
+    WorkspaceTree ws("[tool.wvlock.workspace]\nmembers = [\"packages/*\", \"tools/cli\"]\n");
+    Run run = ws.wvlock("lock");
+    CHECK(run.status == 2);
+    CHECK(has(run.err, "pyproject.toml`:2:26: workspace member `tools/cli` does not exist"));
+  }
+  SECTION("a member folder without pyproject.toml") {
+    WorkspaceTree ws;
+    fs::create_directories(ws.root + "/packages/empty");
+    Run run = ws.wvlock("lock");
+    CHECK(run.status == 2);
+    CHECK(has(run.err, "pyproject.toml`:2:12: workspace member `packages/empty` (matched by "
+                       "`packages/*`) has no pyproject.toml"));
+  }
+  SECTION("a member with the root's name") {
+    WorkspaceTree ws("[project]\nname = \"core\"\nversion = \"1.0\"\n"
+                     "[tool.wvlock.workspace]\nmembers = [\"packages/*\"]\n");
+    Run run = ws.wvlock("lock");
+    CHECK(run.status == 2);
+    CHECK(has(run.err, "packages/core/pyproject.toml`:5:8: workspace member `packages/core` has "
+                       "the workspace root's name `core`"));
+  }
+  SECTION("two members of one name") {
+    WorkspaceTree ws;
+    write_text(ws.root + "/packages/zcore/pyproject.toml", member_pyproject("Core", ""));
+    Run run = ws.wvlock("lock");
+    CHECK(run.status == 2);
+    CHECK(has(run.err, "packages/zcore/pyproject.toml`:5:8: two workspace members are named "
+                       "`core`: `packages/core` and `packages/zcore`"));
+  }
+  SECTION("a workspace dependency on a non-member") {
+    WorkspaceTree ws;
+    ws.member("service", "\"core\", \"requests\"",
+              "[tool.uv.sources]\ncore = { workspace = true }\nrequests = { workspace = true }\n");
+    Run run = ws.wvlock("lock");
+    CHECK(run.status == 2);
+    CHECK(has(run.err, "packages/service/pyproject.toml`:10:12: source of `requests` says "
+                       "`workspace = true`, but `requests` is not a workspace member (members: "
+                       "`core`, `service`, `trainer`)"));
+  }
+  SECTION("exclude drops a member") {
+    WorkspaceTree ws("[tool.wvlock.workspace]\nmembers = [\"packages/*\"]\nexclude = [\"packages/service\"]\n");
+    // The service's folder is left out: its sources are not read, its package not locked.
+    ws.member("service", "\"core\"", "[tool.uv.sources]\ncore = { workspace = true }\n"
+                                     "nothing = { workspace = true }\n");
+    Run run = ws.wvlock("lock");
+    INFO(run.err);
+    CHECK(run.status == 0);
+    CHECK_FALSE(has(slurp(ws.root + "/pylock.toml"), "name = \"service\""));
+  }
+}
