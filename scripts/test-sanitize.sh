@@ -18,7 +18,9 @@ cmake -S . -B "$build" -G Ninja -DWV_SANITIZE=ON -DWV_BENCHMARKS=OFF \
 targets=(base_tests pkg_tests solver_tests targets_tests detect_tests index_tests net_tests
          lock_tests install_tests pep517_tests fuzz_tests differential_tests differential_fuzz
          fault_tests)
+start=$SECONDS
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
+echo "test-sanitize.sh: the sanitizer build took $(( SECONDS - start )) s"
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Not here: the CLI tests (and the placeholder ctest lists for their unbuilt executable), the
