@@ -15,6 +15,16 @@ struct Wanted {
   bool from_earlier_target = false;
 };
 
+// A preference is never a reason for a lock to fail. The previous lock names packages this
+// target may no longer need, or never needed (another target's pytorch-triton-rocm, pinned
+// there to an index this target does not ask): a failure to look one up (offline, its page
+// never cached) costs the preference. Where the solver does need the package, it asks again
+// and fails with the error.
+std::optional<int> version_index(PythonProvider& provider, Package node, const Wanted& want) {
+  Result<std::optional<int>> index = provider.find_version(node, want.version);
+  return index ? *index : std::nullopt;
+}
+
 // An earlier target's pre-release is no reason to pass over this target's stable candidates
 // (uv ignores a sibling fork's pre-release preference); the previous lockfile's is kept.
 bool inherited_prerelease(const PythonProvider& provider, Package node, int index,
@@ -27,13 +37,13 @@ bool inherited_prerelease(const PythonProvider& provider, Package node, int inde
 // The variants files the loop of preferences() compares, as one batch: of each preferred
 // version, and of every stable version of its package that has variant wheels (one by one,
 // each would cost a round trip).
-Result<void> prefetch_preferred_variants(PythonProvider& provider,
+void prefetch_preferred_variants(PythonProvider& provider,
                                          const std::map<std::string, Wanted>& wanted) {
   std::vector<std::pair<const ProjectListing*, pkg::Version>> versions;
   for (const auto& [name, want] : wanted) {
     auto node = provider.package_node(name);
     if (!node) continue;
-    WV_ASSIGN_OR_RETURN(std::optional<int> index, provider.find_version(*node, want.version));
+    std::optional<int> index = version_index(provider, *node, want);
     if (!index) continue;
     const ProjectListing* listing = provider.listing(*node);
     if (listing->versions[std::size_t(*index)].has_variant_wheels) {
@@ -47,7 +57,6 @@ Result<void> prefetch_preferred_variants(PythonProvider& provider,
     }
   }
   (void)provider.prefetch_variants(versions);
-  return {};
 }
 
 }  // namespace
@@ -81,22 +90,23 @@ Result<std::vector<std::pair<Package, int>>> preferences(
   std::vector<std::string> names;
   for (const auto& [name, want] : wanted) names.push_back(name);
   provider.prefetch_packages(names);  // the listings below, as one parallel batch
-  WV_TRY(prefetch_preferred_variants(provider, wanted));
+  prefetch_preferred_variants(provider, wanted);
   std::vector<std::pair<Package, int>> preferred;
   for (const auto& [name, want] : wanted) {
     auto node = provider.package_node(name);
     if (!node) continue;
-    WV_ASSIGN_OR_RETURN(std::optional<int> index, provider.find_version(*node, want.version));
+    std::optional<int> index = version_index(provider, *node, want);
     if (!index) continue;
     if (inherited_prerelease(provider, *node, *index, want)) continue;
-    WV_ASSIGN_OR_RETURN(const WheelChoice* choice, provider.wheel_choice(*node, *index));
-    auto preferred_class = choice->best_class();
+    Result<const WheelChoice*> choice = provider.wheel_choice(*node, *index);
+    if (!choice) continue;  // as above: the solver reports it if it needs this version
+    auto preferred_class = (*choice)->best_class();
     if (!preferred_class) continue;
     // The best class any stable version offers this target: a preference of a lower class
     // (a CPU build where a GPU build exists) would cost the target its hardware.
     const ProjectListing* listing = provider.listing(*node);
-    bool lower = false;
-    for (int i = int(listing->versions.size()) - 1; i >= 0 && !lower; --i) {
+    bool lower = false, unknown = false;
+    for (int i = int(listing->versions.size()) - 1; i >= 0 && !lower && !unknown; --i) {
       if (listing->versions[std::size_t(i)].version.is_prerelease() ||
           listing->versions[std::size_t(i)].yanked) {
         continue;
@@ -105,11 +115,13 @@ Result<std::vector<std::pair<Package, int>>> preferences(
           *preferred_class == targets::VariantClass::kNonVariant) {
         continue;  // both non-variant: same class, nothing to compare
       }
-      WV_ASSIGN_OR_RETURN(const WheelChoice* other, provider.wheel_choice(*node, i));
-      auto other_class = other->best_class();
+      Result<const WheelChoice*> other = provider.wheel_choice(*node, i);
+      if (!other) unknown = true;  // cannot tell: no preference rather than a wrong one
+      if (!other) continue;
+      auto other_class = (*other)->best_class();
       if (other_class && int(*other_class) < int(*preferred_class)) lower = true;
     }
-    if (!lower) preferred.emplace_back(*node, *index);
+    if (!lower && !unknown) preferred.emplace_back(*node, *index);
   }
   return preferred;
 }

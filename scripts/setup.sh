@@ -6,6 +6,7 @@ packages=(cmake ninja-build g++ pkg-config nlohmann-json3-dev libtomlplusplus-de
           libcurl4-openssl-dev libxxhash-dev catch2 libzip-dev libisal-dev libssl-dev zlib1g-dev
           python3 python3-venv python3-packaging python3-pip zip clang libclang-rt-14-dev
           git python3-setuptools-whl python3-wheel-whl
+          ca-certificates  # scripts/check-macos.sh fetches Zig from the npm registry over https
           nginx-light openssl)  # the private-index tests (tests/cli/private_index.h)
 missing=()
 for package in "${packages[@]}"; do

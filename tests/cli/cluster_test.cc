@@ -179,13 +179,25 @@ TEST_CASE("cluster: lock and fetch on the login node, then offline nodes sync fr
   };
   const Node nodes[] = {{"a100", nvidia("12.8", "8.0"), "2.9.0+cu128"},
                         {"cpu", kNoNvidia + kNoAmd, "2.9.0+cpu"}};
+  // The other user may not reach the build folder (under a home folder of mode 0700, as on a
+  // fresh machine whose checkout is /root/project): it runs a copy of the binary it can reach.
+  std::string binary = WVLOCK_BINARY;
+  if (root) {
+    binary = tmp + "/wvlock";
+    std::filesystem::copy_file(WVLOCK_BINARY, binary);
+    std::filesystem::permissions(binary, std::filesystem::perms::owner_all |
+                                             std::filesystem::perms::group_read |
+                                             std::filesystem::perms::group_exec |
+                                             std::filesystem::perms::others_read |
+                                             std::filesystem::perms::others_exec);
+  }
   std::string both;
   for (const Node& node : nodes) {
     const std::string home = tmp + "/node-" + node.name;
     std::filesystem::create_directories(home);
     if (root) REQUIRE(::chown(home.c_str(), 65534, 65534) == 0);
     both += "( " + user + "env HOME='" + home + "' WVLOCK_CACHE_DIR= " + node.host + "'" +
-            WVLOCK_BINARY + "' --offline --cache-dir '" + shared + "' sync --venv '" + home +
+            binary + "' --offline --cache-dir '" + shared + "' sync --venv '" + home +
             "/venv' --json > '" + home + "/out' 2> '" + home + "/err'; echo $? > '" + home + "/rc' ) & ";
   }
   // Braced: shell() puts `cd DIR &&` in front, which `&` would otherwise take for the first only.

@@ -168,3 +168,41 @@ TEST_CASE("remote sdists: a file:// index's percent-encoded links are decoded on
   Run version = shell(remote.app, ".venv/bin/python -c 'import localver; print(localver.VERSION)'");
   CHECK(version.out == "1.0+cpu\n");
 }
+
+TEST_CASE("remote sdists: an export synced as a standard lock in a folder of its own builds its "
+          "sdists for real, their build requirements from the index each entry names",
+          "[cli][sources][build][standard]") {
+  REQUIRE(fs::exists("/usr/share/python-wheels"));
+  RemoteProject remote;
+  wv::test::ServerProcess server(
+      {WV_SOURCE_DIR "/tests/index/range_server.py", "--root", remote.index});
+  REQUIRE(server.ok());
+  const std::string url = "http://127.0.0.1:" + std::to_string(server.port());
+  remote.project(url + "/htmlonly/simple", "\"sdstatic\", \"sdbuild\"");
+  Run lock = remote.wvlock("lock");
+  INFO(lock.err);
+  REQUIRE(lock.status == 0);
+  const std::string deploy = remote.tmp.path() + "/deploy";
+  fs::create_directories(deploy);
+  Run exported = remote.wvlock("export --target linux --output '" + deploy + "/pylock.toml'");
+  INFO(exported.err);
+  REQUIRE(exported.status == 0);
+  const std::string standard = slurp(deploy + "/pylock.toml");
+  INFO(standard);
+  CHECK(standard.find("[[tool.wvlock.target]]") == std::string::npos);
+  CHECK(standard.find("sdstatic-1.0.tar.gz") != std::string::npos);
+
+  // No pyproject.toml here: only the export, installed by the standard's rules.
+  Run sync = shell(deploy, "WVLOCK_CACHE_DIR='" + remote.tmp.path() + "/cache' '" WVLOCK_BINARY
+                           "' sync --lockfile pylock.toml --python '" WV_TEST_PYTHON "'");
+  INFO(sync.err);
+  REQUIRE(sync.status == 0);
+  Run names = shell(deploy, ".venv/bin/python -c 'import sdstatic, sdbuild, wheel; "
+                            "print(sdstatic.NAME, sdbuild.NAME)'");
+  CHECK(names.out == "sdstatic sdbuild\n");
+  // Installed as distributions, with the versions the lock names.
+  Run versions = shell(deploy, ".venv/bin/python -c 'import importlib.metadata as m; "
+                               "print(m.version(\"sdstatic\"), m.version(\"sdbuild\"))'");
+  CHECK(versions.out == "1.0 2.0\n");
+  CHECK_FALSE(fs::exists(deploy + "/pyproject.toml"));
+}

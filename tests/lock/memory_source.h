@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -101,7 +102,16 @@ class MemorySource final : public pkg::PackageSource {
     return hint(wheels.size());
   }
 
+  /// Names whose listing fails as a transfer does offline with the page never cached.
+  std::set<std::string> unreachable;
+  /// Every name whose listing was asked for, in order.
+  std::vector<std::string> listed;
+
   Result<std::vector<pkg::Distribution>> distributions(const pkg::PackageName& name) override {
+    listed.push_back(name.str());
+    if (unreachable.count(name.str())) {
+      return make_error(ErrorCode::kNetwork, "offline: no cached page for " + name.str());
+    }
     auto it = files_.find(name.str());
     if (it == files_.end()) {
       return make_error(ErrorCode::kNotFound, "no project " + in_backticks(name.str()));

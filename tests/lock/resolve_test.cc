@@ -202,6 +202,40 @@ TEST_CASE("resolve: a re-lock keeps locked versions unless upgraded, but never a
   CHECK(upgraded->lockfile->find_package_for_target("torch", "cpu")->version == "2.8.0");
 }
 
+TEST_CASE("resolve: a locked package that cannot be looked up is no reason to fail a re-lock",
+          "[lock][resolve]") {
+  // The previous lock has rocm-only for h100 (pinned there to an index the cpu target does not
+  // ask) and gone-now, which nothing needs any more. Re-locking offline, with neither page
+  // cached, the preferences must not fail on them.
+  MemorySource source;
+  add_torch(source);
+  source.unreachable = {"rocm-only", "gone-now"};
+  auto targets = contexts(kCpuAndH100);
+  wv::lock::Lockfile previous;
+  wv::lock::LockedPackage old_torch{.name = "torch", .version = "2.9.0"};
+  old_torch.targets["cpu"];
+  old_torch.targets["h100"];
+  wv::lock::LockedPackage rocm_only{.name = "rocm-only", .version = "3.5.0"};
+  rocm_only.targets["h100"];
+  wv::lock::LockedPackage gone{.name = "gone-now", .version = "1.0"};
+  gone.targets["cpu"];
+  previous.packages = {old_torch, rocm_only, gone};
+  wv::lock::ResolveOptions options;
+  options.previous = &previous;
+  wv::lock::Catalog catalog(source);
+  auto outcome = wv::lock::resolve_targets(project({"torch"}), targets, catalog, options);
+  REQUIRE(outcome);
+  REQUIRE(outcome->lockfile);
+  CHECK(outcome->lockfile->find_package_for_target("torch", "cpu")->version == "2.9.0");
+  CHECK(outcome->lockfile->find_package_for_target("rocm-only", "cpu") == nullptr);
+  CHECK(outcome->lockfile->find_package_for_target("gone-now", "cpu") == nullptr);
+  // What the solver itself needs still fails the lock, with the lookup's error.
+  wv::lock::Catalog again(source);
+  auto failed = wv::lock::resolve_targets(project({"torch", "gone-now"}), targets, again, options);
+  REQUIRE_FALSE(failed);
+  CHECK(failed.error().code == wv::ErrorCode::kNetwork);
+}
+
 TEST_CASE("resolve: extras become proxy packages pinned to their base", "[lock][resolve]") {
   MemorySource source;
   source.add({.name = "requests", .version = "2.32.3", .requires_dist = {"idna", "pysocks ; extra == 'socks'"},
