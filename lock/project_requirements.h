@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct ProjectRequirements {
   /// `default-groups`, whose default is `dev` when declared), normalised and sorted.
   std::vector<std::string> default_groups;
   PrereleaseMode prerelease = PrereleaseMode::kIfNecessaryOrExplicit;
+  /// Set when the project is itself a package (a `[build-system]`, or `package = true`): the
+  /// lock gets its entry, a directory at "." that sync installs editable, with this version
+  /// ("" when pyproject.toml does not state it or declares it dynamic: the backend's to tell).
+  std::optional<std::string> package_version;
   /// The workspace's members other than the root (docs/user-guide.md, "Workspaces"): each is
   /// resolved for every target like a root requirement, but is not one of the root's roots;
   /// its package entry is marked LockedPackage::workspace_member. Each names its folder

@@ -142,6 +142,17 @@ std::vector<const pkg::Distribution*> compared_wheels(PythonProvider& provider,
 
 // What a target's solution contributes to the lockfile; reads the METADATA of
 // compared_wheels() one by one where no batch read them before.
+// The project itself, when it is a package (ProjectRequirements::package_version).
+LockedPackage project_entry(const ProjectRequirements& project) {
+  LockedPackage entry;
+  entry.name = pkg::normalize_name(project.name);
+  entry.version = *project.package_version;
+  entry.requires_python = project.requires_python;
+  entry.directory = LockedDirectory{".", true, ""};
+  entry.is_project = true;
+  return entry;
+}
+
 // Whether a root edge is there only because its package is a workspace member (not a
 // dependency of the root project itself).
 bool member_only_root(const ProjectRequirements& project, std::string_view edge) {
@@ -506,6 +517,12 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   }
   canonicalize(lockfile);
   WV_TRY(assign_package_markers(lockfile));
+  // The project's own entry belongs to no target's closure (sync adds it to every one), so it
+  // comes after the markers; the lockfile is validated after this, its last change.
+  if (project.package_version) {
+    lockfile.packages.push_back(project_entry(project));
+    canonicalize(lockfile);
+  }
   WV_TRY(validate(lockfile, "pylock.toml"));
   outcome.lockfile = std::move(lockfile);
   return outcome;

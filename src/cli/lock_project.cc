@@ -17,29 +17,6 @@
 #include "src/pkg/version.h"
 
 namespace wv::cli {
-namespace {
-
-// The project itself, when it is a package (it has a `[build-system]`, or `package = true`):
-// a directory entry at "." that sync installs editable. Its version only when pyproject.toml
-// states it; a dynamic one is the backend's to tell at install.
-void add_project_entry(const targets::ProjectConfig& config, lock::Lockfile& lockfile) {
-  if (!config.is_package() || !config.name) return;
-  lock::LockedPackage project;
-  project.name = pkg::normalize_name(*config.name);
-  const bool dynamic_version = std::find(config.dynamic.begin(), config.dynamic.end(),
-                                         "version") != config.dynamic.end();
-  if (config.version && !dynamic_version) {
-    auto version = pkg::parse_version(*config.version);
-    if (version) project.version = version->to_string();
-  }
-  project.requires_python = config.requires_python.value_or("");
-  project.directory = lock::LockedDirectory{".", true, ""};
-  project.is_project = true;
-  lockfile.packages.push_back(std::move(project));
-  lock::canonicalize(lockfile);
-}
-
-}  // namespace
 
 int lock_project(const GlobalOptions& options, const LoadedProject& loaded,
                  const LockRequest& request, FileSystem& file_system) {
@@ -123,7 +100,6 @@ int lock_project(const GlobalOptions& options, const LoadedProject& loaded,
     report.failures = outcome->failures;
     return finish("failed", kExitFailure);
   }
-  add_project_entry(project->config, *outcome->lockfile);
   std::string text = lock::write_lockfile(*outcome->lockfile);
   report.targets = summarize_targets(*outcome->lockfile, project->targets);
   report.changes = lock::compare_lockfiles(previous ? &*previous : nullptr, *outcome->lockfile);

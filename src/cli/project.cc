@@ -1,5 +1,6 @@
 #include "src/cli/project.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -23,6 +24,7 @@
 #include "src/net/caching_fetcher.h"
 #include "src/pkg/name.h"
 #include "src/pkg/source_tree.h"
+#include "src/pkg/version.h"
 
 namespace wv::cli {
 namespace {
@@ -391,6 +393,16 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
   lock::ProjectRequirements& requirements = project.requirements;
   requirements.name = config.name.value_or("");
   requirements.requires_python = config.requires_python.value_or("");
+  if (config.is_package() && config.name) {
+    const bool dynamic_version = std::find(config.dynamic.begin(), config.dynamic.end(),
+                                           "version") != config.dynamic.end();
+    std::string version;
+    if (config.version && !dynamic_version) {
+      auto parsed = pkg::parse_version(*config.version);
+      if (parsed) version = parsed->to_string();
+    }
+    requirements.package_version = version;
+  }
   WV_ASSIGN_OR_RETURN(requirements.dependencies,
                       lock::parse_requirements(config.dependencies,
                                                str_cat(path, ": [project] dependencies")));
