@@ -38,7 +38,7 @@ bool inherited_prerelease(const PythonProvider& provider, Package node, int inde
 // version, and of every stable version of its package that has variant wheels (one by one,
 // each would cost a round trip).
 void prefetch_preferred_variants(PythonProvider& provider,
-                                         const std::map<std::string, Wanted>& wanted) {
+                                 const std::map<std::string, Wanted>& wanted) {
   std::vector<std::pair<const ProjectListing*, pkg::Version>> versions;
   for (const auto& [name, want] : wanted) {
     auto node = provider.package_node(name);
@@ -106,7 +106,7 @@ Result<std::vector<std::pair<Package, int>>> preferences(
     // (a CPU build where a GPU build exists) would cost the target its hardware.
     const ProjectListing* listing = provider.listing(*node);
     bool lower = false, unknown = false;
-    for (int i = int(listing->versions.size()) - 1; i >= 0 && !lower && !unknown; --i) {
+    for (int i = int(listing->versions.size()) - 1; i >= 0 && !lower; --i) {
       if (listing->versions[std::size_t(i)].version.is_prerelease() ||
           listing->versions[std::size_t(i)].yanked) {
         continue;
@@ -116,8 +116,10 @@ Result<std::vector<std::pair<Package, int>>> preferences(
         continue;  // both non-variant: same class, nothing to compare
       }
       Result<const WheelChoice*> other = provider.wheel_choice(*node, i);
-      if (!other) unknown = true;  // cannot tell: no preference rather than a wrong one
-      if (!other) continue;
+      if (!other) {
+        unknown = true;  // cannot tell: no preference rather than a wrong one
+        break;
+      }
       auto other_class = (*other)->best_class();
       if (other_class && int(*other_class) < int(*preferred_class)) lower = true;
     }

@@ -140,8 +140,6 @@ std::vector<const pkg::Distribution*> compared_wheels(PythonProvider& provider,
   return kept;
 }
 
-// What a target's solution contributes to the lockfile; reads the METADATA of
-// compared_wheels() one by one where no batch read them before.
 // The project itself, when it is a package (ProjectRequirements::package_version).
 LockedPackage project_entry(const ProjectRequirements& project) {
   LockedPackage entry;
@@ -164,6 +162,8 @@ bool member_only_root(const ProjectRequirements& project, std::string_view edge)
          std::none_of(project.dependencies.begin(), project.dependencies.end(), named);
 }
 
+// What a target's solution contributes to the lockfile; reads the METADATA of
+// compared_wheels() one by one where no batch read them before.
 Result<TargetResult> collect(PythonProvider& provider, const PythonSolution& solution,
                              const ProjectRequirements& project) {
   TargetResult result;

@@ -162,6 +162,18 @@ std::string windows_platform(std::string_view arch) {
   return str_cat("win_", lower);
 }
 
+// The best (lowest) rank any of `tags` has under `rank`; nullopt when none ranks. Both the
+// factored HostTagRanks and the listed TagPriority answer a wheel's tags this way.
+template <typename Rank>
+std::optional<std::uint32_t> lowest_rank(std::span<const Tag> tags, const Rank& rank) {
+  std::optional<std::uint32_t> best;
+  for (const Tag& tag : tags) {
+    std::optional<std::uint32_t> r = rank(tag);
+    if (r && (!best || *r < *best)) best = r;
+  }
+  return best;
+}
+
 }  // namespace
 
 std::string Tag::to_string() const { return str_cat(interpreter, "-", abi, "-", platform); }
@@ -283,12 +295,7 @@ std::optional<std::uint32_t> HostTagRanks::rank(const Tag& tag) const {
 }
 
 std::optional<std::uint32_t> HostTagRanks::best_rank(std::span<const Tag> tags) const {
-  std::optional<std::uint32_t> best;
-  for (const Tag& tag : tags) {
-    std::optional<std::uint32_t> r = rank(tag);
-    if (r && (!best || *r < *best)) best = r;
-  }
-  return best;
+  return lowest_rank(tags, [this](const Tag& tag) { return rank(tag); });
 }
 
 std::vector<Tag> HostTagRanks::expand() const {
@@ -319,12 +326,7 @@ std::optional<std::uint32_t> TagPriority::rank(const Tag& tag) const {
 }
 
 std::optional<std::uint32_t> TagPriority::best_rank(std::span<const Tag> tags) const {
-  std::optional<std::uint32_t> best;
-  for (const Tag& tag : tags) {
-    std::optional<std::uint32_t> r = rank(tag);
-    if (r && (!best || *r < *best)) best = r;
-  }
-  return best;
+  return lowest_rank(tags, [this](const Tag& tag) { return rank(tag); });
 }
 
 }  // namespace wv::pkg
