@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "src/base/contained_path.h"
@@ -345,6 +346,17 @@ Result<void> add_target_sources(const LoadedProject& project, const targets::Tar
   return {};
 }
 
+// One source entry as the input-hash reads it, for the root's entries and the members' alike;
+// none for an index entry (it is in each target's pins) or a workspace entry (a member's folder).
+std::optional<std::string> source_input(const targets::SourceEntry& entry) {
+  if (entry.kind == targets::SourceEntry::Kind::kIndex) return std::nullopt;
+  if (entry.kind == targets::SourceEntry::Kind::kWorkspace) return std::nullopt;
+  return str_cat(static_cast<int>(entry.kind), ",", strip_credentials(entry.location), ",",
+                 entry.tag, ",", entry.branch, ",", entry.rev, ",", entry.subdirectory,
+                 entry.editable ? ",editable" : "", ",", join(entry.targets, "+"), ",",
+                 entry.marker, ",", entry.extra, ",", entry.group);
+}
+
 // What the lock read from the members besides their pyproject.toml (in input_files as
 // directory sources): their folders and their own source entries.
 void add_workspace_inputs(LoadedProject& project) {
@@ -352,11 +364,10 @@ void add_workspace_inputs(LoadedProject& project) {
     project.inputs.push_back("workspace-member:" + member.relative);
     for (const auto& [package, entries] : member.config.sources) {
       for (const targets::SourceEntry& entry : entries) {
-        project.inputs.push_back(str_cat("member-source:", member.relative, ":", package, "=",
-                                         static_cast<int>(entry.kind), ",", entry.index, ",",
-                                         strip_credentials(entry.location), ",", entry.tag, ",",
-                                         entry.branch, ",", entry.rev, ",", entry.subdirectory,
-                                         entry.editable ? ",editable" : "", ",", entry.marker));
+        if (auto input = source_input(entry)) {
+          project.inputs.push_back(
+              str_cat("member-source:", member.relative, ":", package, "=", *input));
+        }
       }
     }
   }
@@ -455,13 +466,9 @@ Result<LoadedProject> load_project(const GlobalOptions& options, FileSystem& fil
   add_workspace_inputs(project);
   for (const auto& [package, entries] : config.sources) {
     for (const targets::SourceEntry& entry : entries) {
-      if (entry.kind == targets::SourceEntry::Kind::kIndex) continue;  // in each target's pins
-      if (entry.kind == targets::SourceEntry::Kind::kWorkspace) continue;  // a member's folder
-      project.inputs.push_back(str_cat(
-          "source:", package, "=", static_cast<int>(entry.kind), ",",
-          strip_credentials(entry.location), ",", entry.tag, ",", entry.branch, ",", entry.rev,
-          ",", entry.subdirectory, entry.editable ? ",editable" : "", ",", join(entry.targets, "+"),
-          ",", entry.marker, ",", entry.extra, ",", entry.group));
+      if (auto input = source_input(entry)) {
+        project.inputs.push_back(str_cat("source:", package, "=", *input));
+      }
     }
   }
   if (config.is_package()) project.inputs.push_back("project-package");
