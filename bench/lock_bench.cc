@@ -35,11 +35,13 @@
 
 #include "src/base/file_system.h"
 #include "src/base/str.h"
-#include "src/cli/project.h"
+#include "src/index/sources.h"
 #include "src/net/curl_fetcher.h"
 #include "lock/catalog.h"
 #include "lock/lockfile.h"
+#include "lock/project_inputs.h"
 #include "lock/resolve.h"
+#include "targets/project_file.h"
 #include "bench/lock_bench_support.h"
 
 namespace {
@@ -408,29 +410,69 @@ bool bench_findlinks(const Options& options, const std::string& wvlock, const st
   return same;
 }
 
+/// A local project's package source as the CLI asks it: find-links folders, then the indexes
+/// in uv's asking order, every named index pinnable. Wheels only (no builder), local only (no
+/// fetcher): the examples' indexes are folders of wheels.
+struct LocalSource {
+  std::unique_ptr<wv::index::IndexSource> source;
+  std::vector<std::pair<std::string, std::unique_ptr<wv::pkg::PackageSource>>> pinned;
+
+  LocalSource(const wv::targets::ProjectConfig& config, const wv::FileSystem& file_system) {
+    std::vector<wv::index::SourceLocation> locations;
+    for (const std::string& folder : config.find_links) {
+      locations.push_back({wv::index::LocationKind::kFlatFolder,
+                           wv::targets::resolve_project_path(config, folder)});
+    }
+    for (const wv::targets::IndexConfig& index : config.indexes) {
+      locations.push_back({wv::index::LocationKind::kSimpleIndex,
+                           wv::targets::resolve_project_path(config, index.url), index.name,
+                           index.explicit_only});
+    }
+    source = std::make_unique<wv::index::IndexSource>(std::move(locations), file_system, nullptr);
+    source->set_best_match(config.index_best_match);
+    for (const wv::targets::IndexConfig& index : config.indexes) {
+      auto view = source->pinned(index.name);
+      if (view) pinned.emplace_back(index.name, std::move(*view));
+    }
+  }
+
+  std::unique_ptr<wv::lock::Catalog> make_catalog() {
+    auto catalog = std::make_unique<wv::lock::Catalog>(*source);
+    for (auto& [name, view] : pinned) catalog->add_pinned_index(name, *view);
+    return catalog;
+  }
+};
+
 /// Locks `project_dir` in process: the first resolve (fresh IndexSource) and the best warm
 /// one (fresh Catalog, same IndexSource), printed as rows. False when it does not resolve.
+/// The lock layer's inputs come from lock::project_inputs, as the wvlock command makes them.
 bool bench_in_process(const std::string& project_dir, int rounds) {
   wv::RealFileSystem file_system;
-  wv::cli::GlobalOptions global;
-  global.project_dir = project_dir;
-  auto project = wv::cli::load_project(global, file_system);
+  auto config = wv::targets::read_project_file(file_system, project_dir + "/pyproject.toml");
+  if (!config) {
+    std::fprintf(stderr, "%s\n", config.error().to_string().c_str());
+    return false;
+  }
+  auto project = wv::lock::project_inputs(*config, {}, file_system, true);
   if (!project) {
     std::fprintf(stderr, "%s\n", project.error().to_string().c_str());
     return false;
   }
-  auto wired = wv::cli::ProjectSource::open(global, *project, file_system);
-  if (!wired) {
-    std::fprintf(stderr, "%s\n", wired.error().to_string().c_str());
-    return false;
+  for (const wv::lock::TargetContext& target : project->targets) {
+    if (!target.direct_sources.empty()) {
+      std::fprintf(stderr, "%s: direct sources are not benchmarked in process\n",
+                   project_dir.c_str());
+      return false;
+    }
   }
+  LocalSource wired(*config, file_system);
   Timing first;
   Timing warm;
   std::size_t packages = 0;
   for (int round = 0; round <= rounds; ++round) {
     auto start = Clock::now();
     double cpu_start = process_cpu();
-    std::unique_ptr<wv::lock::Catalog> catalog = (*wired)->make_catalog();
+    std::unique_ptr<wv::lock::Catalog> catalog = wired.make_catalog();
     auto outcome = wv::lock::resolve_targets(project->requirements, project->targets, *catalog, {});
     Timing timing{std::chrono::duration<double>(Clock::now() - start).count(),
                   process_cpu() - cpu_start};

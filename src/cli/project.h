@@ -1,6 +1,6 @@
-// What the commands share: the project file read once, turned into the lock layer's inputs,
-// and the package source and network stack wired together (the only place that knows both
-// src/index and src/net).
+// What the commands share: the project file read once and its workspace found, turned into the
+// lock layer's inputs (lock::project_inputs), and the package source and network stack wired
+// together (the only place that knows both src/index and src/net).
 #pragma once
 
 #include <memory>
@@ -13,6 +13,7 @@
 #include "src/cli/options.h"
 #include "lock/catalog.h"
 #include "lock/lockfile.h"
+#include "lock/project_inputs.h"
 #include "lock/project_requirements.h"
 #include "lock/resolve.h"
 #include "lock/target_context.h"

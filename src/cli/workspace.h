@@ -13,15 +13,11 @@
 #include "lock/lockfile.h"
 #include "src/cli/options.h"
 #include "targets/project_file.h"
+#include "targets/workspace_member.h"
 
 namespace wv::cli {
 
-struct WorkspaceMember {
-  std::string name;      ///< normalised
-  std::string dir;       ///< its folder, absolute
-  std::string relative;  ///< its folder relative to the root, POSIX separators
-  targets::ProjectConfig config;
-};
+using targets::WorkspaceMember;
 
 struct Workspace {
   std::vector<WorkspaceMember> members;  ///< the root excluded, sorted by folder
