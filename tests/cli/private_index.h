@@ -103,8 +103,19 @@ class PrivateIndex {
   /// `https://127.0.0.1:PORT/simple/`
   std::string url() const { return str_cat("https://127.0.0.1:", port_, "/simple/"); }
   std::string file(const std::string& leaf) const { return dir_.file(leaf); }
-  /// nginx's access log: one line per request, with its status.
-  std::string access_log() const { return slurp(dir_.file("access.log")); }
+  /// nginx's access log: one line per request, with its status. nginx writes a request's line
+  /// after the response has gone out, so a client that has already exited can be ahead of it:
+  /// the log is read until two reads 50 ms apart agree (at most 2 s).
+  std::string access_log() const {
+    std::string log = slurp(dir_.file("access.log"));
+    for (int tries = 0; tries < 40; ++tries) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      std::string again = slurp(dir_.file("access.log"));
+      if (again == log) break;
+      log = std::move(again);
+    }
+    return log;
+  }
   /// A pyproject.toml that locks `demo` from this index, named `internal`.
   std::string pyproject(const std::string& extra_tool_lines = "") const {
     return str_cat("[project]\nname = \"app\"\nversion = \"0.1.0\"\nrequires-python = \">=3.8\"\n",
