@@ -169,10 +169,7 @@ Result<std::vector<TargetContext>> target_contexts(
 
 // `path` relative to the project folder, as the lockfile spells it (`../lib/pyproject.toml`).
 std::string project_relative_path(const targets::ProjectConfig& config, const std::string& path) {
-  std::error_code ec;
-  std::filesystem::path absolute = std::filesystem::absolute(path, ec).lexically_normal();
-  std::filesystem::path base = std::filesystem::absolute(config.project_dir, ec).lexically_normal();
-  return absolute.lexically_relative(base).generic_string();
+  return relative_path(path, config.project_dir);
 }
 
 // A path source's pyproject.toml (and setup.cfg / setup.py) is part of what the lock read: a

@@ -1633,11 +1633,7 @@ Result<pkg::DirectSource> direct_source(const ProjectConfig& config, const Sourc
                         str_cat("the source entry at line ", entry.line,
                                 " names an index or a workspace member"));
     case SourceEntry::Kind::kPath: {
-      std::string path = resolve_project_path(config, entry.location);
-      std::error_code ec;
-      const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-      source.location = (ec ? std::filesystem::path(path) : absolute).lexically_normal().generic_string();
-      while (source.location.size() > 1 && source.location.back() == '/') source.location.pop_back();
+      source.location = absolute_path(resolve_project_path(config, entry.location));
       source.kind = pkg::is_archive_name(source.location) ? pkg::DirectKind::kArchive
                                                           : pkg::DirectKind::kDirectory;
       if (entry.editable && source.kind != pkg::DirectKind::kDirectory) {
@@ -1661,10 +1657,7 @@ Result<pkg::DirectSource> direct_source(const ProjectConfig& config, const Sourc
       if (source.location.rfind("git+", 0) == 0) source.location = source.location.substr(4);
       if (!is_url(source.location) && source.location.find('@') == std::string::npos) {
         // A local repository, relative to the project like every path.
-        std::error_code ec;
-        const std::string local = resolve_project_path(config, source.location);
-        const std::filesystem::path absolute = std::filesystem::absolute(local, ec);
-        source.location = (ec ? std::filesystem::path(local) : absolute).lexically_normal().generic_string();
+        source.location = absolute_path(resolve_project_path(config, source.location));
       }
       source.tag = entry.tag;
       source.branch = entry.branch;

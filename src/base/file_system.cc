@@ -296,6 +296,21 @@ std::string path_join(std::string_view base, std::string_view leaf) {
   return out;
 }
 
+std::string absolute_path(std::string_view path) {
+  std::error_code ec;
+  std::filesystem::path absolute = std::filesystem::absolute(std::filesystem::path(path), ec);
+  if (ec) absolute = std::filesystem::path(path);
+  std::string text = absolute.lexically_normal().generic_string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
+std::string relative_path(std::string_view path, std::string_view base) {
+  return std::filesystem::path(absolute_path(path))
+      .lexically_relative(absolute_path(base))
+      .generic_string();
+}
+
 std::string path_parent(std::string_view path) {
   while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   std::size_t slash = path.rfind('/');

@@ -209,5 +209,10 @@ std::string path_join(std::string_view base, std::string_view leaf);
 std::string path_parent(std::string_view path);
 /// The last piece of a path.
 std::string_view path_filename(std::string_view path);
+/// `path` made absolute against the working folder and lexically normal (`a/./b/../c` ->
+/// `/cwd/a/c`), without a trailing `/`; only normalised when the working folder is unreadable.
+std::string absolute_path(std::string_view path);
+/// `path` relative to `base`, both made absolute_path() first (`../lib/pyproject.toml`).
+std::string relative_path(std::string_view path, std::string_view base);
 
 }  // namespace wv

@@ -68,10 +68,8 @@ bool needs_follow_up(const lock::LockedPackage& package) {
 // and as a path for find-links (pip reads it relative to the file's folder, or the current one).
 std::string pip_location(const std::string& location, const std::string& project_dir, bool index) {
   if (is_url(location)) return strip_credentials(location);
-  std::error_code ec;
-  std::filesystem::path absolute =
-      std::filesystem::absolute(std::filesystem::path(project_dir) / location, ec).lexically_normal();
-  return index ? "file://" + absolute.generic_string() : absolute.generic_string();
+  const std::string absolute = absolute_path(path_join(project_dir, location));
+  return index ? "file://" + absolute : absolute;
 }
 
 // The indexes the exported packages came from: `--index-url` for the project's default index

@@ -37,8 +37,7 @@ bool ends_with_py(const std::string& text) {
 // failure.
 int exec_in_environment(const std::string& venv, std::vector<std::string> command,
                         bool script = false) {
-  std::error_code ec;
-  const std::string root = std::filesystem::absolute(venv, ec).lexically_normal().string();
+  const std::string root = absolute_path(venv);
   const std::string bin = root + "/bin";
   // A script runs with the environment's Python, whatever its shebang says.
   if (script || ends_with_py(command.front())) command.insert(command.begin(), bin + "/python");

@@ -44,9 +44,7 @@ Result<std::unique_ptr<ProjectSource>> lock_build_source(const GlobalOptions& op
                                                         const std::string& lock_dir,
                                                         FileSystem& file_system) {
   LoadedProject project;
-  std::error_code error;
-  project.config.project_dir =
-      std::filesystem::absolute(lock_dir, error).lexically_normal().generic_string();
+  project.config.project_dir = absolute_path(lock_dir);
   std::set<std::string> seen;
   std::vector<targets::IndexConfig> indexes;
   for (const lock::LockedPackage& package : lockfile.packages) {

@@ -123,9 +123,7 @@ class WiredSource final : public ProjectSource {
   std::string project_relative(std::string location) const {
     if (Result<std::string> path = file_url_to_path(location)) location = std::move(*path);
     if (is_url(location)) return strip_credentials(location);  // the lock holds bare URLs
-    std::filesystem::path absolute = std::filesystem::absolute(location).lexically_normal();
-    std::filesystem::path base = std::filesystem::absolute(project_dir_).lexically_normal();
-    return absolute.lexically_relative(base).generic_string();
+    return relative_path(location, project_dir_);
   }
 
   // Builds read sdists and source trees (the lock's metadata) and build wheels (sync). Their
@@ -207,9 +205,7 @@ std::string cache_directory(const GlobalOptions& options) {
     directory = found ? *found : std::string(".wvlock-cache");
   }
   // Absolute: builds run from other folders (a hook's working folder is its source tree).
-  std::error_code ec;
-  std::filesystem::path absolute = std::filesystem::absolute(directory, ec);
-  return ec ? directory : absolute.lexically_normal().string();
+  return absolute_path(directory);
 }
 
 // The target of a project that declares none: this host as detected (overrides included).

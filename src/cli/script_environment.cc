@@ -26,11 +26,6 @@ namespace {
 // Written last: a folder without it is half built and is built again.
 constexpr const char* kReadyMarker = ".wvlock-ready";
 
-std::string absolute_path(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::absolute(path, ec).lexically_normal().string();
-}
-
 // The project's indexes and find-links as TOML for the script's project file, paths made
 // absolute; "" outside a project. `[tool.wvlock]` keys only when the block has no such table.
 Result<std::string> project_index_tables(const GlobalOptions& options, FileSystem& file_system,

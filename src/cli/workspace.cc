@@ -18,14 +18,6 @@ namespace fs = std::filesystem;
 
 bool has_glob(std::string_view text) { return text.find_first_of("*?[") != std::string_view::npos; }
 
-std::string absolute_dir(const std::string& path) {
-  std::error_code ec;
-  fs::path absolute = fs::absolute(path, ec).lexically_normal();
-  std::string text = absolute.generic_string();
-  while (text.size() > 1 && text.back() == '/') text.pop_back();
-  return text;
-}
-
 bool is_dir(const fs::path& path) {
   std::error_code ec;
   return fs::is_directory(path, ec);
@@ -84,7 +76,7 @@ Result<WorkspaceMember> read_member(const FileSystem& file_system, const targets
                                     const targets::WorkspaceConfig::Pattern& pattern) {
   WorkspaceMember member;
   member.relative = relative;
-  member.dir = absolute_dir(path_join(root.project_dir, relative));
+  member.dir = absolute_path(path_join(root.project_dir, relative));
   const std::string path = path_join(path_join(root.project_dir, relative), "pyproject.toml");
   Result<std::string> text = file_system.read_file(path);
   if (!text) {
@@ -146,7 +138,7 @@ Result<std::string> member_name_at(const FileSystem& file_system, const std::str
 
 Result<std::optional<WorkspaceLocation>> find_workspace(const FileSystem& file_system,
                                                         const std::string& start) {
-  const std::string from = absolute_dir(start);
+  const std::string from = absolute_path(start);
   for (fs::path folder = from;; folder = folder.parent_path()) {
     const std::string path = path_join(folder.generic_string(), "pyproject.toml");
     Result<std::string> text = file_system.read_file(path);
@@ -173,7 +165,7 @@ Result<std::optional<WorkspaceLocation>> find_workspace(const FileSystem& file_s
 Result<Workspace> load_workspace(const FileSystem& file_system, const targets::ProjectConfig& root) {
   Workspace workspace;
   if (!root.workspace) return workspace;
-  const std::string root_dir = absolute_dir(root.project_dir);
+  const std::string root_dir = absolute_path(root.project_dir);
   for (const auto& pattern : root.workspace->members) {
     const std::vector<std::string> matched = expand(root.project_dir, pattern.glob);
     if (matched.empty()) {
@@ -186,7 +178,7 @@ Result<Workspace> load_workspace(const FileSystem& file_system, const targets::P
     }
     for (const std::string& relative : matched) {
       if (excluded(*root.workspace, relative)) continue;
-      if (absolute_dir(path_join(root.project_dir, relative)) == root_dir) continue;
+      if (absolute_path(path_join(root.project_dir, relative)) == root_dir) continue;
       if (std::any_of(workspace.members.begin(), workspace.members.end(),
                       [&](const WorkspaceMember& m) { return m.relative == relative; })) {
         continue;  // two globs matched one folder

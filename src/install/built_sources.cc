@@ -72,9 +72,7 @@ std::string source_directory(const lock::LockedPackage& package, const SyncOptio
   if (!package.directory) return "";
   fs::path path = locked_folder(package, options);
   if (!package.directory->subdirectory.empty()) path /= package.directory->subdirectory;
-  std::error_code ec;
-  fs::path absolute = fs::absolute(path, ec);
-  return (ec ? path : absolute).lexically_normal().generic_string();
+  return absolute_path(path.generic_string());
 }
 
 Result<std::map<std::string, SourceIdentity>> source_identities(const TargetChoice& selection,

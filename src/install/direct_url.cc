@@ -13,11 +13,7 @@ namespace {
 // `file://` and the absolute path, percent-encoded where a URL needs it (PEP 610 wants a URL);
 // a folder without its trailing `/`, as pip writes it.
 std::string file_url(const std::string& path) {
-  std::error_code ec;
-  fs::path absolute = fs::absolute(path, ec);
-  std::string text = (ec ? fs::path(path) : absolute).lexically_normal().generic_string();
-  if (text.size() > 1 && text.back() == '/') text.pop_back();
-  return "file://" + percent_encode(text, "/");
+  return "file://" + percent_encode(absolute_path(path), "/");
 }
 
 // The file's own URL when the lock names it by one (https:// or file://), else the file:// URL

@@ -63,15 +63,12 @@ Result<std::string> checked_scheme_path(std::string value, std::string_view key)
 
 }  // namespace
 
-Result<std::string> absolute_path(const std::string& path) {
-  std::error_code ec;
-  fs::path absolute = fs::absolute(path, ec);
-  if (ec) {
-    return make_error(ErrorCode::kIo,
-                      str_cat("cannot resolve ", in_backticks(path), ": ", ec.message()));
+Result<std::string> absolute_venv_path(const std::string& path) {
+  std::string text = absolute_path(path);
+  if (text.empty() || text.front() != '/') {
+    return make_error(ErrorCode::kIo, str_cat("cannot resolve ", in_backticks(path),
+                                              ": the working folder cannot be read"));
   }
-  std::string text = absolute.lexically_normal().string();
-  while (text.size() > 1 && text.back() == '/') text.pop_back();
   return text;
 }
 
@@ -136,7 +133,7 @@ Result<std::string> interpreter_answer(const std::string& root, const std::strin
 
 Result<InterpreterFacts> read_interpreter(const std::string& venv,
                                          const std::string& python_override) {
-  WV_ASSIGN_OR_RETURN(std::string root, absolute_path(venv));
+  WV_ASSIGN_OR_RETURN(std::string root, absolute_venv_path(venv));
   const std::string python =
       python_override.empty() ? path_join(root, "bin/python") : python_override;
   if (python_override.empty() && !fs::exists(python)) {

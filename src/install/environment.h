@@ -15,7 +15,7 @@
 namespace wv::install {
 
 /// `path` made absolute and normal, without a trailing `/`: how an environment's root is named.
-Result<std::string> absolute_path(const std::string& path);
+Result<std::string> absolute_venv_path(const std::string& path);
 
 /// What the environment's interpreter says about itself.
 struct InterpreterFacts {

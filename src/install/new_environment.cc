@@ -58,7 +58,7 @@ Result<void> swap_folders(const std::string& a, const std::string& b) {
 Result<EnvironmentPlan> plan_environment(const std::string& venv, const std::string& python,
                                          const PythonRequest* request) {
   EnvironmentPlan plan;
-  WV_ASSIGN_OR_RETURN(plan.root, absolute_path(venv));
+  WV_ASSIGN_OR_RETURN(plan.root, absolute_venv_path(venv));
   std::error_code ec;
   const bool exists = fs::exists(path_join(plan.root, "pyvenv.cfg"), ec);
   if (!exists) {

@@ -84,10 +84,7 @@ std::string LocalWheelStore::local_path(const lock::LockedFile& file) const {
 LocatedFile LocalWheelStore::locate(const lock::LockedFile& file) {
   std::string path = local_path(file);
   if (path.empty()) return fallback_ != nullptr ? fallback_->locate(file) : LocatedFile{};
-  std::error_code ec;
-  std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-  if (!ec) path = absolute.lexically_normal().string();
-  return inspect_file(path, file.sha256, file.size, file.name);
+  return inspect_file(absolute_path(path), file.sha256, file.size, file.name);
 }
 
 Result<std::string> LocalWheelStore::get(const lock::LockedFile& file) {

@@ -365,8 +365,7 @@ namespace {
 // "editable-<digest>" of a source tree: its absolute path and its metadata files (read only
 // inside it), which are all an editable wheel depends on.
 Result<std::string> editable_key(const std::string& tree) {
-  std::error_code ec;
-  std::string text = str_cat("editable-1\n", fs::absolute(tree, ec).lexically_normal().string());
+  std::string text = str_cat("editable-1\n", absolute_path(tree));
   RealFileSystem file_system;
   for (std::string_view leaf : pkg::kMetadataFiles) {
     Result<std::string> path = resolve_inside(tree, leaf, str_cat("the folder ", in_backticks(tree)));
