@@ -1,5 +1,7 @@
 #include "src/pkg/name.h"
 
+#include <ostream>
+
 #include "src/base/str.h"
 
 namespace wv::pkg {
@@ -45,5 +47,20 @@ Result<PackageName> parse_package_name(std::string_view name) {
   }
   return PackageName(normalize_name(name));
 }
+
+Result<PackageName> parse_normalized_name(std::string_view name) {
+  WV_ASSIGN_OR_RETURN(PackageName parsed, parse_package_name(name));
+  if (parsed.str() != name) {
+    // The first character the normal form changes.
+    std::size_t at = 0;
+    while (at < name.size() && at < parsed.str().size() && name[at] == parsed.str()[at]) ++at;
+    return make_parse_error("package name", name, at,
+                            str_cat("expected a normalised name (PEP 503): ",
+                                    in_backticks(parsed.str())));
+  }
+  return parsed;
+}
+
+std::ostream& operator<<(std::ostream& out, const PackageName& name) { return out << name.str(); }
 
 }  // namespace wv::pkg
