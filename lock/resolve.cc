@@ -160,7 +160,8 @@ Result<LockedPackage> project_entry(const ProjectRequirements& project) {
 bool member_only_root(const ProjectRequirements& project, std::string_view edge) {
   Result<pkg::PackageName> name = edge_package(edge);
   auto named = [&](const pkg::Requirement& requirement) {
-    return name && requirement.package_name() == *name;
+    Result<pkg::PackageName> named = requirement.package_name();
+    return name && named && *named == *name;
   };
   return std::any_of(project.workspace_members.begin(), project.workspace_members.end(), named) &&
          std::none_of(project.dependencies.begin(), project.dependencies.end(), named);
@@ -516,7 +517,8 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   }
   for (auto& [key, package] : packages) {
     for (const pkg::Requirement& member : project.workspace_members) {
-      if (member.package_name() == package.name && package.directory) package.workspace_member = true;
+      Result<pkg::PackageName> name = member.package_name();
+      if (name && *name == package.name && package.directory) package.workspace_member = true;
     }
     lockfile.packages.push_back(std::move(package));
   }

@@ -87,11 +87,7 @@ Result<Marker> parse_requirement_marker(Cursor& cursor, std::size_t span_start,
 
 std::string Requirement::normalized_name() const { return normalize_name(name); }
 
-PackageName Requirement::package_name() const {
-  Result<PackageName> parsed = parse_package_name(name);
-  WV_CHECK(parsed.has_value(), "a parsed requirement's name is a valid name");
-  return std::move(*parsed);
-}
+Result<PackageName> Requirement::package_name() const { return parse_package_name(name); }
 
 std::string Requirement::to_string() const {
   std::string out = name;

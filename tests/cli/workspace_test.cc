@@ -222,6 +222,14 @@ TEST_CASE("cli workspace: bad workspaces are refused at file:line:column", "[cli
     CHECK(has(run.err, "packages/zcore/pyproject.toml`:5:8: two workspace members are named "
                        "`core`: `packages/core` and `packages/zcore`"));
   }
+  SECTION("a member whose name is no package name") {
+    WorkspaceTree ws;
+    write_text(ws.root + "/packages/zcore/pyproject.toml", member_pyproject("z core", ""));
+    Run run = ws.wvlock("lock");
+    CHECK(run.status == 2);
+    CHECK(has(run.err, "packages/zcore/pyproject.toml`:5:8: `[project] name`: invalid package "
+                       "name `z core`: expected ASCII letters, digits"));
+  }
   SECTION("a workspace dependency on a non-member") {
     WorkspaceTree ws;
     ws.member("service", "\"core\", \"requests\"",
