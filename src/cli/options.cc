@@ -101,10 +101,14 @@ Result<std::vector<pkg::PackageName>> extract_names(Arguments& arguments, std::s
 
 Result<std::vector<std::string>> extract_extra_names(Arguments& arguments,
                                                      std::string_view flag) {
-  WV_ASSIGN_OR_RETURN(std::vector<pkg::ExtraName> names, extract_names(arguments, flag));
-  std::vector<std::string> texts;
-  for (const pkg::ExtraName& name : names) texts.push_back(name.str());
-  return texts;
+  std::vector<std::string> names;
+  while (true) {
+    WV_ASSIGN_OR_RETURN(auto text, arguments.extract_value(flag));
+    if (!text) return names;
+    Result<pkg::ExtraName> name = pkg::parse_extra_name(*text);
+    if (!name) return std::move(name).error().with_context(str_cat("`", flag, "`"));
+    names.push_back(name->str());
+  }
 }
 
 int exit_code_for(const Error& error) {

@@ -109,11 +109,12 @@ Result<WorkspaceMember> read_member(const FileSystem& file_system, const targets
   }
   WV_ASSIGN_OR_RETURN(member.name, project_name(path, member.config));
   Result<pkg::PackageName> root_name =
-      root.name ? pkg::parse_package_name(*root.name) : Result<pkg::PackageName>(pkg::PackageName());
+      pkg::parse_package_name(root.name.value_or(""));  // no name, or none valid: no clash
   if (root_name && *root_name == member.name) {
     return at(path, member.config.name_line, member.config.name_column,
               str_cat("workspace member ", in_backticks(relative), " has the workspace root's name ",
-                      in_backticks(member.name.str()), ": give each package of a workspace its own name"));
+                      in_backticks(member.name.str()),
+                      ": give each package of a workspace its own name"));
   }
   return member;
 }

@@ -47,7 +47,8 @@ inline void str_append(std::string& out, const PackageName& name) { out.append(n
 
 /// Extra and dependency-group names normalise the same way (PEP 685, PEP 735).
 using ExtraName = PackageName;
-inline Result<ExtraName> parse_extra_name(std::string_view name) { return parse_package_name(name); }
+/// As parse_package_name(), its error naming an extra or group name.
+Result<ExtraName> parse_extra_name(std::string_view name);
 
 }  // namespace wv::pkg
 

@@ -131,6 +131,15 @@ TEST_CASE("cli export: what cannot be exported is a usage error", "[cli][export]
   CHECK(unknown_group.status == 2);
   CHECK(unknown_group.err.find("did not lock dependency group `docs` (it locked: dev)") !=
         std::string::npos);
+  // Any spelling of an extra is the extra; text that is no name is refused with its position.
+  Run spelled = example.wvlock("", "export --target cpu --extra CUDA");
+  CHECK(spelled.status == 2);
+  CHECK(spelled.err.find("did not lock extra `cuda`") != std::string::npos);
+  Run invalid = example.wvlock("", "export --target cpu --extra 'cu da'");
+  CHECK(invalid.status == 2);
+  CHECK(invalid.err.find("error: `--extra`: invalid extra or group name `cu da`") !=
+        std::string::npos);
+  CHECK(invalid.err.find("\n      ^") != std::string::npos);
   Run contradiction = example.wvlock("", "export --target h100 --extra cuda --no-extras");
   CHECK(contradiction.status == 2);
   CHECK_FALSE(fs::exists(example.dir + "/pylock.cpu.toml"));

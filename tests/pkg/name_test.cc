@@ -44,3 +44,10 @@ TEST_CASE("name: a PackageName is a hash key and prints as its normal form", "[p
   CHECK(out.str() == "foo-bar");
   CHECK(wv::pkg::PackageName().empty());
 }
+
+TEST_CASE("name: an extra or group name is refused as such", "[pkg][name]") {
+  CHECK(wv::pkg::parse_extra_name("Dev_Tools")->str() == "dev-tools");
+  auto bad = wv::pkg::parse_extra_name("dev tools");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message.find("invalid extra or group name `dev tools`") == 0);
+}
