@@ -281,7 +281,7 @@ wv::lock::Lockfile make_lockfile(const Case& bench_case, const std::string& mach
   target.declared = *wv::targets::target_from_facts("any", {{"platform", "linux-" + machine}});
   for (const Wheel& wheel : bench_case.wheels) {
     wv::lock::LockedPackage package;
-    package.name = wheel.package;
+    package.name = *wv::pkg::parse_package_name(wheel.package);
     package.version = wheel.version;
     wv::lock::LockedFile file;
     file.name = fs::path(wheel.path).filename().string();

@@ -100,7 +100,7 @@ inline std::map<std::string, std::string> locked_versions(const std::string& dir
   auto lockfile = wv::lock::read_lockfile(read_text(path), path);
   if (!lockfile) return versions;
   for (const wv::lock::LockedPackage* package : lockfile->closure(target)) {
-    versions[package->name] = package->version;
+    versions[package->name.str()] = package->version;
   }
   return versions;
 }

@@ -20,7 +20,7 @@ struct ByVersion {
 };
 
 using VersionSet = std::set<std::string, ByVersion>;
-using Versions = std::map<std::string, VersionSet>;
+using Versions = std::map<pkg::PackageName, VersionSet>;
 
 Versions versions_of(const Lockfile* lockfile) {
   Versions out;
@@ -46,7 +46,7 @@ const char* to_string(ChangeAction action) {
 std::vector<PackageChange> compare_lockfiles(const Lockfile* before, const Lockfile& after) {
   const Versions old_versions = versions_of(before);
   const Versions new_versions = versions_of(&after);
-  std::set<std::string> names;
+  std::set<pkg::PackageName> names;
   for (const auto& [name, versions] : old_versions) names.insert(name);
   for (const auto& [name, versions] : new_versions) names.insert(name);
   auto list = [](const VersionSet& versions) {
@@ -54,7 +54,7 @@ std::vector<PackageChange> compare_lockfiles(const Lockfile* before, const Lockf
   };
   static const VersionSet kNone;
   std::vector<PackageChange> changes;
-  for (const std::string& name : names) {
+  for (const pkg::PackageName& name : names) {
     auto old_it = old_versions.find(name);
     auto new_it = new_versions.find(name);
     const VersionSet& was = old_it == old_versions.end() ? kNone : old_it->second;

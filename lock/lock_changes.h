@@ -15,7 +15,7 @@ enum class ChangeAction { kAdded, kRemoved, kUpgraded, kDowngraded };
 const char* to_string(ChangeAction action);
 
 struct PackageChange {
-  std::string name;  ///< normalised
+  pkg::PackageName name;
   ChangeAction action = ChangeAction::kAdded;
   /// The versions before, oldest first (several when targets lock several); empty for an
   /// added package.

@@ -41,7 +41,7 @@ const LockedPackage* Lockfile::project() const {
   return nullptr;
 }
 
-const LockedPackage* Lockfile::find_package_for_target(std::string_view name,
+const LockedPackage* Lockfile::find_package_for_target(const pkg::PackageName& name,
                                                        std::string_view target) const {
   for (const LockedPackage& package : packages) {
     if (package.name == name && package.targets.count(std::string(target))) return &package;
@@ -98,19 +98,19 @@ std::vector<std::string> Lockfile::member_edges(std::string_view target) const {
   for (const LockedPackage& package : packages) {
     auto use = package.targets.find(std::string(target));
     if (!package.workspace_member || use == package.targets.end()) continue;
-    edges.push_back(package.name + "==" + package.version);
+    edges.push_back(str_cat(package.name, "==", package.version));
     for (const auto& [extra, extra_edges] : use->second.extra_dependencies) {
-      edges.push_back(package.name + "[" + extra + "]==" + package.version);
+      edges.push_back(str_cat(package.name, "[", extra, "]==", package.version));
     }
   }
   std::sort(edges.begin(), edges.end());
   return edges;
 }
 
-std::map<std::string, const LockedPackage*> Lockfile::reachable(
+std::map<pkg::PackageName, const LockedPackage*> Lockfile::reachable(
     std::string_view target, std::vector<std::string> pending) const {
   std::set<std::string> seen_edges;
-  std::map<std::string, const LockedPackage*> reached;
+  std::map<pkg::PackageName, const LockedPackage*> reached;
   while (!pending.empty()) {
     std::string edge = std::move(pending.back());
     pending.pop_back();
@@ -118,10 +118,10 @@ std::map<std::string, const LockedPackage*> Lockfile::reachable(
     // "name[extra]==version" -> name, extra
     std::size_t bracket = edge.find('[');
     std::size_t equals = edge.find("==");
-    std::string name = edge.substr(0, std::min(bracket, equals));
-    const LockedPackage* package = find_package_for_target(name, target);
+    Result<pkg::PackageName> name = edge_package(edge.substr(0, std::min(bracket, equals)));
+    const LockedPackage* package = name ? find_package_for_target(*name, target) : nullptr;
     if (!package) continue;
-    reached[name] = package;
+    reached[*name] = package;
     const TargetUse& use = package->targets.at(std::string(target));
     pending.insert(pending.end(), use.dependencies.begin(), use.dependencies.end());
     if (bracket != std::string::npos && bracket < equals) {
@@ -183,7 +183,7 @@ bool is_lower_hex(std::string_view text, std::size_t size) {
 }
 
 std::string label(const LockedPackage& package) {
-  return str_cat("package ", in_backticks(package.name));
+  return str_cat("package ", in_backticks(package.name.str()));
 }
 
 // User-info in a URL is a credential unless it is a bare ssh user (`ssh://git@host/...`, no
@@ -208,24 +208,23 @@ bool is_file_of(const LockedPackage& package, std::string_view file_name, bool s
   auto version = pkg::parse_version(package.version);
   if (!version) return false;
   if (auto wheel = pkg::parse_wheel_filename(file_name)) {
-    return wheel->name.str() == package.name && wheel->version == *version;
+    return wheel->name == package.name && wheel->version == *version;
   }
-  auto project = pkg::parse_package_name(package.name);
-  if (!sdist_too || !project) return false;
-  auto sdist = pkg::parse_sdist_filename(file_name, *project);
+  if (!sdist_too) return false;
+  auto sdist = pkg::parse_sdist_filename(file_name, package.name);
   return sdist && sdist->version == *version;
 }
 
 Result<void> check_file(const LockedPackage& package, const LockedFile& file,
                         std::string_view path) {
   if (file.name.empty()) {
-    return invalid(path, file.line, str_cat("a file of ", in_backticks(package.name),
+    return invalid(path, file.line, str_cat("a file of ", in_backticks(package.name.str()),
                                             " has no `name`"));
   }
   if (file.name.find_first_of("/\\") != std::string::npos || file.name == "." ||
       file.name == ".." || file.name.find('\0') != std::string::npos) {
     return invalid(path, file.line, str_cat("file name ", in_backticks(file.name.substr(0, 100)),
-                                            " of ", in_backticks(package.name),
+                                            " of ", in_backticks(package.name.str()),
                                             " is a path, not a file name"));
   }
   if (file.url.empty() == file.path.empty()) {
@@ -356,8 +355,8 @@ Result<void> check_project(const Lockfile& lockfile, std::string_view path) {
     if (!package.is_project) continue;
     if (project) {
       return invalid(path, package.line,
-                     str_cat("packages ", in_backticks(project->name), " and ",
-                             in_backticks(package.name), " are both `project = true`: expected "
+                     str_cat("packages ", in_backticks(project->name.str()), " and ",
+                             in_backticks(package.name.str()), " are both `project = true`: expected "
                                                          "at most one project entry"));
     }
     project = &package;
@@ -415,7 +414,7 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
   // Names reach file names (`pylock.NAME.toml`, dist-info folders): each must be a name,
   // never a path.
   auto check_name = [&](std::string_view what, const std::string& name, int line) -> Result<void> {
-    if (pkg::is_valid_name(name) && pkg::normalize_name(name) == name) return {};
+    if (pkg::parse_normalized_name(name)) return {};
     return invalid(path, line, str_cat(what, " ", in_backticks(name.substr(0, 100)),
                                        " is not a normalised name (PEP 503/685)"));
   };
@@ -441,10 +440,9 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
 
   WV_TRY(check_project(lockfile, path));
   // target -> package name -> version, to check edges and the one-version rule.
-  std::map<std::string, std::map<std::string, std::string>> used;
+  std::map<std::string, std::map<pkg::PackageName, std::string>> used;
   for (const LockedPackage& package : lockfile.packages) {
     if (package.name.empty()) return invalid(path, package.line, "a package has no `name`");
-    WV_TRY(check_name("package name", package.name, package.line));
     WV_TRY(check_sources(package, path, lockfile.targets.empty()));
     if (!package.marker.empty()) {
       if (Result<pkg::Marker> marker = pkg::parse_marker(package.marker); !marker) {
@@ -457,12 +455,12 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
     for (const auto& [target, use] : package.targets) {
       if (!target_names.count(target)) {
         return invalid(path, package.line,
-                       str_cat("package ", in_backticks(package.name), " names target ",
+                       str_cat("package ", in_backticks(package.name.str()), " names target ",
                                in_backticks(target), ", which is not declared"));
       }
       if (use.wheels.empty() && !package.has_source()) {
         return invalid(path, package.line,
-                       str_cat("package ", in_backticks(package.name), " keeps no wheel for ",
+                       str_cat("package ", in_backticks(package.name.str()), " keeps no wheel for ",
                                "target ", in_backticks(target), " and has no source to build ",
                                "(sdist, directory, vcs or archive)"));
       }
@@ -471,14 +469,14 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
           return invalid(path, package.line,
                          str_cat("target ", in_backticks(target), " chooses ",
                                  in_backticks(wheel), ", which is not listed in the wheels of ",
-                                 in_backticks(package.name + " " + package.version)));
+                                 in_backticks(str_cat(package.name, " ", package.version))));
         }
       }
       auto [it, fresh] = used[target].emplace(package.name, package.version);
       if (!fresh) {
         return invalid(path, package.line,
                        str_cat("target ", in_backticks(target), " uses two versions of ",
-                               in_backticks(package.name), ": ", it->second, " and ",
+                               in_backticks(package.name.str()), ": ", it->second, " and ",
                                package.version));
       }
     }
@@ -486,7 +484,8 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
   auto check_edge = [&](const std::string& target, const std::string& edge,
                         int line) -> Result<void> {
     auto& versions = used[target];
-    auto it = versions.find(std::string(edge_name(edge)));
+    Result<pkg::PackageName> name = edge_package(edge);
+    auto it = name ? versions.find(*name) : versions.end();
     if (it == versions.end() || it->second != edge_version(edge)) {
       return invalid(path, line,
                      str_cat("target ", in_backticks(target), " depends on ", in_backticks(edge),
@@ -516,6 +515,10 @@ Result<void> validate(const Lockfile& lockfile, std::string_view path) {
 std::string_view edge_name(std::string_view edge) {
   std::size_t end = edge.find_first_of("[=");
   return edge.substr(0, end);
+}
+
+Result<pkg::PackageName> edge_package(std::string_view edge) {
+  return pkg::parse_normalized_name(edge_name(edge));
 }
 
 }  // namespace wv::lock

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "src/base/result.h"
+#include "src/pkg/name.h"
 #include "src/pkg/variant.h"
 #include "targets/target.h"
 
@@ -83,7 +84,7 @@ struct TargetUse {
 
 /// One `[[packages]]` entry: a package version used by at least one target.
 struct LockedPackage {
-  std::string name;     ///< normalised
+  pkg::PackageName name;
   std::string version;  ///< normalised PEP 440
   std::string marker;   ///< where some target needs it (for standard installers); "" = always
   std::string requires_python;
@@ -171,7 +172,7 @@ struct Lockfile {
   /// The project's own entry (LockedPackage::is_project), or nullptr for a virtual project.
   const LockedPackage* project() const;
   /// The entry of `name` used by `target`, or nullptr.
-  const LockedPackage* find_package_for_target(std::string_view name,
+  const LockedPackage* find_package_for_target(const pkg::PackageName& name,
                                                std::string_view target) const;
   /// Every package entry `target` uses, sorted by name.
   std::vector<const LockedPackage*> closure(std::string_view target) const;
@@ -194,8 +195,8 @@ struct Lockfile {
   std::vector<std::string> member_edges(std::string_view target) const;
   /// The packages `target` reaches from `edges` ("name[extra]==version") along its dependency
   /// edges, by name.
-  std::map<std::string, const LockedPackage*> reachable(std::string_view target,
-                                                        std::vector<std::string> edges) const;
+  std::map<pkg::PackageName, const LockedPackage*> reachable(std::string_view target,
+                                                             std::vector<std::string> edges) const;
 };
 
 /// The file name `file`'s url or path ends with (the last `/` segment; a url's query and
@@ -206,6 +207,9 @@ std::string source_file_name(const LockedFile& file);
 /// The package name of a dependency edge or root: "name==version" or "name[extra]==version"
 /// -> "name".
 std::string_view edge_name(std::string_view edge);
+/// The package an edge names, as a name; an error when the edge's name is not a normalised one
+/// (a lockfile's edges are, once read_lockfile() has validated them).
+Result<pkg::PackageName> edge_package(std::string_view edge);
 
 /// Sets each package's `marker` to what a PEP 751 installer needs to select it exactly where
 /// some target does (docs/lockfile.md, "Markers"): per platform marker of the targets that use

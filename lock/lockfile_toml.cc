@@ -41,6 +41,19 @@ class Reader {
     return value->get();
   }
 
+  // Names reach file names (`pylock.NAME.toml`, dist-info folders): each must be a name in
+  // its normal form, never a path, so what was written is what reads back.
+  Result<pkg::PackageName> package_name(const toml::table& table, std::string_view text) const {
+    if (text.empty()) return error(table.get("name"), "a package has no `name`");
+    Result<pkg::PackageName> name = pkg::parse_normalized_name(text);
+    if (!name) {
+      return error(table.get("name"),
+                   str_cat("package name ", in_backticks(text.substr(0, 100)),
+                           " is not a normalised name (PEP 503/685)"));
+    }
+    return name;
+  }
+
   Result<bool> boolean(const toml::table& table, std::string_view key,
                        std::string_view where) const {
     const toml::node* node = table.get(key);
@@ -250,13 +263,13 @@ class Reader {
     if (tree && !tool) return {};
     if (tree && !package.version.empty()) {
       return error(table.get("version"),
-                   str_cat("package ", in_backticks(package.name),
+                   str_cat("package ", in_backticks(package.name.str()),
                            ": a directory or vcs entry has no top-level `version` (PEP 751); "
                            "expected it in `[packages.tool.wvlock] version`"));
     }
     if (!tree && !version.empty()) {
       return error(tool->get("version"),
-                   str_cat("package ", in_backticks(package.name),
+                   str_cat("package ", in_backticks(package.name.str()),
                            ": `packages.tool.wvlock.version` is for directory and vcs entries; "
                            "expected the top-level `version`"));
     }
@@ -267,7 +280,8 @@ class Reader {
   Result<LockedPackage> package(const toml::table& table) const {
     LockedPackage package;
     package.line = line_of(table);
-    WV_ASSIGN_OR_RETURN(package.name, string(table, "name", true, "packages."));
+    WV_ASSIGN_OR_RETURN(std::string name, string(table, "name", true, "packages."));
+    WV_ASSIGN_OR_RETURN(package.name, package_name(table, name));
     WV_ASSIGN_OR_RETURN(package.version, string(table, "version", false, "packages."));
     WV_ASSIGN_OR_RETURN(package.marker, string(table, "marker", false, "packages."));
     WV_ASSIGN_OR_RETURN(package.requires_python,

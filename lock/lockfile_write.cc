@@ -117,7 +117,7 @@ std::string write_lockfile(const Lockfile& original) {
 
   for (const LockedPackage& package : lockfile.packages) {
     out += "\n[[packages]]\n";
-    line(out, "name", package.name);
+    line(out, "name", package.name.str());
     if (!package.directory && !package.vcs) line(out, "version", package.version);
     if (!package.marker.empty()) line(out, "marker", package.marker);
     if (!package.requires_python.empty()) line(out, "requires-python", package.requires_python);

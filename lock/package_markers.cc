@@ -29,8 +29,8 @@ struct Reach {
 };
 
 // package name -> how `target` reaches it.
-std::map<std::string, Reach> reach_of(const Lockfile& lockfile, const LockedTarget& target) {
-  std::map<std::string, Reach> reach;
+std::map<pkg::PackageName, Reach> reach_of(const Lockfile& lockfile, const LockedTarget& target) {
+  std::map<pkg::PackageName, Reach> reach;
   // Workspace members are roots for an installer that reads the lock as PEP 751 says (the
   // whole workspace); wvlock's sync selects among them (--package, --all-packages).
   std::vector<std::string> roots = target.roots;
@@ -105,7 +105,7 @@ Result<std::string> package_marker(const std::map<std::string, Reach>& by_platfo
 }  // namespace
 
 Result<void> assign_package_markers(Lockfile& lockfile) {
-  std::map<std::string, std::map<std::string, Reach>> reach;  // target -> package -> reach
+  std::map<std::string, std::map<pkg::PackageName, Reach>> reach;  // target -> package -> reach
   for (const LockedTarget& target : lockfile.targets) {
     reach[target.name] = reach_of(lockfile, target);
   }

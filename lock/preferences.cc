@@ -72,7 +72,7 @@ Result<std::vector<std::pair<Package, int>>> preferences(
     for (const LockedPackage& package : options.previous->packages) {
       if (options.upgrade_packages.count(package.name)) continue;
       if (package.targets.count(target.name)) {
-        wanted[package.name] = {package.version, false};
+        wanted[package.name.str()] = {package.version, false};
       }
     }
   }
@@ -83,7 +83,7 @@ Result<std::vector<std::pair<Package, int>>> preferences(
       // reach the default index, PyPI, for a name that is only ours).
       if (package.is_project) continue;
       if (!options.upgrade_packages.count(package.name)) {
-        wanted.emplace(package.name, Wanted{package.version, false});
+        wanted.emplace(package.name.str(), Wanted{package.version, false});
       }
     }
   }

@@ -86,7 +86,7 @@ Result<void> add_member_requirements(const std::vector<targets::WorkspaceMember>
       extras.push_back(pkg::normalize_name(extra));
     }
     WV_ASSIGN_OR_RETURN(pkg::Requirement requirement,
-                        pkg::parse_requirement(extras.empty() ? member.name
+                        pkg::parse_requirement(extras.empty() ? member.name.str()
                                                               : str_cat(member.name, "[", join(extras, ","), "]")));
     requirements.workspace_members.push_back(std::move(requirement));
   }
@@ -142,7 +142,7 @@ Result<void> add_target_sources(const targets::ProjectConfig& root,
     source.kind = pkg::DirectKind::kDirectory;
     source.location = member.dir;
     source.editable = true;
-    context.direct_sources[member.name] = std::move(source);
+    context.direct_sources[member.name.str()] = std::move(source);
   }
   return {};
 }

@@ -141,9 +141,13 @@ std::vector<const pkg::Distribution*> compared_wheels(PythonProvider& provider,
 }
 
 // The project itself, when it is a package (ProjectRequirements::package_version).
-LockedPackage project_entry(const ProjectRequirements& project) {
+Result<LockedPackage> project_entry(const ProjectRequirements& project) {
   LockedPackage entry;
-  entry.name = pkg::normalize_name(project.name);
+  Result<pkg::PackageName> name = pkg::parse_package_name(project.name);
+  if (!name) {
+    return std::move(name).error().with_context("the project's `[project] name` in pyproject.toml");
+  }
+  entry.name = std::move(*name);
   entry.version = *project.package_version;
   entry.requires_python = project.requires_python;
   entry.directory = LockedDirectory{".", true, ""};
@@ -154,9 +158,10 @@ LockedPackage project_entry(const ProjectRequirements& project) {
 // Whether a root edge is there only because its package is a workspace member (not a
 // dependency of the root project itself).
 bool member_only_root(const ProjectRequirements& project, std::string_view edge) {
-  const std::string name = pkg::normalize_name(edge_name(edge));
+  Result<pkg::PackageName> name = edge_package(edge);
   auto named = [&](const pkg::Requirement& requirement) {
-    return requirement.normalized_name() == name;
+    Result<pkg::PackageName> named = requirement.package_name();
+    return name && named && *named == *name;
   };
   return std::any_of(project.workspace_members.begin(), project.workspace_members.end(), named) &&
          std::none_of(project.dependencies.begin(), project.dependencies.end(), named);
@@ -487,7 +492,8 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
       const PackageKey key{name, version,
                            first.direct ? "direct:" + first.direct->key() : files.index};
       LockedPackage& package = packages[key];
-      package.name = name;
+      // A solved node's name is a parsed requirement's, normalised.
+      WV_ASSIGN_OR_RETURN(package.name, pkg::parse_normalized_name(name));
       package.version = version;
       if (!files.index.empty()) {
         package.index = options.describe_index ? options.describe_index(files.index) : files.index;
@@ -511,7 +517,8 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   }
   for (auto& [key, package] : packages) {
     for (const pkg::Requirement& member : project.workspace_members) {
-      if (member.normalized_name() == package.name && package.directory) package.workspace_member = true;
+      Result<pkg::PackageName> name = member.package_name();
+      if (name && *name == package.name && package.directory) package.workspace_member = true;
     }
     lockfile.packages.push_back(std::move(package));
   }
@@ -520,7 +527,8 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   // The project's own entry belongs to no target's closure (sync adds it to every one), so it
   // comes after the markers; the lockfile is validated after this, its last change.
   if (project.package_version) {
-    lockfile.packages.push_back(project_entry(project));
+    WV_ASSIGN_OR_RETURN(LockedPackage entry, project_entry(project));
+    lockfile.packages.push_back(std::move(entry));
     canonicalize(lockfile);
   }
   WV_TRY(validate(lockfile, "pylock.toml"));

@@ -22,7 +22,7 @@ struct ResolveOptions {
   /// The lockfile being replaced: its versions are preferred unless upgraded.
   const Lockfile* previous = nullptr;
   bool upgrade_all = false;
-  std::set<std::string> upgrade_packages;  ///< normalised names
+  std::set<pkg::PackageName> upgrade_packages;
   /// Turns a listed file's location into the lockfile's `url` or `path` (relative to the
   /// lockfile's folder); the default keeps http(s)/file URLs as `url` and anything else as
   /// `path`.

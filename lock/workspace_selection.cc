@@ -10,10 +10,10 @@ namespace {
 
 // `member==version` and `member[extra]==version` for each extra the target locks of it.
 void add_member_edges(const Lockfile& lockfile, const LockedTarget& target,
-                      const std::string& name, std::vector<std::string>& roots) {
+                      const pkg::PackageName& name, std::vector<std::string>& roots) {
   const LockedPackage* package = lockfile.find_package_for_target(name, target.name);
   if (package == nullptr) return;  // a member this target does not use
-  roots.push_back(name + "==" + package->version);
+  roots.push_back(str_cat(name, "==", package->version));
   const TargetUse& use = package->targets.at(target.name);
   for (const auto& [extra, edges] : use.extra_dependencies) {
     roots.push_back(str_cat(name, "[", extra, "]==", package->version));
@@ -21,7 +21,7 @@ void add_member_edges(const Lockfile& lockfile, const LockedTarget& target,
 }
 
 // Whether some named member locks `extra` for some target.
-bool locks_extra(const Lockfile& lockfile, const std::vector<std::string>& named,
+bool locks_extra(const Lockfile& lockfile, const std::vector<pkg::PackageName>& named,
                  const std::string& extra) {
   for (const LockedPackage& package : lockfile.packages) {
     if (std::find(named.begin(), named.end(), package.name) == named.end()) continue;
@@ -35,18 +35,19 @@ bool locks_extra(const Lockfile& lockfile, const std::vector<std::string>& named
 }  // namespace
 
 Result<void> select_members(Lockfile& lockfile, const MemberSelection& selection) {
-  std::set<std::string> members;
+  std::set<pkg::PackageName> members;
   for (const LockedPackage& package : lockfile.packages) {
     if (package.workspace_member) members.insert(package.name);
   }
   const LockedPackage* root = lockfile.project();
-  const std::string root_name = root ? root->name : std::string();
-  std::vector<std::string> named;
-  for (const std::string& name : selection.packages) {
+  const pkg::PackageName root_name = root ? root->name : pkg::PackageName();
+  std::vector<pkg::PackageName> named;
+  for (const pkg::PackageName& name : selection.packages) {
     if (name == root_name) continue;
     if (!members.count(name)) {
-      std::vector<std::string> known(members.begin(), members.end());
-      if (!root_name.empty()) known.insert(known.begin(), root_name);
+      std::vector<std::string> known;
+      if (!root_name.empty()) known.push_back(root_name.str());
+      for (const pkg::PackageName& member : members) known.push_back(member.str());
       return make_error(ErrorCode::kInvalidInput,
                         str_cat("`--package ", name, "` names no package of the workspace",
                                 known.empty() ? std::string(" (the lock has no workspace)")
@@ -71,9 +72,9 @@ Result<void> select_members(Lockfile& lockfile, const MemberSelection& selection
       target.extra_roots.clear();
       target.group_roots.clear();
     }
-    const std::vector<std::string> chosen =
-        selection.all ? std::vector<std::string>(members.begin(), members.end()) : named;
-    for (const std::string& name : chosen) {
+    const std::vector<pkg::PackageName> chosen =
+        selection.all ? std::vector<pkg::PackageName>(members.begin(), members.end()) : named;
+    for (const pkg::PackageName& name : chosen) {
       add_member_edges(lockfile, target, name, roots);
     }
     target.roots = std::move(roots);

@@ -7,13 +7,14 @@
 #include <vector>
 
 #include "src/base/result.h"
+#include "src/pkg/name.h"
 #include "lock/lockfile.h"
 
 namespace wv::lock {
 
 struct MemberSelection {
-  /// `--package NAME` (normalised): these members and their dependencies, not the root's.
-  std::vector<std::string> packages;
+  /// `--package NAME`: these members and their dependencies, not the root's.
+  std::vector<pkg::PackageName> packages;
   /// `--all-packages`: the root's closure and every member's.
   bool all = false;
   /// `--extra` given with members named: each must be an extra some named member locks. A

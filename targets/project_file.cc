@@ -1074,12 +1074,13 @@ Result<void> read_sources(const Reader& reader, const toml::table& wvlock, Proje
   std::map<std::string, std::string> spellings;  // normalised -> as written
   for (const auto& [key, value] : in_file_order(*sources)) {
     const std::string package(key->str());
-    if (!pkg::is_valid_name(package)) {
+    Result<pkg::PackageName> parsed = pkg::parse_package_name(package);
+    if (!parsed) {
       return reader.error(key->source(),
                           str_cat("invalid package name ", in_backticks(package),
                                   " in ", table_name));
     }
-    const std::string normalized = pkg::normalize_name(package);
+    const std::string& normalized = parsed->str();
     if (auto seen = spellings.find(normalized); seen != spellings.end()) {
       return reader.error(key->source(),
                           str_cat(in_backticks(package), " and ", in_backticks(seen->second),

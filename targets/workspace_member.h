@@ -5,12 +5,13 @@
 
 #include <string>
 
+#include "src/pkg/name.h"
 #include "targets/project_file.h"
 
 namespace wv::targets {
 
 struct WorkspaceMember {
-  std::string name;      ///< normalised
+  pkg::PackageName name;
   std::string dir;       ///< its folder, absolute
   std::string relative;  ///< its folder relative to the root, POSIX separators
   ProjectConfig config;

@@ -113,7 +113,7 @@ Result<std::map<std::string, std::string>> locked_versions(const ProjectFiles& f
                                                            FileSystem& file_system) {
   WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(files.lock_path, Limit::kTomlBytes));
   WV_ASSIGN_OR_RETURN(lock::Lockfile lockfile, lock::read_lockfile(text, files.lock_path));
-  std::map<std::string, pkg::Version> lowest;
+  std::map<pkg::PackageName, pkg::Version> lowest;
   for (const lock::LockedPackage& package : lockfile.packages) {
     Result<pkg::Version> version = pkg::parse_version(package.version);
     if (!version) continue;
@@ -121,7 +121,7 @@ Result<std::map<std::string, std::string>> locked_versions(const ProjectFiles& f
     if (found == lowest.end() || *version < found->second) lowest.insert_or_assign(package.name, *version);
   }
   std::map<std::string, std::string> out;
-  for (const auto& [name, version] : lowest) out.emplace(name, version.to_string());
+  for (const auto& [name, version] : lowest) out.emplace(name.str(), version.to_string());
   return out;
 }
 

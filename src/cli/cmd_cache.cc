@@ -81,7 +81,7 @@ int run_cache(const GlobalOptions& options, Arguments& arguments) {
     return kExitOk;
   }
   std::int64_t max_age_days = 30;
-  std::vector<std::string> names;
+  std::vector<pkg::PackageName> names;
   if (*action == "prune") {
     auto age = arguments.extract_value("--older-than");
     if (!age) return fail(age.error());
@@ -94,7 +94,11 @@ int run_cache(const GlobalOptions& options, Arguments& arguments) {
       max_age_days = static_cast<std::int64_t>(*days);
     }
   } else if (*action == "clean") {
-    while (std::optional<std::string> name = arguments.take_positional()) names.push_back(*name);
+    while (std::optional<std::string> text = arguments.take_positional()) {
+      Result<pkg::PackageName> name = pkg::parse_package_name(*text);
+      if (!name) return fail(std::move(name).error().with_context("`wvlock cache clean`"));
+      names.push_back(std::move(*name));
+    }
   } else if (*action != "verify") {
     return fail(make_error(ErrorCode::kInvalidInput,
                            str_cat("unknown cache action ", in_backticks(*action),

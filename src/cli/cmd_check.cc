@@ -90,7 +90,7 @@ TargetReport check_target(const lock::Lockfile& lockfile, const lock::TargetCont
       if (filename && context.tags.is_compatible(filename->tags)) installable = true;
     }
     if (!installable) {
-      report.problems.push_back({package->name, package->version, "", "no-wheel",
+      report.problems.push_back({package->name.str(), package->version, "", "no-wheel",
                                  str_cat(package->name, " ", package->version,
                                          " keeps no wheel this target can install")});
     }
@@ -108,7 +108,7 @@ TargetReport check_target(const lock::Lockfile& lockfile, const lock::TargetCont
       const bool unreadable = located.state == install::FileState::kUnreadable;
       report.unreadable = report.unreadable || unreadable;
       report.problems.push_back(
-          {package->name, package->version, file->name,
+          {package->name.str(), package->version, file->name,
            unreadable ? "unreadable"
                       : located.state == install::FileState::kMissing ? "missing" : "mismatch",
            located.problem});
@@ -142,7 +142,7 @@ TargetReport check_all_files(const lock::Lockfile& lockfile, install::WheelStore
       const bool unreadable = located.state == install::FileState::kUnreadable;
       report.unreadable = report.unreadable || unreadable;
       report.problems.push_back(
-          {package.name, package.version, file->name,
+          {package.name.str(), package.version, file->name,
            unreadable ? "unreadable"
                       : located.state == install::FileState::kMissing ? "missing" : "mismatch",
            located.problem});

@@ -44,7 +44,7 @@ std::string requirement_line(const lock::LockedPackage& package, bool from_sourc
       !package.wheels.front().path.empty()) {
     return package.wheels.front().path;
   }
-  return package.name + "==" + package.version;
+  return str_cat(package.name, "==", package.version);
 }
 
 // The hashes pip checks for a line: the target's wheels, else the sdist or archive it builds.
@@ -171,7 +171,7 @@ std::string summary_json(const lock::Lockfile& lockfile, const lock::Lockfile& e
   json.key("groups").strings(selection.groups);
   json.key("packages").begin_array();
   for (const lock::LockedPackage& package : exported.packages) {
-    json.begin_object().field("name", package.name);
+    json.begin_object().field("name", package.name.str());
     json.key("version").text_or_null(package.version);
     if (package.wheels.empty()) {
       json.field("source", built_source(package));
@@ -189,7 +189,7 @@ std::string summary_json(const lock::Lockfile& lockfile, const lock::Lockfile& e
 // has a value, so none given is the only empty list).
 Result<std::optional<std::vector<std::string>>> repeated(Arguments& arguments,
                                                          std::string_view name) {
-  WV_ASSIGN_OR_RETURN(std::vector<std::string> values, extract_names(arguments, name));
+  WV_ASSIGN_OR_RETURN(std::vector<std::string> values, extract_extra_names(arguments, name));
   if (values.empty()) return std::optional<std::vector<std::string>>();
   return std::optional<std::vector<std::string>>(std::move(values));
 }

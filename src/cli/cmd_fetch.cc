@@ -234,7 +234,7 @@ std::string json_document(const std::string& lockfile_path, const FetchPlan& pla
     if (!wanted.error) bytes += wanted.file->size.value_or(0);
     json.begin_object()
         .field("name", wanted.file->name)
-        .field("package", wanted.package->name)
+        .field("package", wanted.package->name.str())
         .field("version", wanted.package->version)
         .field("sha256", wanted.file->sha256);
     json.key("size");
@@ -251,7 +251,7 @@ std::string json_document(const std::string& lockfile_path, const FetchPlan& pla
   for (const WantedGit& wanted : plan.git) {
     const lock::LockedVcs& vcs = *wanted.package->vcs;
     json.begin_object()
-        .field("package", wanted.package->name)
+        .field("package", wanted.package->name.str())
         .field("version", wanted.package->version)
         .field("url", vcs.url.empty() ? vcs.path : vcs.url)
         .field("commit", vcs.commit_id);

@@ -65,13 +65,14 @@ Result<std::string> project_name(const InitFlags& flags, FileSystem& file_system
     WV_ASSIGN_OR_RETURN(std::string real, file_system.real_path(dir));
     written = std::string(path_filename(real));
   }
-  if (!pkg::is_valid_name(written)) {
+  Result<pkg::PackageName> name = pkg::parse_package_name(written);
+  if (!name) {
     return make_error(ErrorCode::kInvalidInput,
                       str_cat(in_backticks(written),
                               " is not a valid project name (letters, digits, `-`, `_`, `.`)"))
         .with_note("hint: pass `--name NAME`");
   }
-  return pkg::normalize_name(written);
+  return name->str();
 }
 
 // Writes `path` with `text` unless it exists.

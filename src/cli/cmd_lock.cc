@@ -23,7 +23,8 @@ int run_lock(const GlobalOptions& global, Arguments& arguments) {
     print_error(upgrade_names.error());
     return kExitUsage;
   }
-  request.upgrade_packages = std::set<std::string>(upgrade_names->begin(), upgrade_names->end());
+  request.upgrade_packages =
+      std::set<pkg::PackageName>(upgrade_names->begin(), upgrade_names->end());
   if (auto done = arguments.expect_done(); !done) {
     print_error(done.error());
     return kExitUsage;

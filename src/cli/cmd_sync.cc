@@ -188,10 +188,10 @@ Result<SelectionFlags> selection_flags(Arguments& arguments) {
   flags.select.allow_cpu_fallback =
       arguments.extract_flag("--allow-cpu-fallback") || env_flag("WVLOCK_ALLOW_CPU_FALLBACK");
   install::InstallRequest& request = flags.request;
-  WV_ASSIGN_OR_RETURN(request.extras, extract_names(arguments, "--extra"));
-  WV_ASSIGN_OR_RETURN(request.groups, extract_names(arguments, "--group"));
-  WV_ASSIGN_OR_RETURN(request.only_groups, extract_names(arguments, "--only-group"));
-  WV_ASSIGN_OR_RETURN(request.no_groups, extract_names(arguments, "--no-group"));
+  WV_ASSIGN_OR_RETURN(request.extras, extract_extra_names(arguments, "--extra"));
+  WV_ASSIGN_OR_RETURN(request.groups, extract_extra_names(arguments, "--group"));
+  WV_ASSIGN_OR_RETURN(request.only_groups, extract_extra_names(arguments, "--only-group"));
+  WV_ASSIGN_OR_RETURN(request.no_groups, extract_extra_names(arguments, "--no-group"));
   request.all_extras = arguments.extract_flag("--all-extras");
   request.all_groups = arguments.extract_flag("--all-groups");
   request.no_default_groups = arguments.extract_flag("--no-default-groups");
@@ -209,7 +209,7 @@ Result<void> select_workspace_packages(const GlobalOptions& options, SelectionFl
   lock::MemberSelection& members = flags.members;
   if (members.packages.empty() && !members.all && !options.workspace_member_dir.empty()) {
     RealFileSystem file_system;
-    WV_ASSIGN_OR_RETURN(std::string name, member_name_at(file_system, options.workspace_member_dir));
+    WV_ASSIGN_OR_RETURN(pkg::PackageName name, member_name_at(file_system, options.workspace_member_dir));
     members.packages.push_back(std::move(name));
   }
   if (members.packages.empty() && !members.all) return {};

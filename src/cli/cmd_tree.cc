@@ -20,7 +20,7 @@ namespace {
 // An edge as a JSON object: {"name", "version", "extra"}.
 void edge_json(JsonWriter& json, const std::string& text) {
   Edge edge = parse_edge(text);
-  json.field("name", edge.name).field("version", edge.version);
+  json.field("name", edge.name.str()).field("version", edge.version);
   json.key("extra").text_or_null(edge.extra);
 }
 
@@ -29,7 +29,7 @@ void edge_json(JsonWriter& json, const std::string& text) {
 struct TreeShape {
   int depth = 255;  // uv's default
   bool invert = false;
-  std::vector<std::string> packages;  ///< normalised; empty = the roots (or, inverted, leaves)
+  std::vector<pkg::PackageName> packages;  ///< empty = the roots (or, inverted, leaves)
 };
 
 // A target's graph walked either way. Inverted, a root's dependents are what asked for it:
@@ -59,11 +59,12 @@ class TargetGraph {
   }
 
   // The nodes shown first, each with its label.
-  std::vector<std::pair<std::string, std::string>> starts(const std::vector<std::string>& packages) const {
+  std::vector<std::pair<std::string, std::string>> starts(
+      const std::vector<pkg::PackageName>& packages) const {
     std::vector<std::pair<std::string, std::string>> out;
     if (!packages.empty()) {
       for (const std::string& node : nodes_) {
-        const std::string name = parse_edge(node).name;
+        const pkg::PackageName name = parse_edge(node).name;
         if (std::find(packages.begin(), packages.end(), name) != packages.end()) out.push_back({node, label(node)});
       }
       return out;
@@ -143,7 +144,7 @@ struct Chain {
 };
 
 std::optional<Chain> shortest_chain(const lock::Lockfile& lockfile, const lock::LockedTarget& target,
-                                    const std::string& name) {
+                                    const pkg::PackageName& name) {
   // Breadth-first from the roots.
   std::map<std::string, std::string> parent;
   std::vector<std::string> queue;
@@ -237,7 +238,9 @@ int run_why(const GlobalOptions& options, Arguments& arguments) {
                                         "usage: wvlock why PACKAGE [--target NAME] [--json]"));
   }
   if (auto done = arguments.expect_done(); !done) return fail_reading_lock(done.error());
-  std::string name = pkg::normalize_name(*wanted);
+  Result<pkg::PackageName> parsed = pkg::parse_package_name(*wanted);
+  if (!parsed) return fail_reading_lock(std::move(parsed).error().with_context("wvlock why"));
+  const pkg::PackageName& name = *parsed;
   RealFileSystem file_system;
   auto inputs = read_lock_inputs(options, file_system);
   if (!inputs) return fail_reading_lock(inputs.error());
@@ -245,7 +248,7 @@ int run_why(const GlobalOptions& options, Arguments& arguments) {
   if (!targets) return fail_reading_lock(targets.error());
   bool found_any = false;
   JsonWriter writer;
-  writer.begin_object().field("version", 1).field("package", name).key("targets").begin_array();
+  writer.begin_object().field("version", 1).field("package", name.str()).key("targets").begin_array();
   for (const lock::LockedTarget* target : *targets) {
     std::optional<Chain> chain = shortest_chain(inputs->lockfile, *target, name);
     found_any = found_any || chain.has_value();

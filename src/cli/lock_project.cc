@@ -25,7 +25,7 @@ int lock_project(const GlobalOptions& options, const LoadedProject& loaded,
   const bool check = request.check;
   const bool json = request.json;
   const bool upgrade = request.upgrade;
-  const std::set<std::string>& upgrade_packages = request.upgrade_packages;
+  const std::set<pkg::PackageName>& upgrade_packages = request.upgrade_packages;
   const auto started = std::chrono::steady_clock::now();
   auto elapsed_ms = [&] {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)

@@ -15,7 +15,7 @@ struct LockRequest {
   bool check = false;  ///< `--check`: compare, never write
   bool json = false;   ///< the `--json` document on stdout
   bool upgrade = false;
-  std::set<std::string> upgrade_packages;  ///< normalised names
+  std::set<pkg::PackageName> upgrade_packages;
 };
 
 /// Resolves every target of `project` and writes (or checks) its lockfile, printing the

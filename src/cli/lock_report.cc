@@ -24,9 +24,9 @@ std::vector<TargetSummary> summarize_targets(const lock::Lockfile& lockfile,
     for (const lock::LockedPackage* package : closure) {
       const auto& wheels = package->targets.at(target.name).wheels;
       if (wheels.empty()) continue;
-      TargetBuild build{package->name, package->version, std::nullopt, std::nullopt};
-      if (context && context->pinned_indexes.count(package->name)) {
-        build.index = context->pinned_indexes.at(package->name);
+      TargetBuild build{package->name.str(), package->version, std::nullopt, std::nullopt};
+      if (context && context->pinned_indexes.count(package->name.str())) {
+        build.index = context->pinned_indexes.at(package->name.str());
       } else {
         auto filename = pkg::parse_wheel_filename(wheels.front());
         if (!filename || !filename->variant_label || *filename->variant_label == "null") continue;
@@ -160,11 +160,11 @@ void print_failures(const std::vector<lock::TargetFailure>& failures) {
                            "(`extras = [...]` in the target)"));
 }
 
-void warn_unknown_upgrades(const std::set<std::string>& upgrade_packages,
+void warn_unknown_upgrades(const std::set<pkg::PackageName>& upgrade_packages,
                            const lock::Lockfile* previous,
                            const std::vector<std::string>& reached) {
-  for (const std::string& name : upgrade_packages) {
-    if (std::binary_search(reached.begin(), reached.end(), name)) continue;
+  for (const pkg::PackageName& name : upgrade_packages) {
+    if (std::binary_search(reached.begin(), reached.end(), name.str())) continue;
     if (previous && std::any_of(previous->packages.begin(), previous->packages.end(),
                                 [&](const lock::LockedPackage& p) { return p.name == name; })) {
       continue;
@@ -190,7 +190,7 @@ std::string lock_json(const LockReport& report) {
   }
   json.end().key("changes").begin_array();
   for (const lock::PackageChange& change : report.changes) {
-    json.begin_object().field("name", change.name).field("action", to_string(change.action));
+    json.begin_object().field("name", change.name.str()).field("action", to_string(change.action));
     json.field("from", versions_value(change.from)).field("to", versions_value(change.to)).end();
   }
   json.end().key("failures").begin_array();

@@ -41,7 +41,7 @@ void print_changes(const std::vector<lock::PackageChange>& changes);
 void print_failures(const std::vector<lock::TargetFailure>& failures);
 /// `warning:` for each name of `--upgrade-package` that neither the previous lock nor the
 /// resolution (`reached`) knows.
-void warn_unknown_upgrades(const std::set<std::string>& upgrade_packages,
+void warn_unknown_upgrades(const std::set<pkg::PackageName>& upgrade_packages,
                            const lock::Lockfile* previous,
                            const std::vector<std::string>& reached);
 

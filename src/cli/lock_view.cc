@@ -48,7 +48,7 @@ Edge parse_edge(std::string_view text) {
   std::string_view head = text.substr(0, equals);
   edge.version = equals == std::string_view::npos ? "" : std::string(text.substr(equals + 2));
   std::size_t bracket = head.find('[');
-  edge.name = std::string(head.substr(0, bracket));
+  if (auto name = lock::edge_package(head.substr(0, bracket))) edge.name = std::move(*name);
   if (bracket != std::string_view::npos) {
     edge.extra = std::string(head.substr(bracket + 1, head.find(']') - bracket - 1));
   }

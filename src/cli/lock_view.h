@@ -33,7 +33,8 @@ Result<std::vector<const lock::LockedTarget*>> chosen_targets(const lock::Lockfi
 
 /// One edge of a target's graph, "name[extra]==version", taken apart.
 struct Edge {
-  std::string name, extra, version;
+  pkg::PackageName name;  ///< empty when the text names no package
+  std::string extra, version;
 };
 Edge parse_edge(std::string_view text);
 

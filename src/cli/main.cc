@@ -209,7 +209,7 @@ int main(int argc, char** argv) {
             wv::str_cat("error: `--refresh-package` takes a package name, not `", refreshed, "`"));
         return kExitUsage;
       }
-      options.refresh_packages.push_back(name->str());
+      options.refresh_packages.push_back(std::move(*name));
       continue;
     }
     if (value_of("--project", options.project_dir) || value_of("--cache-dir", options.cache_dir)) {

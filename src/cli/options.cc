@@ -88,12 +88,26 @@ Result<void> Arguments::expect_done() const {
   return {};
 }
 
-Result<std::vector<std::string>> extract_names(Arguments& arguments, std::string_view flag) {
+Result<std::vector<pkg::PackageName>> extract_names(Arguments& arguments, std::string_view flag) {
+  std::vector<pkg::PackageName> names;
+  while (true) {
+    WV_ASSIGN_OR_RETURN(auto text, arguments.extract_value(flag));
+    if (!text) return names;
+    Result<pkg::PackageName> name = pkg::parse_package_name(*text);
+    if (!name) return std::move(name).error().with_context(str_cat("`", flag, "`"));
+    names.push_back(std::move(*name));
+  }
+}
+
+Result<std::vector<std::string>> extract_extra_names(Arguments& arguments,
+                                                     std::string_view flag) {
   std::vector<std::string> names;
   while (true) {
-    WV_ASSIGN_OR_RETURN(auto name, arguments.extract_value(flag));
-    if (!name) return names;
-    names.push_back(pkg::normalize_name(*name));
+    WV_ASSIGN_OR_RETURN(auto text, arguments.extract_value(flag));
+    if (!text) return names;
+    Result<pkg::ExtraName> name = pkg::parse_extra_name(*text);
+    if (!name) return std::move(name).error().with_context(str_cat("`", flag, "`"));
+    names.push_back(name->str());
   }
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "src/base/result.h"
+#include "src/pkg/name.h"
 
 namespace wv::cli {
 
@@ -36,7 +37,7 @@ struct GlobalOptions {
   /// `--refresh`: revalidate every cached page; `--refresh-package NAME` (repeatable, names
   /// normalised): only those projects' (index/sources.h IndexSource::set_refresh()).
   bool refresh = false;
-  std::vector<std::string> refresh_packages;
+  std::vector<pkg::PackageName> refresh_packages;
   /// `--keyring-provider`: "subprocess", "disabled", or "" when not given.
   std::string keyring_provider;
   /// `--default-index`, `--index`, `--no-index` of the command that resolves.
@@ -68,8 +69,11 @@ class Arguments {
   std::size_t position_ = 0;
 };
 
-/// Every `--NAME VALUE` given (in any order), each a name normalised as package names are.
-Result<std::vector<std::string>> extract_names(Arguments& arguments, std::string_view flag);
+/// Every `--NAME VALUE` given (in any order), each a package name (`Foo_Bar` is foo-bar); an
+/// invalid name is an error naming the flag and the position.
+Result<std::vector<pkg::PackageName>> extract_names(Arguments& arguments, std::string_view flag);
+/// The same for extras and dependency groups (`--extra`, `--group`): their normalised text.
+Result<std::vector<std::string>> extract_extra_names(Arguments& arguments, std::string_view flag);
 
 /// Maps an error to an exit code: network and file-system failures 3, everything else 2.
 int exit_code_for(const Error& error);

@@ -53,8 +53,9 @@ class WiredSource final : public ProjectSource {
     }
     source_ = std::make_unique<index::IndexSource>(std::move(locations), file_system, fetcher);
     source_->set_best_match(project.config.index_best_match);
-    source_->set_refresh(options.refresh, std::set<std::string>(options.refresh_packages.begin(),
-                                                                options.refresh_packages.end()));
+    source_->set_refresh(options.refresh, std::set<pkg::PackageName>(
+                                              options.refresh_packages.begin(),
+                                              options.refresh_packages.end()));
     if (caching_) source_->set_derived_cache(caching_);
     // Find-links folders keep their listing in the cache, network or not (docs/sources.md).
     if (!project.config.find_links.empty()) {
@@ -79,13 +80,13 @@ class WiredSource final : public ProjectSource {
   build::Builder& builder() override { return *builder_; }
 
   void keep_locked_commits(const lock::Lockfile& previous, bool upgrade_all,
-                           const std::set<std::string>& upgrade_packages) override {
+                           const std::set<pkg::PackageName>& upgrade_packages) override {
     if (upgrade_all) return;
     for (auto& [key, direct] : direct_) {
       const pkg::DirectSource& source = direct->direct_source();
       if (source.kind != pkg::DirectKind::kGit || upgrade_packages.count(direct->package())) continue;
       for (const lock::LockedPackage& package : previous.packages) {
-        if (!package.vcs || package.name != pkg::normalize_name(direct->package())) continue;
+        if (!package.vcs || package.name != direct->package()) continue;
         const lock::LockedVcs& vcs = *package.vcs;
         std::error_code ec;
         const std::string locked_at =
@@ -175,7 +176,11 @@ class WiredSource final : public ProjectSource {
       for (const auto& [name, direct] : target.direct_sources) {
         const std::string key = direct.key();
         if (direct_.count(key)) continue;
-        direct_.emplace(key, std::make_unique<build::DirectPackageSource>(direct, name, *builder_, fetch));
+        // The project reader keys direct sources by checked, normalised names.
+        Result<pkg::PackageName> package = pkg::parse_normalized_name(name);
+        WV_CHECK(package.has_value(), "a direct source is keyed by a normalised package name");
+        direct_.emplace(key, std::make_unique<build::DirectPackageSource>(direct, std::move(*package),
+                                                                          *builder_, fetch));
       }
     }
   }

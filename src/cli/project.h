@@ -71,7 +71,7 @@ class ProjectSource {
   virtual build::Builder& builder() = 0;
   /// Git sources keep the commits `previous` locked for them, except the packages upgraded.
   virtual void keep_locked_commits(const lock::Lockfile& previous, bool upgrade_all,
-                                   const std::set<std::string>& upgrade_packages) = 0;
+                                   const std::set<pkg::PackageName>& upgrade_packages) = 0;
   /// Where a listed file goes in the lockfile: URLs as `url`, local files as a `path`
   /// relative to the project folder.
   virtual lock::LockedFile locate(const pkg::Distribution& file) const = 0;

@@ -70,6 +70,16 @@ Error at(std::string_view path, int line, int column, std::string_view message) 
                     str_cat(in_backticks(path), ":", line, ":", column, ": ", message));
 }
 
+// A package's `[project] name` (given) as a name; an invalid one is an error where it is written.
+Result<pkg::PackageName> project_name(const std::string& path, const targets::ProjectConfig& config) {
+  Result<pkg::PackageName> name = pkg::parse_package_name(*config.name);
+  if (!name) {
+    return at(path, config.name_line, config.name_column,
+              str_cat("`[project] name`: ", name.error().message));
+  }
+  return name;
+}
+
 // One member folder that a glob matched: its pyproject.toml read, its name checked.
 Result<WorkspaceMember> read_member(const FileSystem& file_system, const targets::ProjectConfig& root,
                                     const std::string& relative,
@@ -89,11 +99,14 @@ Result<WorkspaceMember> read_member(const FileSystem& file_system, const targets
     return at(path, 1, 1, str_cat("workspace member ", in_backticks(relative),
                                   " declares no `[project] name`"));
   }
-  member.name = pkg::normalize_name(*member.config.name);
-  if (root.name && pkg::normalize_name(*root.name) == member.name) {
+  WV_ASSIGN_OR_RETURN(member.name, project_name(path, member.config));
+  Result<pkg::PackageName> root_name =
+      pkg::parse_package_name(root.name.value_or(""));  // no name, or none valid: no clash
+  if (root_name && *root_name == member.name) {
     return at(path, member.config.name_line, member.config.name_column,
               str_cat("workspace member ", in_backticks(relative), " has the workspace root's name ",
-                      in_backticks(member.name), ": give each package of a workspace its own name"));
+                      in_backticks(member.name.str()),
+                      ": give each package of a workspace its own name"));
   }
   return member;
 }
@@ -102,9 +115,12 @@ Result<WorkspaceMember> read_member(const FileSystem& file_system, const targets
 Result<void> check_workspace_sources(const targets::ProjectConfig& config, const Workspace& workspace) {
   for (const auto& [package, entries] : config.sources) {
     for (const targets::SourceEntry& entry : entries) {
-      if (entry.kind != targets::SourceEntry::Kind::kWorkspace || workspace.find(package)) continue;
+      if (entry.kind != targets::SourceEntry::Kind::kWorkspace) continue;
+      // The project reader keys sources by checked, normalised names.
+      Result<pkg::PackageName> name = pkg::parse_normalized_name(package);
+      if (name && workspace.find(*name)) continue;
       std::vector<std::string> names;
-      for (const WorkspaceMember& member : workspace.members) names.push_back(member.name);
+      for (const WorkspaceMember& member : workspace.members) names.push_back(member.name.str());
       return at(config.path, entry.line, entry.column,
                 str_cat("source of ", in_backticks(package), " says `workspace = true`, but ",
                         in_backticks(package), " is not a workspace member",
@@ -117,15 +133,14 @@ Result<void> check_workspace_sources(const targets::ProjectConfig& config, const
 
 }  // namespace
 
-const WorkspaceMember* Workspace::find(std::string_view name) const {
-  const std::string normalized = pkg::normalize_name(name);
+const WorkspaceMember* Workspace::find(const pkg::PackageName& name) const {
   for (const WorkspaceMember& member : members) {
-    if (member.name == normalized) return &member;
+    if (member.name == name) return &member;
   }
   return nullptr;
 }
 
-Result<std::string> member_name_at(const FileSystem& file_system, const std::string& dir) {
+Result<pkg::PackageName> member_name_at(const FileSystem& file_system, const std::string& dir) {
   const std::string path = path_join(dir, "pyproject.toml");
   WV_ASSIGN_OR_RETURN(std::string text, file_system.read_file(path));
   WV_ASSIGN_OR_RETURN(targets::ProjectConfig config, targets::parse_project_file(text, path));
@@ -133,7 +148,7 @@ Result<std::string> member_name_at(const FileSystem& file_system, const std::str
     return make_error(ErrorCode::kInvalidInput,
                       str_cat(in_backticks(path), ": a workspace member declares no `[project] name`"));
   }
-  return pkg::normalize_name(*config.name);
+  return project_name(path, config);
 }
 
 Result<std::optional<WorkspaceLocation>> find_workspace(const FileSystem& file_system,
@@ -186,7 +201,7 @@ Result<Workspace> load_workspace(const FileSystem& file_system, const targets::P
       WV_ASSIGN_OR_RETURN(WorkspaceMember member, read_member(file_system, root, relative, pattern));
       if (const WorkspaceMember* twin = workspace.find(member.name)) {
         return at(member.config.path, member.config.name_line, member.config.name_column,
-                  str_cat("two workspace members are named ", in_backticks(member.name), ": ",
+                  str_cat("two workspace members are named ", in_backticks(member.name.str()), ": ",
                           in_backticks(twin->relative), " and ", in_backticks(relative)));
       }
       workspace.members.push_back(std::move(member));
@@ -201,15 +216,14 @@ Result<Workspace> load_workspace(const FileSystem& file_system, const targets::P
   return workspace;
 }
 
-Result<std::vector<std::string>> view_workspace_packages(const GlobalOptions& options,
-                                                         lock::Lockfile& lockfile,
-                                                         std::vector<std::string> names, bool all,
-                                                         std::vector<std::string>* extras) {
+Result<std::vector<pkg::PackageName>> view_workspace_packages(
+    const GlobalOptions& options, lock::Lockfile& lockfile, std::vector<pkg::PackageName> names,
+    bool all, std::vector<std::string>* extras) {
   const lock::LockedPackage* root = lockfile.project();
   lock::MemberSelection selection;
   selection.all = all;
-  std::vector<std::string> others;
-  for (std::string& name : names) {
+  std::vector<pkg::PackageName> others;
+  for (pkg::PackageName& name : names) {
     const bool member = std::any_of(lockfile.packages.begin(), lockfile.packages.end(),
                                     [&](const lock::LockedPackage& p) {
                                       return p.workspace_member && p.name == name;
@@ -222,7 +236,7 @@ Result<std::vector<std::string>> view_workspace_packages(const GlobalOptions& op
   }
   if (selection.packages.empty() && !all && others.empty() && !options.workspace_member_dir.empty()) {
     RealFileSystem file_system;
-    WV_ASSIGN_OR_RETURN(std::string name, member_name_at(file_system, options.workspace_member_dir));
+    WV_ASSIGN_OR_RETURN(pkg::PackageName name, member_name_at(file_system, options.workspace_member_dir));
     selection.packages.push_back(std::move(name));
   }
   const bool root_named = root && std::find(selection.packages.begin(), selection.packages.end(),

@@ -12,6 +12,7 @@
 #include "src/base/result.h"
 #include "lock/lockfile.h"
 #include "src/cli/options.h"
+#include "src/pkg/name.h"
 #include "targets/project_file.h"
 #include "targets/workspace_member.h"
 
@@ -21,7 +22,7 @@ using targets::WorkspaceMember;
 
 struct Workspace {
   std::vector<WorkspaceMember> members;  ///< the root excluded, sorted by folder
-  const WorkspaceMember* find(std::string_view name) const;
+  const WorkspaceMember* find(const pkg::PackageName& name) const;
 };
 
 /// Where a command started inside a workspace: its root, and the member whose folder it
@@ -37,8 +38,8 @@ struct WorkspaceLocation {
 Result<std::optional<WorkspaceLocation>> find_workspace(const FileSystem& file_system,
                                                         const std::string& start);
 
-/// The normalised `[project] name` of the member folder `dir`.
-Result<std::string> member_name_at(const FileSystem& file_system, const std::string& dir);
+/// The `[project] name` of the member folder `dir`.
+Result<pkg::PackageName> member_name_at(const FileSystem& file_system, const std::string& dir);
 
 /// Expands the root's member globs (less `exclude`), reads each member's pyproject.toml and
 /// checks the workspace: a member folder missing or without pyproject.toml, a glob that matches
@@ -51,9 +52,8 @@ Result<Workspace> load_workspace(const FileSystem& file_system, const targets::P
 /// the workspace lock (its members and the root project), else the member the command started
 /// in, select what `lockfile`'s targets root at (lock::select_members, with `extras` moved to
 /// the members named); returns the names that are not (tree's subtree meaning).
-Result<std::vector<std::string>> view_workspace_packages(const GlobalOptions& options,
-                                                         lock::Lockfile& lockfile,
-                                                         std::vector<std::string> names, bool all,
-                                                         std::vector<std::string>* extras);
+Result<std::vector<pkg::PackageName>> view_workspace_packages(
+    const GlobalOptions& options, lock::Lockfile& lockfile, std::vector<pkg::PackageName> names,
+    bool all, std::vector<std::string>* extras);
 
 }  // namespace wv::cli

@@ -11,10 +11,10 @@ namespace wv::index {
 
 struct RefreshPolicy {
   bool all = false;
-  std::set<std::string> packages;  ///< normalised names
+  std::set<pkg::PackageName> packages;
 
   bool covers(const pkg::PackageName& name) const {
-    return all || packages.count(name.str()) > 0;
+    return all || packages.count(name) > 0;
   }
 };
 

@@ -79,11 +79,11 @@ class IndexSource final : public pkg::PackageSource {
   /// has it ("unsafe-best-match").
   void set_best_match(bool best_match) { default_scope_.merge = best_match; }
 
-  /// `--refresh` (`all`) and `--refresh-package` (`packages`, normalised names): the pages of
+  /// `--refresh` (`all`) and `--refresh-package` (`packages`): the pages of
   /// these projects, and their files that no page pins by hash, are revalidated with the
   /// server even when the cache holds a fresh copy. Files pinned by hash are still served from
   /// the cache when their bytes have that hash: asking again could only give the same bytes.
-  void set_refresh(bool all, std::set<std::string> packages) {
+  void set_refresh(bool all, std::set<pkg::PackageName> packages) {
     refresh_.all = all;
     refresh_.packages = std::move(packages);
   }

@@ -99,7 +99,7 @@ Result<std::map<std::string, SourceIdentity>> source_identities(const TargetChoi
     for (char& c : identity.name) {
       if (c == ' ' || c == '\n') c = '_';
     }
-    identities[package.name] = std::move(identity);
+    identities[package.name.str()] = std::move(identity);
   }
   return identities;
 }

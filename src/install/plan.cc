@@ -75,9 +75,9 @@ Plan make_plan(const TargetChoice& selection, const std::vector<InstalledDistrib
   std::set<std::string> wanted;
   for (const ChosenWheel& chosen : selection.wheels) {
     const lock::LockedPackage& package = *chosen.package;
-    wanted.insert(package.name);
+    wanted.insert(package.name.str());
     PlanItem item;
-    item.name = package.name;
+    item.name = package.name.str();
     item.version = package.version;
     // What the installed copy must record to be kept: the wheel, or the built source.
     std::string record_name;
@@ -90,14 +90,14 @@ Plan make_plan(const TargetChoice& selection, const std::vector<InstalledDistrib
       record_digest = chosen.file->sha256;
     } else {
       item.build = &package;
-      auto identity = identities.find(package.name);
+      auto identity = identities.find(package.name.str());
       if (identity != identities.end()) {
         item.wheel = identity->second.name;
         record_name = identity->second.name;
         record_digest = identity->second.digest;
       }
     }
-    auto it = by_name.find(package.name);
+    auto it = by_name.find(package.name.str());
     if (it == by_name.end()) {
       item.action = PlanAction::kInstall;
     } else {

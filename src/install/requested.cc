@@ -4,14 +4,18 @@
 
 namespace wv::install {
 
-std::set<std::string> requested_packages(const lock::Lockfile& lockfile, std::string_view target,
-                                         const std::vector<std::string>& groups,
-                                         bool with_dependencies, bool with_project) {
-  std::set<std::string> names;
+std::set<pkg::PackageName> requested_packages(const lock::Lockfile& lockfile,
+                                              std::string_view target,
+                                              const std::vector<std::string>& groups,
+                                              bool with_dependencies, bool with_project) {
+  std::set<pkg::PackageName> names;
   const lock::LockedTarget* locked = lockfile.find_target(target);
   if (locked == nullptr) return names;
+  // A read lockfile's edges name packages in normal form (lock::validate); nothing else can.
   auto add = [&](const std::vector<std::string>& edges) {
-    for (const std::string& edge : edges) names.insert(pkg::normalize_name(lock::edge_name(edge)));
+    for (const std::string& edge : edges) {
+      if (Result<pkg::PackageName> name = lock::edge_package(edge)) names.insert(std::move(*name));
+    }
   };
   if (with_dependencies) {
     add(locked->roots);
@@ -23,7 +27,7 @@ std::set<std::string> requested_packages(const lock::Lockfile& lockfile, std::st
     if (it != locked->group_roots.end()) add(it->second);
   }
   if (const lock::LockedPackage* project = lockfile.project(); project && with_project) {
-    names.insert(pkg::normalize_name(project->name));
+    names.insert(project->name);
   }
   return names;
 }

@@ -8,17 +8,19 @@
 #include <string_view>
 #include <vector>
 
+#include "src/pkg/name.h"
 #include "lock/lockfile.h"
 
 namespace wv::install {
 
-/// The normalised names of the packages `target` installs as direct requirements: its roots and
+/// The names of the packages `target` installs as direct requirements: its roots and
 /// the roots of its extras (all part of its install) unless `with_dependencies` is false
 /// (`--only-group`), the roots of the dependency `groups` being installed, and the project
 /// itself when `with_project` and the lock has one. A package reached only through another
 /// one's dependencies is not among them.
-std::set<std::string> requested_packages(const lock::Lockfile& lockfile, std::string_view target,
-                                         const std::vector<std::string>& groups,
-                                         bool with_dependencies, bool with_project);
+std::set<pkg::PackageName> requested_packages(const lock::Lockfile& lockfile,
+                                              std::string_view target,
+                                              const std::vector<std::string>& groups,
+                                              bool with_dependencies, bool with_project);
 
 }  // namespace wv::install

@@ -123,7 +123,7 @@ struct Evaluation {
   std::string reason;
   bool unchanged = true;
   std::vector<ChosenWheel> wheels;
-  std::map<std::string, WheelRank> ranks;  ///< package name -> its chosen wheel's rank
+  std::map<pkg::PackageName, WheelRank> ranks;  ///< package name -> its chosen wheel's rank
   int changed = 0;
   std::vector<WheelChange> changes;  ///< the packages counted in `changed`
   targets::HardwareCloseness closeness;
@@ -254,7 +254,7 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
       result.unchanged = false;
       ++result.changed;
       result.changes.push_back(
-          WheelChange{package->name, package->version, best_file->name, use.wheels.front()});
+          WheelChange{package->name.str(), package->version, best_file->name, use.wheels.front()});
     }
     result.ranks[package->name] = *best;
     result.wheels.push_back(ChosenWheel{package, best_file, best_label, lock_time});

@@ -22,15 +22,15 @@ Result<void> check_one_entry_per_name(const lock::Lockfile& lockfile,
     if (package.targets.count(selection.target)) entries.push_back(&package);
   }
   for (const ChosenWheel& chosen : selection.wheels) entries.push_back(chosen.package);
-  std::map<std::string, const lock::LockedPackage*> seen;
+  std::map<pkg::PackageName, const lock::LockedPackage*> seen;
   for (const lock::LockedPackage* package : entries) {
-    auto [it, fresh] = seen.emplace(pkg::normalize_name(package->name), package);
+    auto [it, fresh] = seen.emplace(package->name, package);
     if (!fresh && it->second != package) {
       return make_error(ErrorCode::kInvalidInput,
                         str_cat("the plan for target ", in_backticks(selection.target),
-                                " installs the distribution ", in_backticks(it->first), " twice (",
-                                in_backticks(it->second->name + " " + it->second->version), " and ",
-                                in_backticks(package->name + " " + package->version),
+                                " installs the distribution ", in_backticks(it->first.str()), " twice (",
+                                in_backticks(str_cat(it->second->name, " ", it->second->version)),
+                                " and ", in_backticks(str_cat(package->name, " ", package->version)),
                                 "); refusing to sync"));
     }
   }
@@ -40,11 +40,10 @@ Result<void> check_one_entry_per_name(const lock::Lockfile& lockfile,
 // The chosen wheel's file name names its entry's distribution and version.
 Result<void> check_wheel_name(const ChosenWheel& chosen) {
   const lock::LockedPackage& package = *chosen.package;
-  const std::string name = pkg::normalize_name(package.name);
   WV_ASSIGN_OR_RETURN(pkg::WheelFilename filename, pkg::parse_wheel_filename(chosen.file->name));
-  if (filename.name.str() != name) {
+  if (filename.name != package.name) {
     return make_error(ErrorCode::kIntegrity,
-                      str_cat("inconsistent name: the lock's entry ", in_backticks(package.name),
+                      str_cat("inconsistent name: the lock's entry ", in_backticks(package.name.str()),
                               " chooses the wheel ", in_backticks(chosen.file->name),
                               ", which is named ", in_backticks(filename.name.str())));
   }
@@ -52,7 +51,7 @@ Result<void> check_wheel_name(const ChosenWheel& chosen) {
   if (!version || !(*version == filename.version)) {
     return make_error(ErrorCode::kIntegrity,
                       str_cat("inconsistent version: the lock's entry ",
-                              in_backticks(package.name + " " + package.version),
+                              in_backticks(str_cat(package.name, " ", package.version)),
                               " chooses the wheel ", in_backticks(chosen.file->name),
                               ", which is version ", in_backticks(filename.version.to_string())));
   }

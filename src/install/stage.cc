@@ -35,7 +35,7 @@ struct UnpackContext {
   const PreparedWheels& prepared;
   const StageRequest& request;
   const std::string& staging;
-  std::set<std::string> requested;
+  std::set<pkg::PackageName> requested;
   std::map<std::string, const lock::LockedPackage*> entry_of;
 };
 
@@ -48,7 +48,7 @@ UnpackContext context_of(const PreparedWheels& prepared, const StageRequest& req
                                            options.install_project),
                         {}};
   for (const ChosenWheel& chosen : request.selection.wheels) {
-    context.entry_of[chosen.package->name] = chosen.package;
+    context.entry_of[chosen.package->name.str()] = chosen.package;
   }
   return context;
 }
@@ -76,7 +76,9 @@ UnpackOptions unpack_options_for(std::size_t number, const UnpackContext& contex
       unpack.direct_url_json = direct_url_json(*entry->second, item->file, path, options);
     }
   }
-  unpack.requested = context.requested.count(item->name) > 0;
+  // A plan item the lock installs is named as its entry is, in normal form.
+  Result<pkg::PackageName> name = pkg::parse_normalized_name(item->name);
+  unpack.requested = name && context.requested.count(*name) > 0;
   return unpack;
 }
 

@@ -24,7 +24,7 @@ std::string entry_label(std::size_t index, const lock::LockedPackage& package) {
 }
 
 std::string subject(const lock::LockedPackage& package) {
-  return package.version.empty() ? package.name : str_cat(package.name, " ", package.version);
+  return package.version.empty() ? package.name.str() : str_cat(package.name, " ", package.version);
 }
 
 // PEP 751 steps 3 and 5.2: an unmet requires-python is an error the installer MUST raise.
@@ -79,7 +79,7 @@ Result<bool> marker_holds(const lock::LockedPackage& package, std::size_t index,
   Result<pkg::Marker> marker = pkg::parse_marker(package.marker);
   if (!marker) {
     return make_error(ErrorCode::kInvalidInput,
-                      str_cat(entry_label(index, package), " ", in_backticks(package.name),
+                      str_cat(entry_label(index, package), " ", in_backticks(package.name.str()),
                               ": `marker` does not parse: ", marker.error().message));
   }
   pkg::MarkerContext context;
@@ -89,7 +89,7 @@ Result<bool> marker_holds(const lock::LockedPackage& package, std::size_t index,
   Result<bool> holds = marker->evaluate(context);
   if (!holds) {
     return make_error(ErrorCode::kInvalidInput,
-                      str_cat(entry_label(index, package), " ", in_backticks(package.name),
+                      str_cat(entry_label(index, package), " ", in_backticks(package.name.str()),
                               ": `marker` cannot be evaluated: ", holds.error().message));
   }
   return *holds;
@@ -152,7 +152,7 @@ Result<TargetChoice> select_standard(const lock::Lockfile& lockfile,
   WV_TRY(check_environments(lockfile, environment));
 
   // Step 5: a flat filter by marker, one entry per name.
-  std::map<std::string, std::size_t> chosen_index;
+  std::map<pkg::PackageName, std::size_t> chosen_index;
   std::vector<std::size_t> chosen;
   for (std::size_t i = 0; i < lockfile.packages.size(); ++i) {
     const lock::LockedPackage& package = lockfile.packages[i];
@@ -160,13 +160,13 @@ Result<TargetChoice> select_standard(const lock::Lockfile& lockfile,
     WV_ASSIGN_OR_RETURN(bool holds, marker_holds(package, i, environment, options));
     if (!holds) continue;
     WV_TRY(check_requires_python(package.requires_python, python,
-                                 str_cat("package ", in_backticks(package.name), " at ",
+                                 str_cat("package ", in_backticks(package.name.str()), " at ",
                                          entry_label(i, package))));
     auto [it, fresh] = chosen_index.emplace(package.name, i);
     if (!fresh) {
       const lock::LockedPackage& first = lockfile.packages[it->second];
       return make_error(ErrorCode::kInvalidInput,
-                        str_cat("two entries of ", in_backticks(package.name),
+                        str_cat("two entries of ", in_backticks(package.name.str()),
                                 " are selected for this environment: ", subject(first), " at ",
                                 entry_label(it->second, first), " and ", subject(package), " at ",
                                 entry_label(i, package),
@@ -215,7 +215,7 @@ std::string render_standard_selection(const TargetChoice& selection, bool json) 
     writer.key("host").value(selection.host_summary);
     writer.key("packages").begin_array();
     for (const ChosenWheel& chosen : selection.wheels) {
-      writer.begin_object().field("name", chosen.package->name);
+      writer.begin_object().field("name", chosen.package->name.str());
       writer.key("version");
       writer.text_or_null(chosen.package->version);
       writer.key("wheel");

@@ -531,10 +531,9 @@ Result<CacheSweep> UnpackedCache::prune(std::int64_t max_age_days) {
   return sweep;
 }
 
-Result<CacheSweep> UnpackedCache::clean(const std::vector<std::string>& names) {
+Result<CacheSweep> UnpackedCache::clean(const std::vector<pkg::PackageName>& names) {
   CacheSweep sweep;
-  std::set<std::string> wanted;
-  for (const std::string& name : names) wanted.insert(pkg::normalize_name(name));
+  const std::set<pkg::PackageName> wanted(names.begin(), names.end());
   WV_ASSIGN_OR_RETURN(std::uint64_t device, open_root(file_system_, root_, true));
   WV_ASSIGN_OR_RETURN(std::vector<CacheEntryInfo> entries, list());
   for (CacheEntryInfo& info : entries) {
@@ -542,7 +541,10 @@ Result<CacheSweep> UnpackedCache::clean(const std::vector<std::string>& names) {
     if (!wanted.empty()) {
       std::string damage;
       Result<CacheEntry> entry = read_entry(info.sha256, info.folder, device, false, &damage);
-      if (!entry || wanted.count(entry->contents.name) == 0) continue;
+      if (!entry) continue;
+      // The entry records the name its wheel's file name gave, in normal form.
+      Result<pkg::PackageName> name = pkg::parse_normalized_name(entry->contents.name);
+      if (!name || wanted.count(*name) == 0) continue;
     }
     WV_TRY(discard(info.folder, device));
     record_removal(sweep, std::move(info), "asked");

@@ -26,6 +26,7 @@
 #include "src/base/result.h"
 #include "src/install/environment.h"
 #include "src/install/wheel_extract.h"
+#include "src/pkg/name.h"
 
 namespace wv::install {
 
@@ -103,7 +104,7 @@ class UnpackedCache {
   /// entries no sync used for `max_age_days`.
   Result<CacheSweep> prune(std::int64_t max_age_days);
   /// Removes every entry, or those of the named distributions (normalised names).
-  Result<CacheSweep> clean(const std::vector<std::string>& names);
+  Result<CacheSweep> clean(const std::vector<pkg::PackageName>& names);
 
  private:
   // `device`: the cache folder's file system; every folder and file used must be on it and

@@ -345,7 +345,8 @@ Result<void> check_metadata(zip_t* archive, const Listing& listing, std::string_
                       str_cat("wheel ", in_backticks(wheel), ": ", in_backticks(metadata_member->name),
                               " has no ", metadata_name ? "Version" : "Name", " field"));
   }
-  if (pkg::normalize_name(*metadata_name) != name) {
+  if (Result<pkg::PackageName> named = pkg::parse_package_name(*metadata_name);
+      !named || *named != filename.name) {
     return make_error(ErrorCode::kIntegrity,
                       str_cat("wheel ", in_backticks(wheel), " has inconsistent name: the file "
                               "name says ", in_backticks(name), ", METADATA says ",

@@ -406,7 +406,7 @@ Result<std::string> Builder::cached_build(
 Result<std::string> Builder::build_wheel(const install::BuildRequest& request) {
   const lock::LockedPackage& package = *request.package;
   const std::string what =
-      package.version.empty() ? package.name : str_cat(package.name, " ", package.version);
+      package.version.empty() ? package.name.str() : str_cat(package.name, " ", package.version);
   if (package.directory) {
     std::string tree = request.directory;
     if (!package.directory->subdirectory.empty()) {

@@ -22,7 +22,7 @@ std::string leaf_of(std::string_view location) {
 
 }  // namespace
 
-DirectPackageSource::DirectPackageSource(pkg::DirectSource source, std::string name,
+DirectPackageSource::DirectPackageSource(pkg::DirectSource source, pkg::PackageName name,
                                          Builder& builder, FetchFile fetch)
     : source_(std::move(source)), name_(std::move(name)), builder_(builder), fetch_(std::move(fetch)) {}
 
@@ -98,10 +98,10 @@ Result<pkg::Distribution> DirectPackageSource::materialize() {
     WV_ASSIGN_OR_RETURN(metadata_, builder_.tree_metadata(tree, what, cache_key));
   }
   WV_ASSIGN_OR_RETURN(pkg::CoreMetadata metadata, pkg::parse_metadata(metadata_));
-  if (metadata.name.str() != pkg::normalize_name(name_)) {
+  if (metadata.name != name_) {
     return make_error(ErrorCode::kInvalidInput,
                       str_cat(source_.describe(), " holds ", in_backticks(metadata.name_as_written),
-                              ", not ", in_backticks(name_)));
+                              ", not ", in_backticks(name_.str())));
   }
   file.name = metadata.name;
   file.version = metadata.version;
@@ -110,7 +110,7 @@ Result<pkg::Distribution> DirectPackageSource::materialize() {
 }
 
 Result<std::vector<pkg::Distribution>> DirectPackageSource::distributions(const pkg::PackageName& name) {
-  if (name.str() != pkg::normalize_name(name_)) {
+  if (name != name_) {
     return make_error(ErrorCode::kNotFound, str_cat(source_.describe(), " holds only ", name_));
   }
   if (!listed_) {

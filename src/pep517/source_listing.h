@@ -23,7 +23,8 @@ using FetchFile = std::function<Result<std::string>(const std::string& url, cons
 class DirectPackageSource final : public pkg::PackageSource {
  public:
   /// `name`: the package the project declared the source for (its metadata must agree).
-  DirectPackageSource(pkg::DirectSource source, std::string name, Builder& builder, FetchFile fetch);
+  DirectPackageSource(pkg::DirectSource source, pkg::PackageName name, Builder& builder,
+                      FetchFile fetch);
 
   Result<std::vector<pkg::Distribution>> distributions(const pkg::PackageName& name) override;
   Result<std::string> wheel_metadata(const pkg::Distribution& file) override;
@@ -38,14 +39,14 @@ class DirectPackageSource final : public pkg::PackageSource {
   /// tag or branch again (uv's rule: `wvlock lock --upgrade[-package]` moves it).
   void prefer_commit(std::string commit) { preferred_commit_ = std::move(commit); }
   const pkg::DirectSource& direct_source() const { return source_; }
-  const std::string& package() const { return name_; }
+  const pkg::PackageName& package() const { return name_; }
 
  private:
   Result<pkg::Distribution> materialize();
   Result<std::string> local_archive();
 
   pkg::DirectSource source_;
-  std::string name_;
+  pkg::PackageName name_;
   Builder& builder_;
   FetchFile fetch_;
   std::optional<Result<pkg::Distribution>> listed_;

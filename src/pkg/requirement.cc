@@ -87,6 +87,8 @@ Result<Marker> parse_requirement_marker(Cursor& cursor, std::size_t span_start,
 
 std::string Requirement::normalized_name() const { return normalize_name(name); }
 
+Result<PackageName> Requirement::package_name() const { return parse_package_name(name); }
+
 std::string Requirement::to_string() const {
   std::string out = name;
   if (!extras.empty()) out += str_cat("[", join(extras, ","), "]");

@@ -11,6 +11,7 @@
 
 #include "src/base/result.h"
 #include "src/pkg/marker.h"
+#include "src/pkg/name.h"
 #include "src/pkg/specifier.h"
 
 namespace wv::pkg {
@@ -30,6 +31,9 @@ struct Requirement {
 
   /// The PEP 503 normalised name ("flask-sqlalchemy").
   std::string normalized_name() const;
+  /// The name as a PackageName; an error for the few names PEP 508's grammar takes and the core
+  /// metadata spec does not (`foo_`: packaging's identifier may end in `_`).
+  Result<PackageName> package_name() const;
   /// packaging 26's str(Requirement): `name[extras]specifier`, `name[extras] @ url`, then
   /// `; marker` (with a space before `;` after a URL).
   std::string to_string() const;

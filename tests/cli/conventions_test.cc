@@ -208,4 +208,25 @@ TEST_CASE("cli tree and why --json: the documented shapes", "[cli][json]") {
   CHECK(none["targets"][0]["needed"] == false);
   CHECK(none["targets"][0]["chain"].empty());
   CHECK(none["targets"][0]["via"].is_null());
+  // Any spelling of a name is the name; text that is no name is refused with its position.
+  Run spelled = project.wvlock("", "why --json NumPy");
+  REQUIRE(spelled.status == 0);
+  CHECK(nlohmann::json::parse(spelled.out)["package"] == "numpy");
+  Run invalid = project.wvlock("", "why 'num py'");
+  CHECK(invalid.status == 2);
+  CHECK(invalid.err.find("error: wvlock why: invalid package name `num py`") != std::string::npos);
+  CHECK(invalid.err.find("\n       ^") != std::string::npos);
+}
+
+TEST_CASE("cli cache clean: names a package by any spelling, refuses text that is no name",
+          "[cli][cache]") {
+  wv::test::ProjectCopy project("example");
+  const std::string cache = "--cache-dir '" + project.tmp.path() + "/cache' ";
+  Run spelled = project.wvlock("", cache + "cache clean Num_Py");
+  INFO(spelled.err);
+  CHECK(spelled.status == 0);
+  Run invalid = project.wvlock("", cache + "cache clean 'num py'");
+  CHECK(invalid.status == 2);
+  CHECK(invalid.err.find("error: `wvlock cache clean`: invalid package name `num py`") !=
+        std::string::npos);
 }

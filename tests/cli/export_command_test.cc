@@ -44,7 +44,7 @@ std::vector<std::string> closure(const wv::lock::Lockfile& lockfile, const std::
                                  const wv::lock::Selection& selection) {
   std::vector<std::string> out;
   for (const auto* package : lockfile.selected_closure(target, selection)) {
-    out.push_back(package->name + "==" + package->version);
+    out.push_back(package->name.str() + "==" + package->version);
   }
   return out;
 }
@@ -77,7 +77,7 @@ TEST_CASE("cli export --json: the file is written as without it and stdout summa
   std::map<std::string, json> by_name;
   for (const json& package : summary["packages"]) by_name[package["name"]] = package;
   CHECK(by_name.at("flash-attn")["wheel"] ==
-        lockfile.find_package_for_target("flash-attn", "a100")->targets.at("a100").wheels.front());
+        lockfile.find_package_for_target(*wv::pkg::parse_package_name("flash-attn"), "a100")->targets.at("a100").wheels.front());
   CHECK(by_name.at("torch")["wheel"].get<std::string>().find("cuda12.8") != std::string::npos);
   CHECK_FALSE(by_name.at("torch").contains("source"));
   CHECK(by_name.count("pytest") == 1);
@@ -131,6 +131,15 @@ TEST_CASE("cli export: what cannot be exported is a usage error", "[cli][export]
   CHECK(unknown_group.status == 2);
   CHECK(unknown_group.err.find("did not lock dependency group `docs` (it locked: dev)") !=
         std::string::npos);
+  // Any spelling of an extra is the extra; text that is no name is refused with its position.
+  Run spelled = example.wvlock("", "export --target cpu --extra CUDA");
+  CHECK(spelled.status == 2);
+  CHECK(spelled.err.find("did not lock extra `cuda`") != std::string::npos);
+  Run invalid = example.wvlock("", "export --target cpu --extra 'cu da'");
+  CHECK(invalid.status == 2);
+  CHECK(invalid.err.find("error: `--extra`: invalid extra or group name `cu da`") !=
+        std::string::npos);
+  CHECK(invalid.err.find("\n      ^") != std::string::npos);
   Run contradiction = example.wvlock("", "export --target h100 --extra cuda --no-extras");
   CHECK(contradiction.status == 2);
   CHECK_FALSE(fs::exists(example.dir + "/pylock.cpu.toml"));

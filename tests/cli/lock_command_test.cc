@@ -31,7 +31,7 @@ struct Example : wv::test::ProjectCopy {
 
 const wv::lock::LockedPackage& entry(const wv::lock::Lockfile& lockfile, const char* name,
                                      const char* target) {
-  const wv::lock::LockedPackage* package = lockfile.find_package_for_target(name, target);
+  const wv::lock::LockedPackage* package = lockfile.find_package_for_target(*wv::pkg::parse_package_name(name), target);
   INFO(name << " for " << target);
   REQUIRE(package);
   return *package;
@@ -42,7 +42,7 @@ std::string first_wheel(const wv::lock::Lockfile& lockfile, const char* name, co
 }
 
 bool uses(const wv::lock::Lockfile& lockfile, const char* name, const char* target) {
-  return lockfile.find_package_for_target(name, target) != nullptr;
+  return lockfile.find_package_for_target(*wv::pkg::parse_package_name(name), target) != nullptr;
 }
 
 }  // namespace
@@ -60,7 +60,7 @@ TEST_CASE("cli lock: the example's five targets get the builds that fit them", "
   CHECK_FALSE(uses(lock, "nvidia-cublas-cu12", "mac"));
   // cpu: the null torch, no nvidia packages, no flash-attn
   CHECK(first_wheel(lock, "torch", "cpu").find("-null.whl") != std::string::npos);
-  for (const auto* package : lock.closure("cpu")) CHECK(package->name.rfind("nvidia-", 0) != 0);
+  for (const auto* package : lock.closure("cpu")) CHECK(package->name.str().rfind("nvidia-", 0) != 0);
   CHECK_FALSE(uses(lock, "flash-attn", "cpu"));
   // a100: a CUDA torch and flash-attn's sm_80 build
   CHECK(first_wheel(lock, "torch", "a100").find("-cuda12") != std::string::npos);
@@ -375,6 +375,24 @@ TEST_CASE("cli lock: --upgrade-package warns about a name no target needs, and s
                      "lock nor needed by any target; nothing to upgrade"));
   CHECK_FALSE(has(run.err, "numpy is neither"));
   CHECK(has(run.err, "unchanged "));
+}
+
+TEST_CASE("cli lock: --upgrade-package takes a package name, else says where it is not one",
+          "[cli][lock]") {
+  Example example;
+  REQUIRE(wvlock(example.dir, "lock").status == 0);
+  const std::string before = example.lockfile();
+  Run spelled = wvlock(example.dir, "lock --upgrade-package Num_Py --upgrade-package NUMPY");
+  INFO(spelled.err);
+  CHECK(spelled.status == 0);
+  CHECK(has(spelled.err, "`--upgrade-package num-py`: num-py is neither"));
+  CHECK_FALSE(has(spelled.err, "numpy is neither"));
+  Run invalid = wvlock(example.dir, "lock --upgrade-package 'num py'");
+  CHECK(invalid.status == 2);
+  CHECK(has(invalid.err, "error: `--upgrade-package`: invalid package name `num py`: expected "
+                         "ASCII letters, digits"));
+  CHECK(has(invalid.err, "\n       ^"));
+  CHECK(example.lockfile() == before);
 }
 
 TEST_CASE("cli lock: requires-python is checked against each target's Python",

@@ -46,7 +46,7 @@ TEST_CASE("properties: a declared namespace answer locks and installs without a 
   REQUIRE(lock.status == 0);
   auto lockfile = wv::lock::read_lockfile(project.lockfile(), "pylock.toml");
   REQUIRE(lockfile.has_value());
-  const wv::lock::LockedPackage* blasy = lockfile->find_package_for_target("blasy", "openblas-box");
+  const wv::lock::LockedPackage* blasy = lockfile->find_package_for_target(*wv::pkg::parse_package_name("blasy"), "openblas-box");
   REQUIRE(blasy);
   CHECK(blasy->targets.at("openblas-box").wheels.front() == "blasy-1.0-py3-none-any-openblas.whl");
   CHECK(blasy->targets.at("mkl-box").wheels.front() == "blasy-1.0-py3-none-any-mkl.whl");

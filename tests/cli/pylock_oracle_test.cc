@@ -88,7 +88,7 @@ std::vector<std::string> closure_of(const Lockfile& lockfile, const std::string&
                                     const Selection& selection) {
   std::set<std::string> sorted;
   for (const auto* package : lockfile.selected_closure(target, selection)) {
-    sorted.insert(package->name + "==" + package->version);
+    sorted.insert(package->name.str() + "==" + package->version);
   }
   return {sorted.begin(), sorted.end()};
 }

@@ -46,7 +46,7 @@ struct LockedToday : ProjectCopy {
 
 const wv::lock::LockedPackage& entry(const wv::lock::Lockfile& lockfile, const std::string& name,
                                      const std::string& target) {
-  const wv::lock::LockedPackage* package = lockfile.find_package_for_target(name, target);
+  const wv::lock::LockedPackage* package = lockfile.find_package_for_target(*wv::pkg::parse_package_name(name), target);
   INFO(name << " for " << target);
   REQUIRE(package);
   return *package;
@@ -54,7 +54,7 @@ const wv::lock::LockedPackage& entry(const wv::lock::Lockfile& lockfile, const s
 
 bool has_nvidia(const wv::lock::Lockfile& lockfile, const std::string& target) {
   for (const auto* package : lockfile.closure(target)) {
-    if (package->name.rfind("nvidia-", 0) == 0) return true;
+    if (package->name.str().rfind("nvidia-", 0) == 0) return true;
   }
   return false;
 }
@@ -92,7 +92,7 @@ TEST_CASE("pytorch today: each target locks torch from its backend index, the re
     // index's older copies (they are explicit).
     for (const auto* package : lockfile.closure(want.target)) {
       INFO(package->name << " " << package->version);
-      if (!pinned.count(package->name)) CHECK(package->index_name == "pypi");
+      if (!pinned.count(package->name.str())) CHECK(package->index_name == "pypi");
     }
   }
   CHECK_FALSE(has_nvidia(lockfile, "cpu"));
@@ -105,7 +105,7 @@ TEST_CASE("pytorch today: each target locks torch from its backend index, the re
     CHECK(entry(lockfile, "triton", cuda).version == "3.5.0");
   }
   CHECK(entry(lockfile, "pytorch-triton-rocm", "mi300").index_name == "pytorch-rocm");
-  CHECK(lockfile.find_package_for_target("triton", "mi300") == nullptr);
+  CHECK(lockfile.find_package_for_target(*wv::pkg::parse_package_name("triton"), "mi300") == nullptr);
   CHECK(entry(lockfile, "numpy", "cpu").version == entry(lockfile, "numpy", "h100").version);
   // PEP 751 `index` is the index URL; the lock is fresh.
   CHECK(entry(lockfile, "torch", "h100").index == "../generated/today/whl/cu128");

@@ -552,7 +552,7 @@ TEST_CASE("standard locks oracle: every export of both examples, selected by our
       REQUIRE(exported.status == 0);
       Choice extras;
       for (const auto& [extra, roots] : target.extra_roots) extras.extras.push_back(extra);
-      const std::string name = lockfile->project() ? lockfile->project()->name : "";
+      const std::string name = lockfile->project() ? lockfile->project()->name.str() : "";
       for (const std::string& environment : {host_of(target.name), kMac}) {
         agrees(project, *oracle, file, environment, extras, strip, name);
         Choice with_groups = extras;

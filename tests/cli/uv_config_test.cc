@@ -52,7 +52,7 @@ struct UvProject : ProjectCopy {
 // "version from index" of `name` in `target`'s lock.
 std::string build(const wv::lock::Lockfile& lockfile, const std::string& name,
                   const std::string& target) {
-  const wv::lock::LockedPackage* package = lockfile.find_package_for_target(name, target);
+  const wv::lock::LockedPackage* package = lockfile.find_package_for_target(*wv::pkg::parse_package_name(name), target);
   if (package == nullptr) return "(none)";
   return package->version + " from " + package->index_name;
 }
@@ -314,13 +314,13 @@ TEST_CASE("uv guide: an extra GPU index serves flash-attn to a GPU host", "[cli]
   }
   REQUIRE(host != nullptr);
   CHECK(host->declared.profile.compute_capabilities.known());
-  const wv::lock::LockedPackage* flash = lockfile.find_package_for_target("flash-attn", "host");
+  const wv::lock::LockedPackage* flash = lockfile.find_package_for_target(*wv::pkg::parse_package_name("flash-attn"), "host");
   REQUIRE(flash != nullptr);
   CHECK(flash->index_name == "astral-cu128");
   CHECK(project.lockfile_text().find("cu12_sm90") != std::string::npos);
   // A host without a GPU has no flash-attn wheel: its target keeps the sdist (built at sync).
   const auto cpu_lock = project.lock(kLinuxHost);
-  const wv::lock::LockedPackage* source = cpu_lock.find_package_for_target("flash-attn", "host");
+  const wv::lock::LockedPackage* source = cpu_lock.find_package_for_target(*wv::pkg::parse_package_name("flash-attn"), "host");
   REQUIRE(source != nullptr);
   CHECK(source->sdist.has_value());
   CHECK(project.lockfile_text().find("cu12_sm90") == std::string::npos);

@@ -111,7 +111,8 @@ TEST_CASE("cli workspace: one lock for every member and each member synced with 
   CHECK_FALSE(has(service.out, "torch"));
   CHECK(ws.python("import service, core; print(service.VALUE, core.VALUE)").out == "service 1 core 1\n");
 
-  Run trainer = ws.wvlock("sync --package trainer");
+  // `--package` takes any spelling of a member's name.
+  Run trainer = ws.wvlock("sync --package Trainer");
   INFO(trainer.err);
   REQUIRE(trainer.status == 0);
   CHECK(has(trainer.out, "+ trainer 0.1.0"));
@@ -148,13 +149,13 @@ TEST_CASE("cli workspace: one lock for every member and each member synced with 
   CHECK(has(root.out, "- core 0.1.0"));
 
   // tree --package shows the member's closure; export --package writes it.
-  Run tree = ws.wvlock("tree --target cpu --package service");
+  Run tree = ws.wvlock("tree --target cpu --package SERVICE");
   INFO(tree.err);
   CHECK(tree.status == 0);
   CHECK(has(tree.out, "service==0.1.0"));
   CHECK(has(tree.out, "core==0.1.0"));
   CHECK_FALSE(has(tree.out, "torch"));
-  Run exported = ws.wvlock("export --target cpu --package trainer --format requirements");
+  Run exported = ws.wvlock("export --target cpu --package Trainer --format requirements");
   INFO(exported.err);
   CHECK(exported.status == 0);
   CHECK(has(exported.out, "torch=="));
@@ -164,6 +165,16 @@ TEST_CASE("cli workspace: one lock for every member and each member synced with 
   CHECK(unknown.status == 2);
   CHECK(has(unknown.err, "`--package nope` names no package of the workspace: its packages are "
                          "`core`, `service`, `trainer`"));
+  // Not a name at all: refused as such, with the position.
+  for (const char* command : {"sync --package 'ser vice'", "tree --target cpu --package 'ser vice'",
+                              "export --target cpu --package 'ser vice'"}) {
+    Run invalid = ws.wvlock(command);
+    INFO(command << "\n" << invalid.err);
+    CHECK(invalid.status == 2);
+    CHECK(has(invalid.err, "error: `--package`: invalid package name `ser vice`: expected ASCII "
+                           "letters, digits"));
+    CHECK(has(invalid.err, "\n       ^"));
+  }
 
   // A member's pyproject.toml is part of what the lock read.
   write_text(ws.root + "/packages/core/pyproject.toml", member_pyproject("core", "\"numpy>=2\", \"idna\""));
@@ -210,6 +221,14 @@ TEST_CASE("cli workspace: bad workspaces are refused at file:line:column", "[cli
     CHECK(run.status == 2);
     CHECK(has(run.err, "packages/zcore/pyproject.toml`:5:8: two workspace members are named "
                        "`core`: `packages/core` and `packages/zcore`"));
+  }
+  SECTION("a member whose name is no package name") {
+    WorkspaceTree ws;
+    write_text(ws.root + "/packages/zcore/pyproject.toml", member_pyproject("z core", ""));
+    Run run = ws.wvlock("lock");
+    CHECK(run.status == 2);
+    CHECK(has(run.err, "packages/zcore/pyproject.toml`:5:8: `[project] name`: invalid package "
+                       "name `z core`: expected ASCII letters, digits"));
   }
   SECTION("a workspace dependency on a non-member") {
     WorkspaceTree ws;

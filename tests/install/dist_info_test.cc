@@ -11,6 +11,7 @@
 #include "src/install/requested.h"
 #include "src/install/sync.h"
 #include "src/pkg/wheel_filename.h"
+#include "tests/support/package_name.h"
 #include "tests/support/temp_dir.h"
 #include "wheel_builder.h"
 
@@ -33,7 +34,7 @@ lock::LockedPackage entry_of(const lock::LockedFile& file, const std::string& in
   auto parsed = pkg::parse_wheel_filename(file.name);
   REQUIRE(parsed.has_value());
   lock::LockedPackage package;
-  package.name = parsed->name.str();
+  package.name = parsed->name;
   package.version = parsed->version.to_string();
   package.index = index;
   package.wheels = {file};
@@ -138,21 +139,43 @@ TEST_CASE("dist-info: direct_url.json only for a wheel the lock names by path, R
 
 TEST_CASE("dist-info: the packages a sync requests", "[install][dist-info]") {
   Project project;
+  using Names = std::set<pkg::PackageName>;
   CHECK(requested_packages(project.lockfile, "cpu", {}, true, true) ==
-        std::set<std::string>{"app-dep", "plugin"});
+        Names{"app-dep"_pkg, "plugin"_pkg});
   CHECK(requested_packages(project.lockfile, "cpu", {"dev"}, true, true) ==
-        std::set<std::string>{"app-dep", "devtool", "plugin"});
+        Names{"app-dep"_pkg, "devtool"_pkg, "plugin"_pkg});
   CHECK(requested_packages(project.lockfile, "other", {"dev"}, true, true).empty());
   // `--only-group dev`: the group's roots alone.
   CHECK(requested_packages(project.lockfile, "cpu", {"dev"}, false, false) ==
-        std::set<std::string>{"devtool"});
+        Names{"devtool"_pkg});
   lock::LockedPackage app;
-  app.name = "my-app";
+  app.name = "my-app"_pkg;
   app.is_project = true;
   app.directory = lock::LockedDirectory{".", true, ""};
   project.lockfile.packages.push_back(app);
-  CHECK(requested_packages(project.lockfile, "cpu", {}, true, true).count("my-app") == 1);
-  CHECK(requested_packages(project.lockfile, "cpu", {}, true, false).count("my-app") == 0);
+  CHECK(requested_packages(project.lockfile, "cpu", {}, true, true).count("My_App"_pkg) == 1);
+  CHECK(requested_packages(project.lockfile, "cpu", {}, true, false).count("my-app"_pkg) == 0);
+}
+
+TEST_CASE("dist-info: an installed `App.Dep` is the lock's `app-dep`", "[install][dist-info]") {
+  Project project;
+  REQUIRE(project.sync_with({}).has_value());
+  // Another installer's spelling of the same distribution: folder and METADATA say `App.Dep`.
+  const std::string was = project.dist_info("app_dep", "1.0");
+  const std::string now = project.dist_info("App.Dep", "1.0");
+  fs::rename(was, now);
+  std::string metadata = read(now + "/METADATA");
+  const std::size_t at = metadata.find("Name: app_dep\n");
+  REQUIRE(at != std::string::npos);
+  metadata.replace(at, 14, "Name: App.Dep\n");
+  std::ofstream(now + "/METADATA") << metadata;
+  auto again = project.sync_with({});
+  REQUIRE(again.has_value());
+  CHECK(again->plan.count(PlanAction::kInstall) == 0);
+  CHECK(again->plan.count(PlanAction::kRemove) == 0);
+  CHECK(again->plan.count(PlanAction::kReinstall) == 0);
+  CHECK(fs::exists(now));
+  CHECK_FALSE(fs::exists(was));
 }
 
 TEST_CASE("dist-info: direct_url.json of every kind of source", "[install][dist-info]") {
@@ -168,7 +191,7 @@ TEST_CASE("dist-info: direct_url.json of every kind of source", "[install][dist-
 
   SECTION("an index wheel or sdist: none") {
     lock::LockedPackage package;
-    package.name = "numpy";
+    package.name = "numpy"_pkg;
     package.version = "2.1.0";
     package.index = "https://index.example/simple";
     package.wheels = {lock::LockedFile{"numpy-2.1.0-py3-none-any.whl", "https://x/n.whl", "", 1, sha}};
@@ -180,7 +203,7 @@ TEST_CASE("dist-info: direct_url.json of every kind of source", "[install][dist-
   }
   SECTION("a wheel by URL records that URL, not the cache's copy") {
     lock::LockedPackage package;
-    package.name = "asset";
+    package.name = "asset"_pkg;
     package.version = "2.0";
     package.wheels = {lock::LockedFile{"asset-2.0-py3-none-any.whl",
                                        "https://example.org/asset-2.0-py3-none-any.whl", "", 1, sha}};
@@ -190,7 +213,7 @@ TEST_CASE("dist-info: direct_url.json of every kind of source", "[install][dist-
   }
   SECTION("git: vcs_info with the full commit and the revision asked for") {
     lock::LockedPackage package;
-    package.name = "tool";
+    package.name = "tool"_pkg;
     package.vcs = lock::LockedVcs{"git", "https://github.com/org/tool.git", "", "v1.2",
                                   std::string(40, 'c'), "py"};
     auto json = parse(direct_url_json(package, nullptr, "", options));
@@ -201,7 +224,7 @@ TEST_CASE("dist-info: direct_url.json of every kind of source", "[install][dist-
   }
   SECTION("a local git repository: its absolute file:// URL") {
     lock::LockedPackage package;
-    package.name = "tool";
+    package.name = "tool"_pkg;
     package.vcs = lock::LockedVcs{"git", "", "../repos/my tool", "", std::string(40, 'c'), ""};
     auto json = parse(direct_url_json(package, nullptr, "", options));
     CHECK(json["url"] ==
@@ -210,7 +233,7 @@ TEST_CASE("dist-info: direct_url.json of every kind of source", "[install][dist-
   }
   SECTION("a folder: dir_info, editable unless --no-editable") {
     lock::LockedPackage package;
-    package.name = "mylib";
+    package.name = "mylib"_pkg;
     package.directory = lock::LockedDirectory{"mylib/.", true, ""};
     auto json = parse(direct_url_json(package, nullptr, "", options));
     CHECK(json["url"] == "file://" + dir.path() + "/mylib");
@@ -220,7 +243,7 @@ TEST_CASE("dist-info: direct_url.json of every kind of source", "[install][dist-
   }
   SECTION("a source archive: archive_info with its sha256") {
     lock::LockedPackage package;
-    package.name = "tarpkg";
+    package.name = "tarpkg"_pkg;
     package.version = "3.1";
     package.archive = lock::LockedArchive{
         lock::LockedFile{"tarpkg-3.1.tar.gz", "", "vendor/tarpkg-3.1.tar.gz", 1, sha}, "src"};

@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <map>
 
+#include "tests/support/package_name.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
 #include "src/install/sync.h"
@@ -47,11 +48,11 @@ lock::Lockfile lock_of_entries(const std::vector<Entry>& entries, bool validated
     auto parsed = pkg::parse_wheel_filename(entry.file.name);
     REQUIRE(parsed.has_value());
     lock::LockedPackage package;
-    package.name = entry.name.empty() ? parsed->name.str() : entry.name;
+    package.name = wv::test::package_name(entry.name.empty() ? parsed->name.str() : entry.name);
     package.version = entry.version.empty() ? parsed->version.to_string() : entry.version;
     package.wheels = {entry.file};
     package.targets["cpu"].wheels = {entry.file.name};
-    target.roots.push_back(package.name + "==" + package.version);
+    target.roots.push_back(package.name.str() + "==" + package.version);
     lockfile.packages.push_back(std::move(package));
   }
   lockfile.targets = {target};

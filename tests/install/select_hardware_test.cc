@@ -2,6 +2,7 @@
 // indexes publish them (DESIGN.md §1, docs/targets.md "Which target a host gets").
 #include <catch2/catch.hpp>
 
+#include "tests/support/package_name.h"
 #include "src/install/select.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"
@@ -20,7 +21,7 @@ const char* kTorchCuda = "torch-2.9.0+cu128-cp312-cp312-manylinux_2_28_x86_64.wh
 lock::Lockfile plain_lock(const std::vector<std::pair<std::string, std::map<std::string, std::string>>>& targets) {
   lock::Lockfile lockfile;
   lock::LockedPackage cpu, cuda;
-  cpu.name = cuda.name = "torch";
+  cpu.name = cuda.name = "torch"_pkg;
   cpu.version = "2.9.0+cpu";
   cuda.version = "2.9.0+cu128";
   for (auto [package, name] : {std::pair{&cpu, kTorchCpu}, std::pair{&cuda, kTorchCuda}}) {
@@ -324,7 +325,7 @@ lock::Lockfile variant_lock(bool backend_index) {
   const char* plain126 = "torch-2.9.0+cu126-cp312-cp312-manylinux_2_28_x86_64.whl";
   const char* numpy_wheel = "numpy-2.1.0-cp312-cp312-manylinux_2_17_x86_64.whl";
   lock::LockedPackage torch;
-  torch.name = "torch";
+  torch.name = "torch"_pkg;
   torch.version = "2.9.0";
   torch.index = index;
   for (const char* name : {cu126, cu128, cu130, null}) torch.wheels.push_back(file_named(name, index));
@@ -347,7 +348,7 @@ lock::Lockfile variant_lock(bool backend_index) {
   torch.targets["h100"].wheels = {cu128};
   lock::LockedPackage pinned;
   if (backend_index) {
-    pinned.name = "torch";
+    pinned.name = "torch"_pkg;
     pinned.version = "2.9.0+cu126";
     pinned.index = "https://example.org/whl/cu126";
     pinned.wheels = {file_named(plain126, pinned.index)};
@@ -358,7 +359,7 @@ lock::Lockfile variant_lock(bool backend_index) {
   }
   for (auto& [name, use] : torch.targets) use.dependencies = {"numpy==2.1.0"};
   lock::LockedPackage numpy;
-  numpy.name = "numpy";
+  numpy.name = "numpy"_pkg;
   numpy.version = "2.1.0";
   numpy.index = index;
   numpy.wheels = {file_named(numpy_wheel, index)};
@@ -397,7 +398,7 @@ TEST_CASE("select hardware: variant wheels judge the live GPU themselves",
   REQUIRE(selection.has_value());
   CHECK(selection->target == "a10");
   REQUIRE(selection->wheels.size() == 2);
-  CHECK(selection->wheels[1].package->name == "torch");
+  CHECK(selection->wheels[1].package->name == "torch"_pkg);
   CHECK(selection->wheels[1].variant_label == "cuda12.6");
   CHECK_FALSE(selection->fallback.has_value());
   CHECK(reason(selection->verdicts, "a10").find("its variant wheels fit this GPU (declared: GPU "

@@ -1,6 +1,7 @@
 // Target selection against hand-built lockfiles and live host profiles (DESIGN.md §1).
 #include <catch2/catch.hpp>
 
+#include "tests/support/package_name.h"
 #include "src/install/select.h"
 #include "targets/detect/detect.h"
 #include "lock/lockfile.h"
@@ -64,7 +65,7 @@ lock::LockedTarget target(const char* name, std::map<std::string, std::string> e
 lock::Lockfile gpu_lock() {
   lock::Lockfile lockfile;
   lock::LockedPackage torch;
-  torch.name = "torch";
+  torch.name = "torch"_pkg;
   torch.version = "2.9.0";
   for (const char* name : {kTorchCu126, kTorchCu128, kTorchNull, kTorchRocm}) {
     torch.wheels.push_back(wheel(name));
@@ -83,7 +84,7 @@ lock::Lockfile gpu_lock() {
     torch.targets[t].dependencies = {"numpy==2.1.0"};
   }
   lock::LockedPackage flash;
-  flash.name = "flash-attn";
+  flash.name = "flash-attn"_pkg;
   flash.version = "2.8.3";
   flash.wheels = {wheel(kFlash80), wheel(kFlash90)};
   flash.variants = gpu_metadata({
@@ -95,7 +96,7 @@ lock::Lockfile gpu_lock() {
   flash.targets["a100"].wheels = {kFlash80};
   flash.targets["h100"].wheels = {kFlash90};
   lock::LockedPackage numpy;
-  numpy.name = "numpy";
+  numpy.name = "numpy"_pkg;
   numpy.version = "2.1.0";
   numpy.wheels = {wheel(kNumpy)};
   for (const char* t : {"cpu", "a100", "h100", "mi300"}) numpy.targets[t].wheels = {kNumpy};
@@ -147,7 +148,7 @@ const TargetVerdict& verdict(const TargetChoice& selection, const std::string& n
 
 std::string chosen(const TargetChoice& selection, const std::string& package) {
   for (const ChosenWheel& w : selection.wheels) {
-    if (w.package->name == package) return w.file->name;
+    if (w.package->name.str() == package) return w.file->name;
   }
   return "";
 }
@@ -415,7 +416,7 @@ TEST_CASE("select: a CPU target on a GPU host installs no GPU build among its ke
   // declares none, or torch and torchvision would disagree.
   lock::Lockfile lockfile = gpu_lock();
   for (auto& package : lockfile.packages) {
-    if (package.name == "torch") package.targets["cpu"].wheels = {kTorchNull, kTorchCu126, kTorchRocm};
+    if (package.name == "torch"_pkg) package.targets["cpu"].wheels = {kTorchNull, kTorchCu126, kTorchRocm};
   }
   SECTION("an NVIDIA host forced to cpu (cu126 would run)") {
     SelectOptions forced;
@@ -508,7 +509,7 @@ TEST_CASE("select: --only-group installs the groups' packages alone", "[install]
   auto selection = wv::install::select_target(lockfile, wv::install::linux_host(), options);
   REQUIRE(selection.has_value());
   REQUIRE(selection->wheels.size() == 1);
-  CHECK(selection->wheels[0].package->name == "numpy");
+  CHECK(selection->wheels[0].package->name == "numpy"_pkg);
 }
 
 TEST_CASE("select: an extra the selected target does not lock is an error naming its extras",

@@ -40,7 +40,7 @@ lock::Lockfile read(const std::string& body, const std::string& head = "") {
 std::vector<std::string> chosen(const TargetChoice& selection) {
   std::vector<std::string> out;
   for (const ChosenWheel& wheel : selection.wheels) {
-    out.push_back(wheel.package->name + " " + (wheel.file ? wheel.file->name : "build"));
+    out.push_back(wheel.package->name.str() + " " + (wheel.file ? wheel.file->name : "build"));
   }
   return out;
 }
@@ -93,7 +93,7 @@ TEST_CASE("standard select: markers see the extras and dependency groups as sets
     auto selection = select_standard(lockfile, linux_host(), options);
     REQUIRE(selection);
     std::string out;
-    for (const ChosenWheel& wheel : selection->wheels) out += wheel.package->name;
+    for (const ChosenWheel& wheel : selection->wheels) out += wheel.package->name.str();
     return out;
   };
   CHECK(names({}) == "ad");

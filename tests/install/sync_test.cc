@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 
+#include "tests/support/package_name.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
 #include "src/install/journal.h"
@@ -387,7 +388,7 @@ TEST_CASE("sync: url wheels come from the network store in one batch", "[install
   LocalWheelStore store("", &network);
   lock::Lockfile lockfile = lock_of({local, remote});
   for (lock::LockedPackage& package : lockfile.packages) {
-    if (package.name == "beta") package.index = "https://files.example.org/simple";
+    if (package.name == "beta"_pkg) package.index = "https://files.example.org/simple";
   }
   SyncOptions options;
   options.venv = env.venv;

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/package_name.h"
 #include "src/base/sha256.h"
 #include "cache_probe.h"
 #include "src/install/unpacked_cache.h"
@@ -180,10 +181,10 @@ TEST_CASE("unpacked cache: prune removes leftovers, damaged and unused entries; 
   CHECK(aged->removed.size() == 2);
   CHECK(aged->bytes_freed > 400000);
   REQUIRE(cache.add(wheel.sha256, wheel.path, options_for(wheel), false).has_value());
-  auto cleaned = cache.clean({"Other-Name"});
+  auto cleaned = cache.clean({"Other-Name"_pkg});
   REQUIRE(cleaned.has_value());
   CHECK(cleaned->removed.empty());
-  cleaned = cache.clean({"DEMO"});
+  cleaned = cache.clean({"DEMO"_pkg});
   REQUIRE(cleaned.has_value());
   CHECK(cleaned->removed.size() == 1);
   CHECK(cache.list()->empty());

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "tests/support/package_name.h"
 #include "src/base/file_system.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
@@ -133,11 +134,11 @@ lock::Lockfile lock_of_wheels(const std::vector<lock::LockedFile>& files) {
     auto parsed = pkg::parse_wheel_filename(file.name);
     REQUIRE(parsed.has_value());
     lock::LockedPackage package;
-    package.name = parsed->name.str();
+    package.name = wv::test::package_name(parsed->name.str());
     package.version = parsed->version.to_string();
     package.wheels = {file};
     package.targets["cpu"].wheels = {file.name};
-    target.roots.push_back(package.name + "==" + package.version);
+    target.roots.push_back(package.name.str() + "==" + package.version);
     lockfile.packages.push_back(std::move(package));
   }
   lockfile.targets = {target};

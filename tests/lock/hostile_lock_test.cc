@@ -18,7 +18,7 @@ using wv::ErrorCode;
 std::string valid_lock() {
   wv::lock::Lockfile lockfile;
   wv::lock::LockedPackage demo;
-  demo.name = "demo";
+  demo.name = *wv::pkg::parse_package_name("demo");
   demo.version = "1.0";
   wv::lock::LockedFile wheel;
   wheel.name = "demo-1.0-py3-none-any.whl";

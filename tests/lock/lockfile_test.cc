@@ -1,11 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
 #include "src/base/file_system.h"
 #include "lock/lockfile.h"
+#include "tests/support/package_name.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
@@ -28,14 +30,14 @@ Lockfile sample_lockfile() {
   lockfile.extras = {"serve"};
   lockfile.input_hash = "xxh3-128:00112233445566778899aabbccddeeff";
 
-  LockedPackage filelock{.name = "filelock", .version = "3.16.1", .index = "https://example.org/simple"};
+  LockedPackage filelock{.name = "filelock"_pkg, .version = "3.16.1", .index = "https://example.org/simple"};
   filelock.wheels.push_back({.name = "filelock-3.16.1-py3-none-any.whl",
                              .url = "https://example.org/f/filelock-3.16.1-py3-none-any.whl",
                              .size = 16163, .sha256 = kHashA});
   filelock.targets["cpu"] = {{"filelock-3.16.1-py3-none-any.whl"}, {}};
   filelock.targets["h100"] = {{"filelock-3.16.1-py3-none-any.whl"}, {}};
 
-  LockedPackage torch{.name = "torch", .version = "2.9.0", .index = "https://example.org/simple"};
+  LockedPackage torch{.name = "torch"_pkg, .version = "2.9.0", .index = "https://example.org/simple"};
   torch.wheels.push_back({.name = "torch-2.9.0-cp312-cp312-manylinux_2_28_x86_64-null.whl",
                           .path = "wheels/torch-2.9.0-cp312-cp312-manylinux_2_28_x86_64-null.whl",
                           .size = 100, .sha256 = kHashA});
@@ -97,7 +99,7 @@ TEST_CASE("lockfile: writes, reads back the same model, and writes the same byte
   auto read = wv::lock::read_lockfile(text, "pylock.toml");
   REQUIRE(read);
   CHECK(read->packages.size() == 2);
-  const LockedPackage* torch = read->find_package_for_target("torch", "h100");
+  const LockedPackage* torch = read->find_package_for_target(*wv::pkg::parse_package_name("torch"), "h100");
   REQUIRE(torch);
   REQUIRE(torch->variants);
   CHECK(torch->variants->variants.count("cu128") == 1);
@@ -177,9 +179,52 @@ TEST_CASE("lockfile: closure and lookups per target", "[lock][lockfile]") {
   wv::lock::canonicalize(lockfile);
   auto closure = lockfile.closure("cpu");
   REQUIRE(closure.size() == 2);
-  CHECK(closure[0]->name == "filelock");
-  CHECK(lockfile.find_package_for_target("torch", "mac") == nullptr);
+  CHECK(closure[0]->name == "filelock"_pkg);
+  CHECK(lockfile.find_package_for_target(*wv::pkg::parse_package_name("torch"), "mac") == nullptr);
   CHECK(lockfile.find_target("nope") == nullptr);
+}
+
+TEST_CASE("lockfile: a package is looked up by its name, however the name was spelled",
+          "[lock][lockfile]") {
+  Lockfile sample = sample_lockfile();
+  wv::lock::canonicalize(sample);
+  // filelock renamed file-lock: its entry, its edges, and its wheels (`file_lock-...whl`).
+  std::string text = wv::lock::write_lockfile(sample);
+  for (std::size_t at; (at = text.find("filelock-3.16.1-py3")) != std::string::npos;) {
+    text.replace(at, 8, "file_lock");
+  }
+  for (std::size_t at; (at = text.find("filelock")) != std::string::npos;) {
+    text.replace(at, 8, "file-lock");
+  }
+  auto read = wv::lock::read_lockfile(text, "pylock.toml");
+  INFO((read ? text : read.error().message));
+  REQUIRE(read);
+  // `File_Lock`, `file.lock` and `FILE-LOCK` are one name: each finds the entry `file-lock`.
+  for (const char* spelled : {"File_Lock", "file.lock", "FILE-LOCK", "file-lock"}) {
+    INFO(spelled);
+    const LockedPackage* found =
+        read->find_package_for_target(wv::test::package_name(spelled), "cpu");
+    REQUIRE(found != nullptr);
+    CHECK(found->name.str() == "file-lock");
+  }
+  CHECK(read->find_package_for_target("filelock"_pkg, "cpu") == nullptr);
+  auto reached = read->reachable("cpu", read->find_target("cpu")->roots);
+  CHECK(reached.count(wv::test::package_name("File_Lock")) == 1);
+  CHECK(wv::lock::write_lockfile(*read) == text);
+}
+
+TEST_CASE("lockfile: a package name that is not in normal form is refused where it is read",
+          "[lock][lockfile]") {
+  const std::string text = wv::lock::write_lockfile(sample_lockfile());
+  std::string spelled = text;
+  spelled.replace(spelled.find("name = \"filelock\""), 17, "name = \"File_Lock\"");
+  auto read = wv::lock::read_lockfile(spelled, "pylock.toml");
+  REQUIRE_FALSE(read);
+  CHECK(read.error().code == wv::ErrorCode::kInvalidLockfile);
+  const std::size_t line = 1 + std::count(spelled.begin(),
+                                          spelled.begin() + spelled.find("File_Lock"), '\n');
+  CHECK(read.error().message == "pylock.toml:" + std::to_string(line) +
+                                    ": package name `File_Lock` is not a normalised name (PEP 503/685)");
 }
 
 TEST_CASE("lockfile: closures follow roots, extras, groups and extra edges", "[lock][lockfile]") {
@@ -189,7 +234,7 @@ TEST_CASE("lockfile: closures follow roots, extras, groups and extra edges", "[l
   lockfile.targets[0].extra_roots["gpu"] = {"torch[fast]==2.9.0"};
   lockfile.targets[0].group_roots["dev"] = {"filelock==3.16.1"};
   for (LockedPackage& package : lockfile.packages) {
-    if (package.name == "torch") {
+    if (package.name == "torch"_pkg) {
       package.targets["cpu"].dependencies = {};
       package.targets["cpu"].extra_dependencies["fast"] = {"filelock==3.16.1"};
     }
@@ -201,14 +246,14 @@ TEST_CASE("lockfile: closures follow roots, extras, groups and extra edges", "[l
   // the target's extra `gpu` is part of its install: torch, and filelock through torch[fast]
   auto default_install = read->closure("cpu", {}, {});
   REQUIRE(default_install.size() == 2);
-  CHECK(default_install[1]->name == "torch");
+  CHECK(default_install[1]->name == "torch"_pkg);
   lockfile.targets[0].extra_roots.clear();
   auto without_extra = wv::lock::read_lockfile(wv::lock::write_lockfile(lockfile), "pylock.toml");
   REQUIRE(without_extra);
   CHECK(without_extra->closure("cpu", {}, {}).empty());
   auto with_dev = without_extra->closure("cpu", {}, {"dev"});
   REQUIRE(with_dev.size() == 1);
-  CHECK(with_dev[0]->name == "filelock");
+  CHECK(with_dev[0]->name == "filelock"_pkg);
 
   // an extra edge naming a version no entry provides is refused
   auto broken = wv::lock::read_lockfile(

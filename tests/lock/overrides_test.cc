@@ -54,7 +54,7 @@ std::string locked(const wv::lock::ResolveOutcome& outcome, const std::string& n
     if (failure.target == target) return "(failed: " + failure.explanation + ")";
   }
   REQUIRE(outcome.lockfile);
-  const auto* package = outcome.lockfile->find_package_for_target(name, target);
+  const auto* package = outcome.lockfile->find_package_for_target(*wv::pkg::parse_package_name(name), target);
   return package ? package->version : "";
 }
 

@@ -248,7 +248,7 @@ Result run(const Scenario& scenario, const std::string& raw_text) {
       for (const auto& [name, version] : *packages->as_table()) {
         ++expected_count;
         const auto* locked = lockfile.find_package_for_target(
-            wv::pkg::normalize_name(name.str()), platforms.front());
+            *wv::pkg::parse_package_name(name.str()), platforms.front());
         std::string want = string_or(&version, "");
         if (!locked) return {Verdict::kFail, "missing " + std::string(name.str())};
         if (*wv::pkg::parse_version(locked->version) != *wv::pkg::parse_version(want)) {

@@ -73,7 +73,7 @@ std::vector<wv::lock::TargetContext> pinned_targets(const char* index = "cpu-ind
 std::vector<const LockedPackage*> entries(const Lockfile& lockfile, std::string_view name) {
   std::vector<const LockedPackage*> out;
   for (const LockedPackage& package : lockfile.packages) {
-    if (package.name == name) out.push_back(&package);
+    if (package.name.str() == name) out.push_back(&package);
   }
   return out;
 }
@@ -100,7 +100,7 @@ TEST_CASE("pinned index: a target's pinned package comes from its index, the res
   const Lockfile& lockfile = *outcome->lockfile;
 
   // cpu: the +cpu build from cpu-index, so no nvidia-cublas; numpy is not pinned: the default's.
-  const LockedPackage* cpu_torch = lockfile.find_package_for_target("torch", "cpu");
+  const LockedPackage* cpu_torch = lockfile.find_package_for_target(*wv::pkg::parse_package_name("torch"), "cpu");
   REQUIRE(cpu_torch != nullptr);
   CHECK(cpu_torch->version == "2.9.0+cpu");
   CHECK(cpu_torch->index == kCpuIndex);
@@ -109,22 +109,22 @@ TEST_CASE("pinned index: a target's pinned package comes from its index, the res
   CHECK(cpu_torch->wheels[0].name.find("+cpu") != std::string::npos);
   CHECK(cpu_torch->wheels[0].url.rfind("https://download.example.org/whl/cpu/files/", 0) == 0);
   CHECK(cpu_torch->targets.at("cpu").dependencies == std::vector<std::string>{"numpy==2.1.0"});
-  CHECK(lockfile.find_package_for_target("nvidia-cublas-cu12", "cpu") == nullptr);
-  const LockedPackage* cpu_numpy = lockfile.find_package_for_target("numpy", "cpu");
+  CHECK(lockfile.find_package_for_target(*wv::pkg::parse_package_name("nvidia-cublas-cu12"), "cpu") == nullptr);
+  const LockedPackage* cpu_numpy = lockfile.find_package_for_target(*wv::pkg::parse_package_name("numpy"), "cpu");
   REQUIRE(cpu_numpy != nullptr);
   CHECK(cpu_numpy->version == "2.1.0");
   CHECK(cpu_numpy->index == kDefaultIndex);
   CHECK(cpu_numpy->index_name == "default");
 
   // gpu: no pin: the default's torch with nvidia-cublas.
-  const LockedPackage* gpu_torch = lockfile.find_package_for_target("torch", "gpu");
+  const LockedPackage* gpu_torch = lockfile.find_package_for_target(*wv::pkg::parse_package_name("torch"), "gpu");
   REQUIRE(gpu_torch != nullptr);
   CHECK(gpu_torch->version == "2.9.0");
   CHECK(gpu_torch->index == kDefaultIndex);
   CHECK(gpu_torch->index_name == "default");
   CHECK(gpu_torch->targets.at("gpu").dependencies ==
         std::vector<std::string>{"numpy==2.1.0", "nvidia-cublas-cu12==12.8.4.1"});
-  const LockedPackage* cublas = lockfile.find_package_for_target("nvidia-cublas-cu12", "gpu");
+  const LockedPackage* cublas = lockfile.find_package_for_target(*wv::pkg::parse_package_name("nvidia-cublas-cu12"), "gpu");
   REQUIRE(cublas != nullptr);
   CHECK(cublas->targets.count("cpu") == 0);
 
@@ -163,15 +163,15 @@ TEST_CASE("pinned index: the lock writes index-name and reads it back", "[lock][
   auto read = wv::lock::read_lockfile(text, "pylock.toml");
   INFO((read ? "" : read.error().to_string()));
   REQUIRE(read);
-  const LockedPackage* cpu_torch = read->find_package_for_target("torch", "cpu");
+  const LockedPackage* cpu_torch = read->find_package_for_target(*wv::pkg::parse_package_name("torch"), "cpu");
   REQUIRE(cpu_torch != nullptr);
   CHECK(cpu_torch->version == "2.9.0+cpu");
   CHECK(cpu_torch->index_name == "cpu-index");
   CHECK(cpu_torch->index == kCpuIndex);
-  const LockedPackage* gpu_torch = read->find_package_for_target("torch", "gpu");
+  const LockedPackage* gpu_torch = read->find_package_for_target(*wv::pkg::parse_package_name("torch"), "gpu");
   REQUIRE(gpu_torch != nullptr);
   CHECK(gpu_torch->index_name == "default");
-  CHECK(read->find_package_for_target("numpy", "cpu")->index_name == "default");
+  CHECK(read->find_package_for_target(*wv::pkg::parse_package_name("numpy"), "cpu")->index_name == "default");
   CHECK(wv::lock::write_lockfile(*read) == text);
 
   // A package from an unnamed source (find-links) writes no index-name.
@@ -196,8 +196,8 @@ TEST_CASE("pinned index: `torch==2.9.0` is satisfied by the local version 2.9.0+
   REQUIRE(outcome);
   INFO(failures_text(*outcome));
   REQUIRE(outcome->lockfile);
-  CHECK(outcome->lockfile->find_package_for_target("torch", "cpu")->version == "2.9.0+cpu");
-  CHECK(outcome->lockfile->find_package_for_target("torch", "gpu")->version == "2.9.0");
+  CHECK(outcome->lockfile->find_package_for_target(*wv::pkg::parse_package_name("torch"), "cpu")->version == "2.9.0+cpu");
+  CHECK(outcome->lockfile->find_package_for_target(*wv::pkg::parse_package_name("torch"), "gpu")->version == "2.9.0");
   // A requirement with the local label is exact: the gpu target's default torch does not fit.
   wv::lock::Catalog exact_catalog(pypi);
   exact_catalog.add_pinned_index("cpu-index", cpu);
@@ -304,7 +304,7 @@ TEST_CASE("pinned index: the same version from two indexes is two entries, never
     CHECK(torch->wheels[0].url.rfind(is_cpu ? "https://download.example.org/"
                                             : "https://files.pypi.example.org/", 0) == 0);
   }
-  CHECK(outcome->lockfile->find_package_for_target("nvidia-cublas-cu12", "cpu") == nullptr);
+  CHECK(outcome->lockfile->find_package_for_target(*wv::pkg::parse_package_name("nvidia-cublas-cu12"), "cpu") == nullptr);
   // Both entries read back.
   std::string text = wv::lock::write_lockfile(*outcome->lockfile);
   auto read = wv::lock::read_lockfile(text, "pylock.toml");
@@ -312,8 +312,8 @@ TEST_CASE("pinned index: the same version from two indexes is two entries, never
   INFO((read ? "" : read.error().to_string()));
   REQUIRE(read);
   CHECK(entries(*read, "torch").size() == 2);
-  CHECK(read->find_package_for_target("torch", "cpu")->index_name == "cpu-index");
-  CHECK(read->find_package_for_target("torch", "gpu")->index_name == "default");
+  CHECK(read->find_package_for_target(*wv::pkg::parse_package_name("torch"), "cpu")->index_name == "cpu-index");
+  CHECK(read->find_package_for_target(*wv::pkg::parse_package_name("torch"), "gpu")->index_name == "default");
   CHECK(wv::lock::write_lockfile(*read) == text);
 }
 
@@ -332,7 +332,7 @@ TEST_CASE("pinned index: each locked version records the index that listed it",
                                            catalog, {});
   REQUIRE(outcome);
   REQUIRE(outcome->lockfile);
-  const LockedPackage* demo = outcome->lockfile->find_package_for_target("demo", "cpu");
+  const LockedPackage* demo = outcome->lockfile->find_package_for_target(*wv::pkg::parse_package_name("demo"), "cpu");
   REQUIRE(demo != nullptr);
   CHECK(demo->version == "2.0");
   CHECK(demo->wheels[0].url.rfind("https://second.example.org/f/", 0) == 0);

@@ -4,6 +4,7 @@
 // each target on its own; and post releases follow PEP 440 as packaging 26 reads it.
 #include <catch2/catch.hpp>
 
+#include "tests/support/package_name.h"
 #include "lock/resolve.h"
 #include "memory_source.h"
 #include "target_contexts.h"
@@ -69,7 +70,7 @@ std::string locked(const wv::lock::ResolveOutcome& outcome, const std::string& n
     }
   }
   if (!outcome.lockfile) return "(failed)";
-  const auto* package = outcome.lockfile->find_package_for_target(name, target);
+  const auto* package = outcome.lockfile->find_package_for_target(*wv::pkg::parse_package_name(name), target);
   return package ? package->version : "";
 }
 
@@ -223,7 +224,7 @@ TEST_CASE("prerelease: a pre-release the previous lockfile chose is kept", "[loc
   MemorySource source;
   add_plain(source, "lib", {"1.0", "2.0b1"});
   wv::lock::Lockfile previous;
-  wv::lock::LockedPackage old_lib{.name = "lib", .version = "2.0b1"};
+  wv::lock::LockedPackage old_lib{.name = "lib"_pkg, .version = "2.0b1"};
   old_lib.targets["linux"];
   previous.packages = {old_lib};
   wv::lock::ResolveOptions options;

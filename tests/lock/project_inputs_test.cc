@@ -12,6 +12,7 @@
 
 #include "lock/resolve.h"
 #include "src/base/sha256.h"
+#include "tests/support/package_name.h"
 #include "tests/support/temp_dir.h"
 
 namespace wv::lock {
@@ -105,7 +106,7 @@ void make_project(Project& project, const std::string& extra_wvlock = "") {
   project.config = std::move(*config);
   auto member_config = targets::parse_project_file(kCore, dir + "/packages/core/pyproject.toml");
   REQUIRE(member_config);
-  project.members.push_back({"core", dir + "/packages/core", "packages/core", std::move(*member_config)});
+  project.members.push_back({"core"_pkg, dir + "/packages/core", "packages/core", std::move(*member_config)});
 }
 
 std::vector<std::string> names(const std::vector<pkg::Requirement>& requirements) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "tests/support/package_name.h"
 #include "src/base/file_system.h"
 #include "lock/lockfile.h"
 #include "lock/target_export.h"
@@ -24,7 +25,7 @@ const char* kMac = "sys_platform == \"darwin\"";
 const char* kLinux = "sys_platform == \"linux\"";
 
 LockedPackage package(const std::string& name, const std::map<std::string, std::vector<std::string>>& uses) {
-  LockedPackage entry{.name = name, .version = "1.0", .index = "https://example.org/simple"};
+  LockedPackage entry{.name = wv::test::package_name(name), .version = "1.0", .index = "https://example.org/simple"};
   const std::string wheel = name + "-1.0-py3-none-any.whl";
   entry.wheels.push_back({.name = wheel, .url = "https://example.org/f/" + wheel, .size = 10,
                           .sha256 = kHash, .upload_time = "2025-01-25T11:30:10.164985Z"});
@@ -82,7 +83,7 @@ Lockfile sample() {
 
 const LockedPackage& entry(const Lockfile& lockfile, const std::string& name) {
   for (const LockedPackage& package : lockfile.packages) {
-    if (package.name == name) return package;
+    if (package.name.str() == name) return package;
   }
   FAIL("no entry " << name);
   return lockfile.packages.front();
@@ -90,7 +91,7 @@ const LockedPackage& entry(const Lockfile& lockfile, const std::string& name) {
 
 std::set<std::string> names(const std::vector<const LockedPackage*>& packages) {
   std::set<std::string> out;
-  for (const LockedPackage* package : packages) out.insert(package->name);
+  for (const LockedPackage* package : packages) out.insert(package->name.str());
   return out;
 }
 
@@ -105,14 +106,14 @@ std::set<std::string> standard_selection(const Lockfile& lockfile, const wv::loc
   std::set<std::string> kept;
   for (const LockedPackage& package : lockfile.packages) {
     if (package.marker.empty()) {
-      kept.insert(package.name);
+      kept.insert(package.name.str());
       continue;
     }
     auto marker = wv::pkg::parse_marker(package.marker);
     REQUIRE(marker);
     auto holds = marker->evaluate(context);
     REQUIRE(holds);
-    if (*holds) kept.insert(package.name);
+    if (*holds) kept.insert(package.name.str());
   }
   return kept;
 }
@@ -211,7 +212,7 @@ TEST_CASE("pylock export: one target, its extras and groups or the ones chosen, 
   REQUIRE(narrowed);
   CHECK(narrowed->extras.empty());
   std::set<std::string> listed;
-  for (const LockedPackage& package : narrowed->packages) listed.insert(package.name);
+  for (const LockedPackage& package : narrowed->packages) listed.insert(package.name.str());
   CHECK(listed == std::set<std::string>{"base", "shared", "testlib"});
   CHECK(entry(*narrowed, "shared").marker == "\"dev\" in dependency_groups");
   auto no_groups = wv::lock::export_selection(gpu, std::nullopt, std::vector<std::string>{});

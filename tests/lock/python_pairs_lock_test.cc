@@ -3,6 +3,7 @@
 // reader gives back, and a target of one Python writes none (its lock's bytes do not change).
 #include <catch2/catch.hpp>
 
+#include "tests/support/package_name.h"
 #include "lock/lockfile.h"
 
 namespace {
@@ -27,7 +28,7 @@ Lockfile lock_of(std::vector<LockedTarget> targets) {
   Lockfile lockfile;
   lockfile.requires_python = ">=3.10";
   lockfile.input_hash = "xxh3-128:00112233445566778899aabbccddeeff";
-  LockedPackage six{.name = "six", .version = "1.17.0", .index = "https://example.org/simple"};
+  LockedPackage six{.name = "six"_pkg, .version = "1.17.0", .index = "https://example.org/simple"};
   six.wheels.push_back({.name = "six-1.17.0-py2.py3-none-any.whl",
                         .url = "https://example.org/f/six-1.17.0-py2.py3-none-any.whl",
                         .size = 11, .sha256 = std::string(64, 'a')});

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "tests/support/package_name.h"
 #include "lock/resolve.h"
 #include "memory_source.h"
 #include "target_contexts.h"
@@ -64,7 +65,7 @@ void add_torch(MemorySource& source) {
 
 const wv::lock::LockedPackage& package(const wv::lock::Lockfile& lockfile, const char* name) {
   for (const auto& entry : lockfile.packages) {
-    if (entry.name == name) return entry;
+    if (entry.name.str() == name) return entry;
   }
   FAIL("no package " << name);
   return lockfile.packages.front();
@@ -140,8 +141,8 @@ nvidia = { cuda-driver = "12.8", compute-capability = "9.0" }
   REQUIRE(outcome->lockfile);
   // a100 gets 2.8.0 (sm80); h100 gets 2.9.0 (sm90): the preference for a100's 2.8.0 would
   // not cost h100 its hardware class (both are variants), but 2.8.0 has no build for SM 9.0.
-  CHECK(outcome->lockfile->find_package_for_target("flash-attn", "a100")->version == "2.8.0");
-  CHECK(outcome->lockfile->find_package_for_target("flash-attn", "h100")->version == "2.9.0");
+  CHECK(outcome->lockfile->find_package_for_target(*wv::pkg::parse_package_name("flash-attn"), "a100")->version == "2.8.0");
+  CHECK(outcome->lockfile->find_package_for_target(*wv::pkg::parse_package_name("flash-attn"), "h100")->version == "2.9.0");
 }
 
 TEST_CASE("resolve: a CUDA-only package on a CPU target fails with the reason",
@@ -175,10 +176,10 @@ TEST_CASE("resolve: a re-lock keeps locked versions unless upgraded, but never a
   source.add_variants("torch", "2.8.0", cuda_variants({}));
   auto targets = contexts(kCpuAndH100);
   wv::lock::Lockfile previous;
-  wv::lock::LockedPackage old_torch{.name = "torch", .version = "2.8.0"};
+  wv::lock::LockedPackage old_torch{.name = "torch"_pkg, .version = "2.8.0"};
   old_torch.targets["cpu"];
   old_torch.targets["h100"];
-  wv::lock::LockedPackage old_filelock{.name = "filelock", .version = "3.15.0"};
+  wv::lock::LockedPackage old_filelock{.name = "filelock"_pkg, .version = "3.15.0"};
   old_filelock.targets["cpu"];
   previous.packages = {old_torch, old_filelock};
 
@@ -191,15 +192,15 @@ TEST_CASE("resolve: a re-lock keeps locked versions unless upgraded, but never a
   const auto& lockfile = *outcome->lockfile;
   // cpu keeps 2.8.0 and filelock 3.15.0 (same class: null); h100 does not take 2.8.0, whose
   // only build for it is the CPU one, while 2.9.0 has a CUDA build.
-  CHECK(lockfile.find_package_for_target("torch", "cpu")->version == "2.8.0");
-  CHECK(lockfile.find_package_for_target("filelock", "cpu")->version == "3.15.0");
-  CHECK(lockfile.find_package_for_target("torch", "h100")->version == "2.9.0");
+  CHECK(lockfile.find_package_for_target(*wv::pkg::parse_package_name("torch"), "cpu")->version == "2.8.0");
+  CHECK(lockfile.find_package_for_target(*wv::pkg::parse_package_name("filelock"), "cpu")->version == "3.15.0");
+  CHECK(lockfile.find_package_for_target(*wv::pkg::parse_package_name("torch"), "h100")->version == "2.9.0");
   // --upgrade-package filelock moves it to the newest
-  options.upgrade_packages = {"filelock"};
+  options.upgrade_packages = {"filelock"_pkg};
   wv::lock::Catalog fresh(source);
   auto upgraded = wv::lock::resolve_targets(project({"torch"}), targets, fresh, options);
-  CHECK(upgraded->lockfile->find_package_for_target("filelock", "cpu")->version == "3.16.1");
-  CHECK(upgraded->lockfile->find_package_for_target("torch", "cpu")->version == "2.8.0");
+  CHECK(upgraded->lockfile->find_package_for_target(*wv::pkg::parse_package_name("filelock"), "cpu")->version == "3.16.1");
+  CHECK(upgraded->lockfile->find_package_for_target(*wv::pkg::parse_package_name("torch"), "cpu")->version == "2.8.0");
 }
 
 TEST_CASE("resolve: a locked package that cannot be looked up is no reason to fail a re-lock",
@@ -212,12 +213,12 @@ TEST_CASE("resolve: a locked package that cannot be looked up is no reason to fa
   source.unreachable = {"rocm-only", "gone-now"};
   auto targets = contexts(kCpuAndH100);
   wv::lock::Lockfile previous;
-  wv::lock::LockedPackage old_torch{.name = "torch", .version = "2.9.0"};
+  wv::lock::LockedPackage old_torch{.name = "torch"_pkg, .version = "2.9.0"};
   old_torch.targets["cpu"];
   old_torch.targets["h100"];
-  wv::lock::LockedPackage rocm_only{.name = "rocm-only", .version = "3.5.0"};
+  wv::lock::LockedPackage rocm_only{.name = "rocm-only"_pkg, .version = "3.5.0"};
   rocm_only.targets["h100"];
-  wv::lock::LockedPackage gone{.name = "gone-now", .version = "1.0"};
+  wv::lock::LockedPackage gone{.name = "gone-now"_pkg, .version = "1.0"};
   gone.targets["cpu"];
   previous.packages = {old_torch, rocm_only, gone};
   wv::lock::ResolveOptions options;
@@ -226,9 +227,9 @@ TEST_CASE("resolve: a locked package that cannot be looked up is no reason to fa
   auto outcome = wv::lock::resolve_targets(project({"torch"}), targets, catalog, options);
   REQUIRE(outcome);
   REQUIRE(outcome->lockfile);
-  CHECK(outcome->lockfile->find_package_for_target("torch", "cpu")->version == "2.9.0");
-  CHECK(outcome->lockfile->find_package_for_target("rocm-only", "cpu") == nullptr);
-  CHECK(outcome->lockfile->find_package_for_target("gone-now", "cpu") == nullptr);
+  CHECK(outcome->lockfile->find_package_for_target(*wv::pkg::parse_package_name("torch"), "cpu")->version == "2.9.0");
+  CHECK(outcome->lockfile->find_package_for_target(*wv::pkg::parse_package_name("rocm-only"), "cpu") == nullptr);
+  CHECK(outcome->lockfile->find_package_for_target(*wv::pkg::parse_package_name("gone-now"), "cpu") == nullptr);
   // What the solver itself needs still fails the lock, with the lookup's error.
   wv::lock::Catalog again(source);
   auto failed = wv::lock::resolve_targets(project({"torch", "gone-now"}), targets, again, options);

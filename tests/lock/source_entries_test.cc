@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/package_name.h"
 #include "src/base/file_system.h"
 #include "lock/lockfile.h"
 #include "tests/support/temp_dir.h"
@@ -25,21 +26,21 @@ const std::string kHashA(64, 'a');
 const std::string kCommit = "0123456789abcdef0123456789abcdef01234567";
 
 LockedPackage project_entry() {
-  LockedPackage project{.name = "demo-app", .version = "0.3.0"};
+  LockedPackage project{.name = "demo-app"_pkg, .version = "0.3.0"};
   project.directory = LockedDirectory{.path = ".", .editable = true};
   project.is_project = true;
   return project;
 }
 
 LockedPackage directory_entry() {
-  LockedPackage local{.name = "localpkg", .version = "1.2"};
+  LockedPackage local{.name = "localpkg"_pkg, .version = "1.2"};
   local.directory = LockedDirectory{.path = "../localpkg", .subdirectory = "py"};
   local.targets["cpu"] = {{}, {}};
   return local;
 }
 
 LockedPackage vcs_entry() {
-  LockedPackage git{.name = "gitpkg", .version = "2.0"};
+  LockedPackage git{.name = "gitpkg"_pkg, .version = "2.0"};
   git.vcs = LockedVcs{.url = "https://github.com/example/gitpkg.git",
                       .requested_revision = "v2.0", .commit_id = kCommit};
   git.targets["cpu"] = {{}, {"localpkg==1.2"}};
@@ -47,7 +48,7 @@ LockedPackage vcs_entry() {
 }
 
 LockedPackage archive_entry() {
-  LockedPackage tar{.name = "tarpkg", .version = "3.1", .index = "https://files.example/simple"};
+  LockedPackage tar{.name = "tarpkg"_pkg, .version = "3.1", .index = "https://files.example/simple"};
   tar.archive = LockedArchive{
       .file = {.name = "tarpkg-3.1.tar.gz", .url = "https://files.example/tarpkg-3.1.tar.gz",
                .size = 1234, .sha256 = kHashA},
@@ -57,7 +58,7 @@ LockedPackage archive_entry() {
 }
 
 LockedPackage wheel_entry() {
-  LockedPackage wheel{.name = "wheelpkg", .version = "1.0"};
+  LockedPackage wheel{.name = "wheelpkg"_pkg, .version = "1.0"};
   wheel.wheels.push_back({.name = "wheelpkg-1.0-py3-none-any.whl",
                           .url = "https://files.example/wheelpkg-1.0-py3-none-any.whl",
                           .sha256 = kHashA});
@@ -81,7 +82,7 @@ Lockfile sources_lockfile() {
 
 LockedPackage& entry(Lockfile& lockfile, std::string_view name) {
   auto it = std::find_if(lockfile.packages.begin(), lockfile.packages.end(),
-                         [&](const LockedPackage& package) { return package.name == name; });
+                         [&](const LockedPackage& package) { return package.name.str() == name; });
   REQUIRE(it != lockfile.packages.end());
   return *it;
 }
@@ -125,24 +126,24 @@ TEST_CASE("source entries: each kind reads back the same model and the same byte
 
   const LockedPackage* project = read->project();
   REQUIRE(project);
-  CHECK(project->name == "demo-app");
+  CHECK(project->name == "demo-app"_pkg);
   CHECK(project->version == "0.3.0");
   CHECK(project->directory == project_entry().directory);
   CHECK(project->targets.empty());
 
-  const LockedPackage* local = read->find_package_for_target("localpkg", "cpu");
+  const LockedPackage* local = read->find_package_for_target(*wv::pkg::parse_package_name("localpkg"), "cpu");
   REQUIRE(local);
   CHECK(local->version == "1.2");
   CHECK(local->directory == directory_entry().directory);
   CHECK_FALSE(local->is_project);
 
-  const LockedPackage* git = read->find_package_for_target("gitpkg", "cpu");
+  const LockedPackage* git = read->find_package_for_target(*wv::pkg::parse_package_name("gitpkg"), "cpu");
   REQUIRE(git);
   CHECK(git->version == "2.0");
   CHECK(git->vcs == vcs_entry().vcs);
   CHECK(git->targets.at("cpu").dependencies == std::vector<std::string>{"localpkg==1.2"});
 
-  const LockedPackage* tar = read->find_package_for_target("tarpkg", "cpu");
+  const LockedPackage* tar = read->find_package_for_target(*wv::pkg::parse_package_name("tarpkg"), "cpu");
   REQUIRE(tar);
   REQUIRE(tar->archive);
   LockedArchive archive = *tar->archive;
@@ -158,7 +159,7 @@ TEST_CASE("source entries: each kind reads back the same model and the same byte
   std::string by_path = wv::lock::write_lockfile(lockfile);
   auto read_by_path = wv::lock::read_lockfile(by_path, "pylock.toml");
   REQUIRE(read_by_path);
-  CHECK(read_by_path->find_package_for_target("tarpkg", "cpu")->archive->file.name ==
+  CHECK(read_by_path->find_package_for_target(*wv::pkg::parse_package_name("tarpkg"), "cpu")->archive->file.name ==
         "tarpkg-3.1.zip");
   CHECK(wv::lock::write_lockfile(*read_by_path) == by_path);
 }
@@ -404,12 +405,12 @@ TEST_CASE("source entries: closures reach source trees, never the project", "[lo
   auto read = wv::lock::read_lockfile(wv::lock::write_lockfile(sources_lockfile()), "pylock.toml");
   REQUIRE(read);
   std::vector<std::string> names;
-  for (const LockedPackage* package : read->closure("cpu", {}, {})) names.push_back(package->name);
+  for (const LockedPackage* package : read->closure("cpu", {}, {})) names.push_back(package->name.str());
   CHECK(names == std::vector<std::string>{"gitpkg", "localpkg", "tarpkg", "wheelpkg"});
   names.clear();
-  for (const LockedPackage* package : read->closure("cpu")) names.push_back(package->name);
+  for (const LockedPackage* package : read->closure("cpu")) names.push_back(package->name.str());
   CHECK(names == std::vector<std::string>{"gitpkg", "localpkg", "tarpkg", "wheelpkg"});
-  CHECK(read->find_package_for_target("demo-app", "cpu") == nullptr);
+  CHECK(read->find_package_for_target(*wv::pkg::parse_package_name("demo-app"), "cpu") == nullptr);
 }
 
 TEST_CASE("source entries: packaging's PEP 751 reader accepts what wvlock writes",

@@ -6,6 +6,7 @@
 
 #include "lock/lockfile.h"
 #include "lock/workspace_selection.h"
+#include "tests/support/package_name.h"
 
 namespace wv::lock {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 LockedPackage member(std::string name, std::vector<std::string> dependencies,
                      std::map<std::string, std::vector<std::string>> extras = {}) {
   LockedPackage package;
-  package.name = name;
+  package.name = test::package_name(name);
   package.version = "0.1.0";
   package.directory = LockedDirectory{"packages/" + name, true, ""};
   package.workspace_member = true;
@@ -23,7 +24,7 @@ LockedPackage member(std::string name, std::vector<std::string> dependencies,
 
 LockedPackage wheel_package(std::string name) {
   LockedPackage package;
-  package.name = name;
+  package.name = test::package_name(name);
   package.version = "1.0";
   package.wheels.push_back({.name = name + "-1.0-py3-none-any.whl",
                             .path = "wheels/" + name + "-1.0-py3-none-any.whl",
@@ -45,7 +46,7 @@ Lockfile workspace_lock() {
   target.group_roots["dev"] = {"pytest==1.0"};
   lockfile.targets.push_back(target);
   LockedPackage app;
-  app.name = "app";
+  app.name = "app"_pkg;
   app.directory = LockedDirectory{".", true, ""};
   app.is_project = true;
   lockfile.packages = {app,
@@ -63,7 +64,7 @@ Lockfile workspace_lock() {
 
 std::vector<std::string> names(const std::vector<const LockedPackage*>& packages) {
   std::vector<std::string> out;
-  for (const LockedPackage* package : packages) out.push_back(package->name);
+  for (const LockedPackage* package : packages) out.push_back(package->name.str());
   return out;
 }
 
@@ -73,13 +74,13 @@ TEST_CASE("workspace selection: a member, all members, or the root", "[lock][wor
   using V = std::vector<std::string>;
   {
     Lockfile lockfile = workspace_lock();
-    REQUIRE(select_members(lockfile, MemberSelection{{"service"}, false, {}}));
+    REQUIRE(select_members(lockfile, MemberSelection{{"service"_pkg}, false, {}}));
     CHECK(names(lockfile.closure("cpu", {}, {"dev"})) == V{"core", "idna", "numpy", "service"});
     CHECK(lockfile.project() == nullptr);  // only members named: the root is not installed
   }
   {
     Lockfile lockfile = workspace_lock();
-    REQUIRE(select_members(lockfile, MemberSelection{{"trainer"}, false, {}}));
+    REQUIRE(select_members(lockfile, MemberSelection{{"trainer"_pkg}, false, {}}));
     // A member's locked extras are part of its install.
     CHECK(names(lockfile.closure("cpu", {}, {})) == V{"core", "numpy", "torch", "trainer"});
   }
@@ -92,7 +93,7 @@ TEST_CASE("workspace selection: a member, all members, or the root", "[lock][wor
   }
   {
     Lockfile lockfile = workspace_lock();
-    REQUIRE(select_members(lockfile, MemberSelection{{"app"}, false, {}}));  // the root itself
+    REQUIRE(select_members(lockfile, MemberSelection{{"app"_pkg}, false, {}}));  // the root itself
     CHECK(names(lockfile.closure("cpu", {}, {})) == V{"requests"});
     CHECK(lockfile.project() != nullptr);
   }
@@ -103,18 +104,32 @@ TEST_CASE("workspace selection: a member, all members, or the root", "[lock][wor
   }
 }
 
+TEST_CASE("workspace selection: a member is named by any spelling of its name",
+          "[lock][workspace]") {
+  using V = std::vector<std::string>;
+  Lockfile lockfile = workspace_lock();
+  // `--package Service` and `--package SERVICE` parse to the member `service`.
+  REQUIRE(select_members(lockfile, MemberSelection{{test::package_name("Service")}, false, {}}));
+  CHECK(names(lockfile.closure("cpu", {}, {})) == V{"core", "idna", "numpy", "service"});
+  Lockfile all = workspace_lock();
+  REQUIRE(select_members(all, MemberSelection{{test::package_name("SERVICE"),
+                                               test::package_name("Trainer")}, false, {}}));
+  CHECK(names(all.closure("cpu", {}, {})) ==
+        V{"core", "idna", "numpy", "service", "torch", "trainer"});
+}
+
 TEST_CASE("workspace selection: unknown packages and extras are refused", "[lock][workspace]") {
   Lockfile lockfile = workspace_lock();
-  Result<void> unknown = select_members(lockfile, MemberSelection{{"nope"}, false, {}});
+  Result<void> unknown = select_members(lockfile, MemberSelection{{"nope"_pkg}, false, {}});
   REQUIRE_FALSE(unknown);
   CHECK(unknown.error().code == ErrorCode::kInvalidInput);
   CHECK(unknown.error().message ==
         "`--package nope` names no package of the workspace: its packages are `app`, `core`, "
         "`service`, `trainer`");
-  Result<void> extra = select_members(lockfile, MemberSelection{{"service"}, false, {"gpu"}});
+  Result<void> extra = select_members(lockfile, MemberSelection{{"service"_pkg}, false, {"gpu"}});
   REQUIRE_FALSE(extra);
   CHECK(extra.error().message.find("`--extra gpu`: no selected package") == 0);
-  CHECK(select_members(lockfile, MemberSelection{{"trainer"}, false, {"gpu"}}));
+  CHECK(select_members(lockfile, MemberSelection{{"trainer"_pkg}, false, {"gpu"}}));
 }
 
 TEST_CASE("workspace selection: members are roots for a standard installer and read back",
@@ -123,11 +138,11 @@ TEST_CASE("workspace selection: members are roots for a standard installer and r
   // pytest is the root's dev group's, and the service's own dependency: a member reaches it,
   // so a standard installer takes it without the group.
   for (LockedPackage& package : lockfile.packages) {
-    if (package.name == "service") package.targets["cpu"].dependencies.push_back("pytest==1.0");
+    if (package.name == "service"_pkg) package.targets["cpu"].dependencies.push_back("pytest==1.0");
   }
   REQUIRE(assign_package_markers(lockfile));
   for (const LockedPackage& package : lockfile.packages) {
-    INFO(package.name);
+    INFO(package.name.str());
     if (package.is_project) continue;
     CHECK(package.marker == "sys_platform == \"linux\"");
   }

@@ -157,3 +157,19 @@ TEST_CASE("pep508: arbitrary bytes never crash the requirement parser", "[pkg][p
   }
   CHECK(valid > 0);  // the alphabet does produce valid names, so the round trip is exercised
 }
+
+TEST_CASE("requirement: its name as a package name", "[pkg][requirement]") {
+  for (const char* text : {"Foo_Bar>=1", "foo_ >=1", "foo. ; python_version > '3'", "a_", "a-",
+                           "a.b-c_d[x]", "foo_ @ https://example.org/foo.whl", "x__ (>=1)"}) {
+    INFO(text);
+    auto requirement = wv::pkg::parse_requirement(text);
+    if (!requirement) continue;  // refused: nothing to name
+    // packaging's identifier may end in `_`, which no project name does: that one is an error.
+    auto name = requirement->package_name();
+    CHECK(name.has_value() == wv::pkg::is_valid_name(requirement->name));
+    if (name) CHECK(name->str() == wv::pkg::normalize_name(requirement->name));
+  }
+  CHECK_FALSE(wv::pkg::parse_requirement("foo_ >=1")->package_name());
+  CHECK(*wv::pkg::parse_requirement("Foo_Bar>=1")->package_name() ==
+        *wv::pkg::parse_package_name("foo-bar"));
+}
