@@ -15,6 +15,7 @@
 #include "src/install/selection_check.h"
 #include "src/install/stage.h"
 #include "src/install/standard_select.h"
+#include "src/install/sync_state.h"
 
 namespace wv::install {
 namespace {
@@ -135,6 +136,7 @@ Result<void> change_environment(SyncReport& report, const SyncOptions& options,
   report.cache_hits = prepared.cache_hits;
   report.extracted = prepared.extracted;
   if (prepared.wheels.empty() && report.plan.count(PlanAction::kRemove) == 0) return {};
+  forget_state(root);  // the record describes the environment this sync is about to change
   StagingFolder staging(file_system, root);
   WV_TRY(staging.create());
   const StageRequest stage_request{root,         lockfile,   report.selection, options,
@@ -157,6 +159,7 @@ Result<void> install_into(SyncReport& report, const SyncOptions& options,
   const EnvironmentMode mode = transaction != nullptr ? transaction->mode() : environment.mode;
   WV_ASSIGN_OR_RETURN(InterpreterFacts facts,
                       environment_facts(report, options, environment, mode));
+  report.scheme = facts.scheme;
   if (!options.dry_run) {
     WV_ASSIGN_OR_RETURN(std::string note, repair_environment(file_system, environment.root));
     if (!note.empty()) report.notes.push_back(std::move(note));
@@ -244,6 +247,16 @@ Result<void> sync_into(SyncReport& report, const SyncOptions& options,
   }
   transaction.commit();
   return {};
+}
+
+bool SyncReport::changed_nothing() const {
+  if (dry_run || created_environment || recreated_environment || !plan.environment_change.empty()) {
+    return false;
+  }
+  for (const PlanItem& item : plan.items) {
+    if (item.action != PlanAction::kKeep) return false;
+  }
+  return true;
 }
 
 Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfile,
