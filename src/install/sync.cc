@@ -146,7 +146,9 @@ Result<void> change_environment(SyncReport& report, const SyncOptions& options,
   note_link_fallback(report, options);
   const CommitRequest commit_request{root, facts.scheme, report.plan, installed};
   WV_ASSIGN_OR_RETURN(Journal journal, plan_commit(file_system, commit_request, staged));
-  return commit(file_system, commit_request, journal);
+  WV_TRY(commit(file_system, commit_request, journal));
+  staging.keep();
+  return {};
 }
 
 // Everything after the environment's fate is decided: the environment made (unless a dry run),
