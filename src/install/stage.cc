@@ -203,26 +203,7 @@ StagingFolder::StagingFolder(FileSystem& file_system, const std::string& root)
       name_(str_cat(kStagingPrefix, "-", ::getpid())),
       path_(path_join(root, name_)) {}
 
-namespace {
-
-// The files under `folder` (staged copies no move took: a file already in place, one another
-// wheel won), removed; the folders stay.
-void remove_files_under(FileSystem& file_system, const std::string& folder) {
-  Result<std::vector<DirectoryEntry>> entries = file_system.list_directory(folder);
-  if (!entries) return;
-  for (const DirectoryEntry& entry : *entries) {
-    const std::string path = path_join(folder, entry.name);
-    if (entry.type == FileType::kDirectory) remove_files_under(file_system, path);
-    else (void)file_system.remove(path);
-  }
-}
-
-}  // namespace
-
-StagingFolder::~StagingFolder() {
-  if (kept_) remove_files_under(file_system_, path_);
-  else (void)file_system_.remove_all(path_);
-}
+StagingFolder::~StagingFolder() { (void)file_system_.remove_all(path_); }
 
 Result<void> StagingFolder::create() {
   (void)file_system_.remove_all(path_);

@@ -32,11 +32,7 @@ class StagingFolder {
   StagingFolder& operator=(const StagingFolder&) = delete;
   ~StagingFolder();
   Result<void> create();
-  /// After a commit: leaves what the moves left (the emptied folders a wheel was staged in)
-  /// for the next sync to remove (repair_environment). Removing a folder made moments ago
-  /// waits for the file system's journal on ext4 (milliseconds each: most of a warm sync's
-  /// time); an old one goes at once.
-  void keep() { kept_ = true; }
+
   const std::string& name() const { return name_; }  ///< under the root
   const std::string& path() const { return path_; }
 
@@ -44,7 +40,6 @@ class StagingFolder {
   FileSystem& file_system_;
   std::string name_;
   std::string path_;
-  bool kept_ = false;
 };
 
 /// What the staged wheels install, merged.

@@ -136,7 +136,6 @@ Result<void> change_environment(SyncReport& report, const SyncOptions& options,
   report.cache_hits = prepared.cache_hits;
   report.extracted = prepared.extracted;
   if (prepared.wheels.empty() && report.plan.count(PlanAction::kRemove) == 0) return {};
-  forget_state(root);  // the record describes the environment this sync is about to change
   StagingFolder staging(file_system, root);
   WV_TRY(staging.create());
   const StageRequest stage_request{root,         lockfile,   report.selection, options,
@@ -146,9 +145,8 @@ Result<void> change_environment(SyncReport& report, const SyncOptions& options,
   note_link_fallback(report, options);
   const CommitRequest commit_request{root, facts.scheme, report.plan, installed};
   WV_ASSIGN_OR_RETURN(Journal journal, plan_commit(file_system, commit_request, staged));
-  WV_TRY(commit(file_system, commit_request, journal));
-  staging.keep();
-  return {};
+  forget_state(root);  // the record describes the environment the commit is about to change
+  return commit(file_system, commit_request, journal);
 }
 
 // Everything after the environment's fate is decided: the environment made (unless a dry run),

@@ -78,21 +78,12 @@ struct SyncBench {
     return -1;
   }
 
-  static bool holds_files(const fs::path& folder) {
-    std::error_code ec;
-    for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-      if (!it->is_directory(ec)) return true;
-    }
-    return static_cast<bool>(ec);
-  }
   bool leftovers() const {
     std::error_code ec;
     for (fs::directory_iterator it(venv, ec), end; !ec && it != end; it.increment(ec)) {
       std::string leaf = it->path().filename().string();
-      // The sync lock, the interpreter's facts and the no-op state record stay by design, and
-      // so do the folders a committed sync's staging left empty (the next sync removes them);
-      // a staged file, the trash and the journal must not.
-      if (leaf.rfind(wv::install::kStagingPrefix, 0) == 0 && !holds_files(it->path())) continue;
+      // The sync lock, the interpreter's facts and the no-op state record stay by design;
+      // staging, trash and journal must not.
       if (leaf.rfind(".wvlock", 0) == 0 && leaf != wv::install::kLockName &&
           leaf != wv::install::kFactsCacheName && leaf != wv::install::kStateName) {
         return true;
