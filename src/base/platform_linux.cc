@@ -42,16 +42,15 @@ std::vector<std::string> command_line() {
   std::vector<std::string> arguments;
   FILE* file = ::fopen("/proc/self/cmdline", "re");
   if (file == nullptr) return arguments;
-  std::string current;
-  for (int c; (c = ::fgetc(file)) != EOF;) {
-    if (c != '\0') {
-      current.push_back(static_cast<char>(c));
-    } else {
-      arguments.push_back(std::move(current));
-      current.clear();
-    }
-  }
+  std::string text;
+  char buffer[4096];
+  for (std::size_t got; (got = ::fread(buffer, 1, sizeof buffer, file)) > 0;) text.append(buffer, got);
   ::fclose(file);
+  for (std::size_t start = 0, end; start < text.size(); start = end + 1) {
+    end = text.find('\0', start);
+    if (end == std::string::npos) end = text.size();
+    arguments.push_back(text.substr(start, end - start));
+  }
   return arguments;
 }
 
