@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <charconv>
 #include <chrono>
 #include <set>
 
@@ -17,22 +18,42 @@ namespace {
 constexpr std::string_view kHeader = "wvlock-state 1\n";
 
 struct Identity {
-  std::string text;  ///< "device:inode:mode:size:mtime:ctime", or "-" when absent
+  char text[128];    ///< "device:inode:mode:size:mtime:ctime", or "-" when absent
+  std::size_t size = 0;
   std::int64_t newest_ns = 0;
   bool whole_seconds = true;  ///< both times without a sub-second part
+  std::string_view view() const { return {text, size}; }
 };
 
 // A path's identity, the link itself when it is one: whatever replaces, writes, truncates,
 // renames over or removes it changes the change time at least, which no user call sets back.
-Identity identity_of(const std::string& path) {
+// Formatted without allocating: a no-op sync compares dozens of them.
+Identity identity_of(const char* path) {
+  Identity identity;
   struct ::stat info {};
-  if (::lstat(path.c_str(), &info) != 0) return {"-", 0, true};
+  if (::lstat(path, &info) != 0) {
+    identity.text[0] = '-';
+    identity.size = 1;
+    return identity;
+  }
   const std::int64_t modified = platform::modified_ns(info);
   const std::int64_t changed = platform::changed_ns(info);
-  return {str_cat(info.st_dev, ":", info.st_ino, ":", info.st_mode, ":", info.st_size, ":",
-                  modified, ":", changed),
-          std::max(modified, changed),
-          modified % 1'000'000'000 == 0 && changed % 1'000'000'000 == 0};
+  char* out = identity.text;
+  char* const end = identity.text + sizeof identity.text;
+  auto put = [&](auto value, bool last) {
+    out = std::to_chars(out, end, value).ptr;
+    if (!last) *out++ = ':';
+  };
+  put(static_cast<std::uint64_t>(info.st_dev), false);
+  put(static_cast<std::uint64_t>(info.st_ino), false);
+  put(static_cast<std::uint32_t>(info.st_mode), false);
+  put(static_cast<std::int64_t>(info.st_size), false);
+  put(modified, false);
+  put(changed, true);
+  identity.size = static_cast<std::size_t>(out - identity.text);
+  identity.newest_ns = std::max(modified, changed);
+  identity.whole_seconds = modified % 1'000'000'000 == 0 && changed % 1'000'000'000 == 0;
+  return identity;
 }
 
 // The environment's own paths a sync's outcome depends on: the interpreter (the venv's link
@@ -87,15 +108,15 @@ std::optional<std::string> matching_state(const std::string& venv, std::string_v
   // Another sync changing the environment now: the full sync says so.
   Result<SyncLock> lock = SyncLock::acquire(venv);
   if (!lock) return std::nullopt;
+  std::string path;  // one buffer for every watched path
   while ((line = next_line())) {
     if (*line == "output") return std::string(rest);
     if (!line->starts_with("watch ")) return std::nullopt;
     std::string_view watch = line->substr(6);
     const std::size_t space = watch.find(' ');
     if (space == std::string_view::npos) return std::nullopt;
-    if (identity_of(std::string(watch.substr(space + 1))).text != watch.substr(0, space)) {
-      return std::nullopt;
-    }
+    path.assign(watch.substr(space + 1));
+    if (identity_of(path.c_str()).view() != watch.substr(0, space)) return std::nullopt;
   }
   return std::nullopt;
 }
@@ -111,10 +132,10 @@ bool record_state(const InstallScheme& scheme, const StateRecord& record, std::i
       forget_state(scheme.root);
       return false;
     }
-    Identity identity = identity_of(path);
+    const Identity identity = identity_of(path.c_str());
     newest = std::max(newest, identity.newest_ns);
     whole_seconds = whole_seconds && identity.whole_seconds;
-    text += str_cat("watch ", identity.text, " ", path, "\n");
+    text += str_cat("watch ", identity.view(), " ", path, "\n");
   }
   // File systems stamp times from a clock that lags by up to a tick (ms); those that keep
   // whole seconds (or coarser) get two seconds.
