@@ -32,7 +32,6 @@ class StagingFolder {
   StagingFolder& operator=(const StagingFolder&) = delete;
   ~StagingFolder();
   Result<void> create();
-
   const std::string& name() const { return name_; }  ///< under the root
   const std::string& path() const { return path_; }
 
