@@ -45,6 +45,24 @@ int exchange_paths(const char* a, const char* b);
 /// st_mtimespec).
 std::int64_t modified_ns(const struct ::stat& info);
 
+/// The last status change time of `info` (Linux st_ctim, macOS st_ctimespec), in nanoseconds:
+/// unlike the modification time, no user call can set it back.
+std::int64_t changed_ns(const struct ::stat& info);
+
+/// The arguments this process was started with, argv[0] first (Linux /proc/self/cmdline,
+/// macOS _NSGetArgv); empty when they cannot be read.
+std::vector<std::string> command_line();
+
+/// A text that changes whenever the machine's hardware or GPU drivers may have changed: the
+/// boot and the loading of the GPU kernel drivers (Linux: /proc/sys/kernel/random/boot_id and
+/// the identity of /sys/module/{nvidia,amdgpu}; macOS: the boot time). What a record of
+/// detection's outcome is keyed on.
+std::string hardware_epoch();
+
+/// The path of this process's executable (Linux /proc/self/exe, macOS _NSGetExecutablePath);
+/// "" when unknown.
+std::string executable_path();
+
 /// Where Python interpreters are installed on this system, after PATH: `folders` are looked in
 /// as they are; each of `installation_roots` holds one installation per subfolder, looked in at
 /// `<root>/<version>/bin` (newest first). `home` is the home folder ("" when unknown: the roots

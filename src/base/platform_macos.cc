@@ -5,7 +5,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <crt_externs.h>
+#include <mach-o/dyld.h>
 #include <sys/clonefile.h>
+#include <sys/sysctl.h>
 #include <unistd.h>
 
 #include "src/base/platform.h"
@@ -42,6 +45,32 @@ int exchange_paths(const char* a, const char* b) { return ::renamex_np(a, b, REN
 
 std::int64_t modified_ns(const struct ::stat& info) {
   return std::int64_t(info.st_mtimespec.tv_sec) * 1'000'000'000 + info.st_mtimespec.tv_nsec;
+}
+
+std::int64_t changed_ns(const struct ::stat& info) {
+  return std::int64_t(info.st_ctimespec.tv_sec) * 1'000'000'000 + info.st_ctimespec.tv_nsec;
+}
+
+std::vector<std::string> command_line() {
+  std::vector<std::string> arguments;
+  char** argv = *::_NSGetArgv();
+  for (int i = 0, n = *::_NSGetArgc(); i < n && argv != nullptr && argv[i] != nullptr; ++i) {
+    arguments.emplace_back(argv[i]);
+  }
+  return arguments;
+}
+
+std::string hardware_epoch() {
+  struct timeval boot {};
+  std::size_t size = sizeof boot;
+  if (::sysctlbyname("kern.boottime", &boot, &size, nullptr, 0) != 0) return "";
+  return std::to_string(boot.tv_sec) + "." + std::to_string(boot.tv_usec);
+}
+
+std::string executable_path() {
+  char buffer[4096];
+  uint32_t size = sizeof buffer;
+  return ::_NSGetExecutablePath(buffer, &size) == 0 ? std::string(buffer) : "";
 }
 
 InterpreterPlaces interpreter_places(const std::string& home) {

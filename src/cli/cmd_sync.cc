@@ -1,12 +1,17 @@
 // `wvlock sync` and `wvlock targets`: the live host picks a locked target and its wheels
 // (DESIGN.md §1, target selection), then the environment is made to match (src/install).
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <utility>
 #include <filesystem>
 
+#include "src/base/hash.h"
 #include "src/base/log.h"
 #include "src/base/output.h"
+#include "src/base/platform.h"
 #include "src/base/str.h"
 #include "src/cli/commands.h"
 #include "src/cli/environment_choice.h"
@@ -25,12 +30,16 @@
 #include "src/install/select.h"
 #include "src/install/standard_select.h"
 #include "src/install/sync.h"
+#include "src/install/sync_state.h"
 #include "src/install/wheel_store.h"
 #include "src/install/wheelhouse.h"
 #include "src/net/caching_fetcher.h"
+#include "src/pkg/source_tree.h"
 #include "targets/detect/detect.h"
 #include "targets/detect/env_vars.h"
 #include "targets/project_file.h"
+
+extern char** environ;
 
 namespace wv::cli {
 namespace {
@@ -336,6 +345,79 @@ Result<LinkMode> sync_link_mode(Arguments& arguments) {
                             ": expected clone, hardlink or copy"));
 }
 
+// ---- the no-op fast path (install/sync_state.h) ----
+
+// Variables a shell changes between two identical commands without changing what sync does.
+bool volatile_variable(std::string_view name) {
+  return name == "PWD" || name == "OLDPWD" || name == "SHLVL" || name == "_" ||
+         name == "COLUMNS" || name == "LINES";
+}
+
+// What this command's outcome depends on besides the files the record watches: the program,
+// its command line, working folder and project, every environment variable (detection
+// overrides, VIRTUAL_ENV, PATH, ...), whether output goes to a terminal, the machine's
+// hardware epoch (detection's answer lasts as long as it) and the lockfile's bytes. "" when
+// it cannot be taken.
+std::string state_fingerprint(const GlobalOptions& options, const std::string& lock_path) {
+  const std::string program = platform::executable_path();
+  struct ::stat info {};
+  if (program.empty() || ::stat(program.c_str(), &info) != 0) return "";
+  Fingerprint print;
+  print.add("sync 1").add(program).add(str_cat(info.st_ino, ":", info.st_size, ":",
+                                              platform::modified_ns(info)));
+  for (const std::string& argument : platform::command_line()) print.add(argument);
+  std::error_code error;
+  print.add(std::filesystem::current_path(error).string());
+  print.add(options.project_dir).add(options.workspace_member_dir);
+  std::vector<std::string_view> variables;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    std::string_view variable(*entry);
+    if (!volatile_variable(variable.substr(0, variable.find('=')))) variables.push_back(variable);
+  }
+  std::sort(variables.begin(), variables.end());
+  for (std::string_view variable : variables) print.add(variable);
+  print.add(::isatty(1) ? "tty" : "-").add(::isatty(2) ? "tty" : "-");
+  print.add(platform::hardware_epoch());
+  RealFileSystem file_system;
+  Result<std::string> lock = file_system.read_file(lock_path);
+  print.add(lock ? "lock" : "no lock").add(lock ? *lock : "");
+  return print.finish().to_hex();
+}
+
+// The files besides the environment a sync's outcome was read from: the project's
+// pyproject.toml (freshness, `cpu-fallback`) and `.python-version`, a path source's metadata
+// files (freshness, an editable's identity), and an interpreter `--python` names by path.
+std::vector<std::string> watched_files(const GlobalOptions& options, const std::string& lock_dir,
+                                       const lock::Lockfile& lockfile,
+                                       const std::optional<std::string>& python_flag) {
+  std::vector<std::string> files;
+  for (const char* name : {"pyproject.toml", ".python-version", ".python-versions"}) {
+    files.push_back(path_join(options.project_dir, name));
+  }
+  for (const auto& [path, digest] : lockfile.input_files) {
+    files.push_back(path_join(options.project_dir, path));
+  }
+  for (const lock::LockedPackage& package : lockfile.packages) {
+    if (!package.directory) continue;
+    const std::string tree = path_join(path_join(lock_dir, package.directory->path),
+                                       package.directory->subdirectory);
+    for (std::string_view leaf : pkg::kMetadataFiles) files.push_back(path_join(tree, leaf));
+  }
+  if (python_flag && python_flag->find('/') != std::string::npos) files.push_back(*python_flag);
+  return files;
+}
+
+// Whether a record may describe this sync: it changed nothing, said nothing besides its
+// output, and is no workspace's (a member glob's new folder is no file a record could watch).
+bool may_record(const install::SyncReport& report, const lock::Lockfile& lockfile) {
+  if (!report.changed_nothing() || !report.notes.empty() || report.selection.fallback ||
+      !report.scheme) {
+    return false;
+  }
+  return std::none_of(lockfile.packages.begin(), lockfile.packages.end(),
+                      [](const lock::LockedPackage& package) { return package.workspace_member; });
+}
+
 }  // namespace
 
 int run_sync(const GlobalOptions& options, Arguments& arguments) {
@@ -380,6 +462,18 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   if (auto done = arguments.expect_done(); !done) return fail(done.error());
   sync_options.venv = environment_path(options, *venv);
   call.venv = sync_options.venv;
+  // A sync the environment's state record answers: nothing it was computed from changed.
+  const std::int64_t since = install::wall_clock_ns();
+  std::string fingerprint;
+  if (!sync_options.dry_run && !call.plan_to_stderr && options.workspace_member_dir.empty()) {
+    if (auto lock = lock_input(options, flags->lockfile)) fingerprint = state_fingerprint(options, lock->path);
+    std::optional<std::string> output;
+    if (!fingerprint.empty()) output = install::matching_state(sync_options.venv, fingerprint);
+    if (output) {
+      if (!output->empty()) write_out(*output);
+      return kExitOk;
+    }
+  }
   auto python = python_choice(options, *python_text, uses_active_environment(*venv));
   if (!python) return fail(python.error());
   sync_options.python = python->executable;
@@ -422,10 +516,10 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
     for (const std::string& reason : report.selection.fallback->reasons) log_info("note: " + reason);
   }
   for (const std::string& note : report.notes) log_info("note: " + note);
+  std::string printed;  // what a state record replays
   if (json) {
-    std::string document =
-        install::render_sync_json(report, inputs->lockfile, synced ? "" : synced.error().message);
-    write_out(document);
+    printed = install::render_sync_json(report, inputs->lockfile, synced ? "" : synced.error().message);
+    write_out(printed);
   }
   // A refused selection's error carries the target table: the host facts it used and one
   // line per target.
@@ -434,8 +528,17 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   if (!json && options.verbosity > 0) {
     std::string plan = install::render_plan(report.plan, report.dry_run, options.verbosity >= 2);
     // For run the plan is a diagnostic, which `-q` silences.
-    if (!call.plan_to_stderr) write_out(plan);
+    if (!call.plan_to_stderr) write_out(printed = plan);
     else if (options.verbosity >= 1) write_err(plan);
+  }
+  // A re-lock during this sync changed the lock's bytes: the next sync records.
+  if (!fingerprint.empty() && may_record(report, inputs->lockfile) &&
+      state_fingerprint(options, lock->path) == fingerprint) {
+    install::record_state(*report.scheme,
+                          {fingerprint, watched_files(options, inputs->lock_dir, inputs->lockfile,
+                                                      *python_text),
+                           printed},
+                          since);
   }
   return kExitOk;
 }

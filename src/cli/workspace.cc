@@ -157,6 +157,12 @@ Result<std::optional<WorkspaceLocation>> find_workspace(const FileSystem& file_s
   for (fs::path folder = from;; folder = folder.parent_path()) {
     const std::string path = path_join(folder.generic_string(), "pyproject.toml");
     Result<std::string> text = file_system.read_file(path);
+    // No parse for a file that cannot declare a workspace: the word appears in any spelling of
+    // the key but one with escapes (a backslash). Every command pays this search.
+    if (text && text->find("workspace") == std::string::npos &&
+        text->find('\\') == std::string::npos) {
+      text = make_error(ErrorCode::kNotFound, "");
+    }
     if (text) {
       WV_ASSIGN_OR_RETURN(auto workspace, targets::parse_workspace_table(*text, path));
       if (workspace) {

@@ -179,16 +179,16 @@ std::pair<std::vector<std::string>, std::vector<std::string>> group_moves(const 
   return {std::move(moves), std::move(sources)};
 }
 
-// The staged files (and the journal's name) durable before the journal names them, then the
-// journal itself.
+// The journal durable under its name before the first move: its content is flushed before
+// the rename publishes it (write_file_atomic), the rename by one flush of the file system. The
+// staged files need no flush of their own before it: until the commit point a crash rolls
+// back, and what roll_back moves back to staging is discarded whatever it holds; that flush,
+// and the one before the commit point, make them durable with the rest.
 Result<void> write_journal(FileSystem& file_system, const std::string& root,
                            const Journal& journal) {
   const std::string journal_path = path_join(root, kJournalName);
-  if (Result<void> flushed = file_system.sync_file_system(root); !flushed) {
-    return std::move(flushed).error().with_note(unchanged_note(root));
-  }
   WV_TRY(file_system.write_file_atomic(journal_path, journal.serialize()));
-  if (Result<void> flushed = file_system.sync_file_system(root); !flushed) {  // its name too
+  if (Result<void> flushed = file_system.sync_file_system(root); !flushed) {
     (void)file_system.remove(journal_path);
     return std::move(flushed).error().with_note(unchanged_note(root));
   }

@@ -15,6 +15,7 @@
 #include "src/install/selection_check.h"
 #include "src/install/stage.h"
 #include "src/install/standard_select.h"
+#include "src/install/sync_state.h"
 
 namespace wv::install {
 namespace {
@@ -144,6 +145,7 @@ Result<void> change_environment(SyncReport& report, const SyncOptions& options,
   note_link_fallback(report, options);
   const CommitRequest commit_request{root, facts.scheme, report.plan, installed};
   WV_ASSIGN_OR_RETURN(Journal journal, plan_commit(file_system, commit_request, staged));
+  forget_state(root);  // the record describes the environment the commit is about to change
   return commit(file_system, commit_request, journal);
 }
 
@@ -157,6 +159,7 @@ Result<void> install_into(SyncReport& report, const SyncOptions& options,
   const EnvironmentMode mode = transaction != nullptr ? transaction->mode() : environment.mode;
   WV_ASSIGN_OR_RETURN(InterpreterFacts facts,
                       environment_facts(report, options, environment, mode));
+  report.scheme = facts.scheme;
   if (!options.dry_run) {
     WV_ASSIGN_OR_RETURN(std::string note, repair_environment(file_system, environment.root));
     if (!note.empty()) report.notes.push_back(std::move(note));
@@ -244,6 +247,16 @@ Result<void> sync_into(SyncReport& report, const SyncOptions& options,
   }
   transaction.commit();
   return {};
+}
+
+bool SyncReport::changed_nothing() const {
+  if (dry_run || created_environment || recreated_environment || !plan.environment_change.empty()) {
+    return false;
+  }
+  for (const PlanItem& item : plan.items) {
+    if (item.action != PlanAction::kKeep) return false;
+  }
+  return true;
 }
 
 Result<SyncReport> sync(const SyncOptions& options, const lock::Lockfile& lockfile,

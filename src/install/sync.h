@@ -92,6 +92,12 @@ struct SyncReport {
   /// Things the user should know: a repaired interrupted sync, packages kept from another
   /// installer.
   std::vector<std::string> notes;
+  /// The environment's install scheme, once its interpreter was read (for the no-op state
+  /// record, sync_state.h).
+  std::optional<InstallScheme> scheme;
+  /// True when the environment was left as it was: every package kept, nothing removed,
+  /// nothing created (what a state record may be written after).
+  bool changed_nothing() const;
 };
 
 /// The whole sync. `live` is the detected host profile (its Python facts are replaced by the

@@ -7,6 +7,7 @@
 
 #include "tests/fault/fault_harness.h"
 #include "src/install/environment.h"
+#include "src/install/sync_state.h"
 #include "tests/support/temp_dir.h"
 
 namespace wv::fault {
@@ -81,10 +82,10 @@ struct SyncBench {
     std::error_code ec;
     for (fs::directory_iterator it(venv, ec), end; !ec && it != end; it.increment(ec)) {
       std::string leaf = it->path().filename().string();
-      // The sync lock and the interpreter's facts stay by design; staging, trash and journal
-      // must not.
+      // The sync lock, the interpreter's facts and the no-op state record stay by design;
+      // staging, trash and journal must not.
       if (leaf.rfind(".wvlock", 0) == 0 && leaf != wv::install::kLockName &&
-          leaf != wv::install::kFactsCacheName) {
+          leaf != wv::install::kFactsCacheName && leaf != wv::install::kStateName) {
         return true;
       }
     }
