@@ -6,6 +6,7 @@
 #include "src/base/log.h"
 #include "src/base/str.h"
 #include "src/cli/commands.h"
+#include "src/cli/python_default.h"
 #include "src/cli/workspace.h"
 #include "src/pkg/name.h"
 #include "targets/project_file.h"
@@ -52,8 +53,13 @@ Result<EditTarget> find_edit_target(const GlobalOptions& options, const FileSyst
   if (!text && !(text.error().code == ErrorCode::kNotFound && !package)) return text.error();
   Workspace workspace;
   std::optional<pkg::PackageName> root_name;
+  std::optional<targets::WorkspaceConfig> table;
   if (text) {
-    WV_ASSIGN_OR_RETURN(targets::ProjectConfig root, targets::parse_project_file(*text, path));
+    WV_ASSIGN_OR_RETURN(table, targets::parse_workspace_table(*text, path));
+  }
+  if (table) {  // a project of its own is read whole by lock, not here
+    WV_ASSIGN_OR_RETURN(targets::ProjectConfig root,
+                        targets::parse_project_file(*text, path, project_default_pythons(file_system)));
     WV_ASSIGN_OR_RETURN(workspace, load_workspace(file_system, root));
     if (root.name) {
       Result<pkg::PackageName> name = pkg::parse_package_name(*root.name);
