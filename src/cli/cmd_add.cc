@@ -1,6 +1,7 @@
 // `wvlock add REQUIREMENT...`: each requirement into the dependency array the flags select
 // (uv's flags), pinned to a declared index with `--index` (for some targets with `--target`),
-// pyproject.toml edited in place (pkg/pyproject_edit.h); then lock and sync. A bare name gets
+// pyproject.toml edited in place (pkg/pyproject_edit.h): the root's, or in a workspace the
+// member's the command started in or `--package` names; then lock (at the root) and sync. A bare name gets
 // `>=` the version the lock chose, as uv writes it.
 #include <algorithm>
 #include <map>
@@ -53,10 +54,14 @@ Result<AddRequest> parse_add_arguments(Arguments& arguments) {
 }
 
 // `--index` names a declared index and `--target` a declared target (either spelling of a
-// target with several Pythons).
-Result<void> check_source_names(const AddRequest& request, const ProjectFiles& files,
+// target with several Pythons) of the project at `project_dir`: in a workspace, the root's,
+// whose indexes and targets serve every member.
+Result<void> check_source_names(const AddRequest& request, const std::string& project_dir,
                                 FileSystem& file_system) {
   if (!request.index) return {};
+  ProjectFiles files;
+  files.pyproject_path = path_join(project_dir, "pyproject.toml");
+  WV_ASSIGN_OR_RETURN(files.pyproject, file_system.read_file(files.pyproject_path, Limit::kTomlBytes));
   WV_ASSIGN_OR_RETURN(targets::ProjectConfig config,
                       targets::parse_project_file(files.pyproject, files.pyproject_path,
                                                   project_default_pythons(file_system)));
@@ -93,12 +98,25 @@ std::string source_value(const AddRequest& request) {
   return value + " }";
 }
 
-Result<std::string> edited_pyproject(const AddRequest& request, const ProjectFiles& files) {
+// A workspace member added to another (or to the root) is that member's folder, editable: a
+// `{ workspace = true }` source in the table the project keeps its sources in, as uv writes.
+bool is_workspace_member(const AddRequest& request, const EditTarget& target, std::size_t i) {
+  Result<pkg::PackageName> name = pkg::parse_package_name(request.parsed[i].normalized_name());
+  return name && target.is_member(*name) && !request.parsed[i].url;
+}
+
+Result<std::string> edited_pyproject(const AddRequest& request, const EditTarget& target,
+                                     const ProjectFiles& files) {
   std::string text = files.pyproject;
   for (std::size_t i = 0; i < request.requirements.size(); ++i) {
     WV_ASSIGN_OR_RETURN(text, pkg::add_dependency(text, files.pyproject_path, request.edit.list,
                                                   request.requirements[i]));
-    if (request.index) {
+    if (is_workspace_member(request, target, i) && !request.index) {
+      WV_ASSIGN_OR_RETURN(std::string tool, sources_tool(text, files.pyproject_path));
+      WV_ASSIGN_OR_RETURN(text, pkg::set_source(text, files.pyproject_path,
+                                                request.parsed[i].normalized_name(),
+                                                "{ workspace = true }", tool));
+    } else if (request.index) {
       WV_ASSIGN_OR_RETURN(text, pkg::set_source(text, files.pyproject_path,
                                                 request.parsed[i].normalized_name(),
                                                 source_value(request)));
@@ -148,6 +166,7 @@ std::string with_lower_bound(std::string_view requirement, std::string_view vers
 // The bounds of the bare names, once the lock has chosen their versions: the edited text, or
 // nullopt when no bare name was added.
 Result<std::optional<std::string>> bounded_pyproject(const AddRequest& request,
+                                                     const EditTarget& target,
                                                      const ProjectFiles& files,
                                                      FileSystem& file_system) {
   std::optional<std::map<std::string, std::string>> versions;
@@ -157,6 +176,7 @@ Result<std::optional<std::string>> bounded_pyproject(const AddRequest& request,
   for (std::size_t i = 0; i < request.parsed.size(); ++i) {
     const pkg::Requirement& parsed = request.parsed[i];
     if (!parsed.specifier.empty() || parsed.url) continue;
+    if (is_workspace_member(request, target, i)) continue;  // uv writes a member's name bare
     // A package the list named already keeps what was written.
     WV_ASSIGN_OR_RETURN(std::vector<pkg::DependencyList> named,
                         pkg::lists_naming(files.pyproject, files.pyproject_path,
@@ -183,16 +203,19 @@ int fail(const Error& error) {
 
 }  // namespace
 
-int run_add(const GlobalOptions& options, Arguments& arguments) {
+int run_add(const GlobalOptions& given, Arguments& arguments) {
   auto request = parse_add_arguments(arguments);
   if (!request) return fail(request.error());
   RealFileSystem file_system;
-  auto files = read_project_files(options, file_system);
+  auto target = find_edit_target(given, file_system, request->edit.package);
+  if (!target) return fail(target.error());
+  const GlobalOptions options = options_for(given, *target);
+  auto files = read_project_files(options, *target, file_system);
   if (!files) return fail(files.error());
-  if (auto checked = check_source_names(*request, *files, file_system); !checked) {
+  if (auto checked = check_source_names(*request, options.project_dir, file_system); !checked) {
     return fail(checked.error());
   }
-  auto text = edited_pyproject(*request, *files);
+  auto text = edited_pyproject(*request, *target, *files);
   if (!text) return fail(text.error());
   if (auto written = write_pyproject(file_system, *files, *text); !written) {
     return fail(written.error());
@@ -201,7 +224,7 @@ int run_add(const GlobalOptions& options, Arguments& arguments) {
                    request->edit.list.describe(), "` in ", files->pyproject_path));
   if (request->edit.frozen) return kExitOk;
   if (int locked = lock_or_restore(options, file_system, *files); locked != kExitOk) return locked;
-  auto bounded = bounded_pyproject(*request, *files, file_system);
+  auto bounded = bounded_pyproject(*request, *target, *files, file_system);
   if (!bounded) {
     restore_project_files(file_system, *files);
     return fail(bounded.error());

@@ -1,6 +1,7 @@
 // `wvlock remove NAME...`: every item naming each package (PEP 503) out of the dependency
 // array the flags select, and its `[tool.wvlock.sources]` entry once no array names it; then
-// lock and sync. A name that is not in the array changes nothing (uv's error and hints).
+// lock and sync. A name that is not in the array changes nothing (uv's error and hints). In a
+// workspace the member the command started in, or `--package NAME`, is the one edited.
 #include "src/base/log.h"
 #include "src/base/str.h"
 #include "src/cli/commands.h"
@@ -48,12 +49,14 @@ Result<std::string> removed_from(std::string text, const std::string& path,
   WV_ASSIGN_OR_RETURN(std::vector<pkg::DependencyList> still, pkg::lists_naming(removal.text, path, name));
   if (!still.empty()) return std::move(removal.text);
   WV_ASSIGN_OR_RETURN(pkg::Removal source, pkg::remove_source(removal.text, path, name));
-  return std::move(source.text);
+  // A workspace member's `{ workspace = true }` may be in uv's table.
+  WV_ASSIGN_OR_RETURN(pkg::Removal uv_source, pkg::remove_source(source.text, path, name, "uv"));
+  return std::move(uv_source.text);
 }
 
 }  // namespace
 
-int run_remove(const GlobalOptions& options, Arguments& arguments) {
+int run_remove(const GlobalOptions& given, Arguments& arguments) {
   auto flags = extract_edit_flags(arguments);
   if (!flags) return fail(flags.error());
   std::vector<std::string> names;
@@ -68,7 +71,10 @@ int run_remove(const GlobalOptions& options, Arguments& arguments) {
                            "`wvlock remove` needs a package name, e.g. `wvlock remove numpy`"));
   }
   RealFileSystem file_system;
-  auto files = read_project_files(options, file_system);
+  auto target = find_edit_target(given, file_system, flags->package);
+  if (!target) return fail(target.error());
+  const GlobalOptions options = options_for(given, *target);
+  auto files = read_project_files(options, *target, file_system);
   if (!files) return fail(files.error());
   std::string text = files->pyproject;
   for (const std::string& name : names) {

@@ -34,6 +34,8 @@ const HelpText kHelp[] = {
      "  --optional EXTRA         add to [project.optional-dependencies] EXTRA\n"
      "  --index NAME             pin the packages to a declared index ([tool.wvlock.sources])\n"
      "  --target NAME            with --index: the pin applies to this target only\n"
+     "  --package NAME           in a workspace: edit this member (default: the member whose\n"
+     "                           folder add started in, else the root); the root's lock\n"
      "  --no-sync                lock, but do not sync\n"
      "  --frozen                 edit pyproject.toml only: no lock, no sync\n"},
     {"remove", "wvlock remove NAME ... [--group NAME | --dev | --optional EXTRA] [options]",
@@ -43,6 +45,8 @@ const HelpText kHelp[] = {
      "  --group NAME             remove from [dependency-groups] NAME\n"
      "  --dev                    the same as --group dev\n"
      "  --optional EXTRA         remove from [project.optional-dependencies] EXTRA\n"
+     "  --package NAME           in a workspace: edit this member (default: the member whose\n"
+     "                           folder remove started in, else the root)\n"
      "  --no-sync                lock, but do not sync\n"
      "  --frozen                 edit pyproject.toml only: no lock, no sync\n"},
     {"lock", "wvlock lock [--check] [--json] [--upgrade | --upgrade-package NAME ...]",

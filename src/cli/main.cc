@@ -50,8 +50,9 @@ int run_help(const GlobalOptions&, Arguments&);
 // A command that reads the project, started in a workspace member's folder, works at the
 // workspace root (one lock, one `.venv`), on that member (uv's discovery).
 wv::Result<void> locate_workspace_root(GlobalOptions& options, const char* command) {
-  static constexpr const char* kWorkspaceCommands[] = {"lock",  "sync", "run",    "targets",
-                                                       "check", "tree", "export", "why"};
+  static constexpr const char* kWorkspaceCommands[] = {"lock",  "sync",   "run",    "targets",
+                                                       "check", "tree",   "export", "why",
+                                                       "add",   "remove"};
   if (std::none_of(std::begin(kWorkspaceCommands), std::end(kWorkspaceCommands),
                    [&](const char* name) { return std::strcmp(name, command) == 0; })) {
     return {};

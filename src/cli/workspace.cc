@@ -18,41 +18,92 @@ namespace fs = std::filesystem;
 
 bool has_glob(std::string_view text) { return text.find_first_of("*?[") != std::string_view::npos; }
 
-bool is_dir(const fs::path& path) {
-  std::error_code ec;
-  return fs::is_directory(path, ec);
+bool is_dir(const FileSystem& file_system, const std::string& path) {
+  Result<FileInfo> info = file_system.stat_followed(path);
+  return info && info->type == FileType::kDirectory;
+}
+
+std::string join_relative(const std::string& base, std::string_view leaf) {
+  return base.empty() ? std::string(leaf) : str_cat(base, "/", leaf);
+}
+
+// The folders in `root`/`base` (relative paths), hidden ones only when `hidden`. A folder that
+// is absent lists nothing; one that cannot be listed is an error, never a silent skip.
+Result<std::vector<std::string>> child_folders(const FileSystem& file_system,
+                                               const std::string& root, const std::string& base,
+                                               bool hidden) {
+  const std::string folder = base.empty() ? root : path_join(root, base);
+  Result<std::vector<DirectoryEntry>> entries = file_system.list_directory(folder);
+  if (!entries) {
+    if (entries.error().code == ErrorCode::kNotFound) return std::vector<std::string>();
+    return make_error(entries.error().code,
+                      str_cat("cannot list ", in_backticks(folder),
+                              " to find workspace members: ", entries.error().message));
+  }
+  std::vector<std::string> out;
+  for (const DirectoryEntry& entry : *entries) {
+    if (entry.name.empty() || (entry.name[0] == '.' && !hidden)) continue;
+    const bool folder_entry =
+        entry.type == FileType::kDirectory ||
+        (entry.type == FileType::kSymlink && is_dir(file_system, path_join(folder, entry.name)));
+    if (folder_entry) out.push_back(join_relative(base, entry.name));
+  }
+  return out;
+}
+
+// `**`: `base` and every folder below it, hidden ones left out (zero or more segments).
+Result<void> add_descendants(const FileSystem& file_system, const std::string& root,
+                             const std::string& base, std::vector<std::string>& out) {
+  out.push_back(base);
+  WV_ASSIGN_OR_RETURN(std::vector<std::string> children,
+                      child_folders(file_system, root, base, /*hidden=*/false));
+  for (const std::string& child : children) {
+    WV_TRY(add_descendants(file_system, root, child, out));
+  }
+  return {};
 }
 
 // The folders under `root` that `glob` matches, one `/` segment at a time (`*`, `?` and `[...]`
-// within a segment, as uv's globs; hidden folders only when the segment names them).
-std::vector<std::string> expand(const std::string& root, const std::string& glob) {
+// within a segment, `**` for any number of segments, as uv's globs; hidden folders only when
+// the segment names them). A folder matched through `**` counts only with a pyproject.toml.
+Result<std::vector<std::string>> expand(const FileSystem& file_system, const std::string& root,
+                                        const std::string& glob) {
   std::vector<std::string> current{""};
+  bool recursive = false;
   for (std::string_view segment : split(glob, '/')) {
     if (segment.empty() || segment == ".") continue;
     std::vector<std::string> next;
     for (const std::string& base : current) {
-      const fs::path folder = fs::path(root) / base;
-      auto join_rel = [&](std::string_view leaf) {
-        return base.empty() ? std::string(leaf) : str_cat(base, "/", leaf);
-      };
-      if (!has_glob(segment)) {
-        if (is_dir(folder / std::string(segment))) next.push_back(join_rel(segment));
-        continue;
-      }
-      std::error_code ec;
-      for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
-        const std::string leaf = entry.path().filename().string();
-        if (leaf[0] == '.' && segment[0] != '.') continue;
-        if (!is_dir(entry.path())) continue;
-        if (fnmatch(std::string(segment).c_str(), leaf.c_str(), FNM_PERIOD) == 0) {
-          next.push_back(join_rel(leaf));
+      if (segment == "**") {
+        recursive = true;
+        WV_TRY(add_descendants(file_system, root, base, next));
+      } else if (!has_glob(segment)) {
+        const std::string relative = join_relative(base, segment);
+        if (is_dir(file_system, path_join(root, relative))) next.push_back(relative);
+      } else {
+        WV_ASSIGN_OR_RETURN(std::vector<std::string> children,
+                            child_folders(file_system, root, base, segment[0] == '.'));
+        for (std::string& child : children) {
+          const std::string leaf(path_filename(child));
+          if (fnmatch(std::string(segment).c_str(), leaf.c_str(), FNM_PERIOD) == 0) {
+            next.push_back(std::move(child));
+          }
         }
       }
     }
+    std::sort(next.begin(), next.end());
+    next.erase(std::unique(next.begin(), next.end()), next.end());
     current = std::move(next);
   }
-  std::sort(current.begin(), current.end());
   current.erase(std::remove(current.begin(), current.end(), ""), current.end());
+  if (recursive) {
+    current.erase(std::remove_if(current.begin(), current.end(),
+                                 [&](const std::string& relative) {
+                                   return !file_system.exists(
+                                       path_join(path_join(root, relative), "pyproject.toml"));
+                                 }),
+                  current.end());
+  }
   return current;
 }
 
@@ -170,7 +221,8 @@ Result<std::optional<WorkspaceLocation>> find_workspace(const FileSystem& file_s
         if (root == from) return std::optional<WorkspaceLocation>(WorkspaceLocation{root, ""});
         const std::string relative = fs::path(from).lexically_relative(root).generic_string();
         for (const auto& pattern : workspace->members) {
-          const std::vector<std::string> matched = expand(root, pattern.glob);
+          WV_ASSIGN_OR_RETURN(const std::vector<std::string> matched,
+                              expand(file_system, root, pattern.glob));
           if (std::find(matched.begin(), matched.end(), relative) != matched.end() &&
               !excluded(*workspace, relative)) {
             return std::optional<WorkspaceLocation>(WorkspaceLocation{root, from});
@@ -188,12 +240,15 @@ Result<Workspace> load_workspace(const FileSystem& file_system, const targets::P
   if (!root.workspace) return workspace;
   const std::string root_dir = absolute_path(root.project_dir);
   for (const auto& pattern : root.workspace->members) {
-    const std::vector<std::string> matched = expand(root.project_dir, pattern.glob);
+    WV_ASSIGN_OR_RETURN(const std::vector<std::string> matched,
+                        expand(file_system, root.project_dir, pattern.glob));
     if (matched.empty()) {
       return at(root.path, pattern.line, pattern.column,
                 has_glob(pattern.glob)
                     ? str_cat("workspace member glob ", in_backticks(pattern.glob),
-                              " matches no folder")
+                              pattern.glob.find("**") != std::string::npos
+                                  ? " matches no folder with a pyproject.toml"
+                                  : " matches no folder")
                     : str_cat("workspace member ", in_backticks(pattern.glob),
                               " does not exist (no such folder)"));
     }

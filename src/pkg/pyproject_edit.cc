@@ -16,7 +16,9 @@ using toml_scan::Document;
 using toml_scan::KeyValue;
 using toml_scan::kNone;
 
-const std::vector<std::string> kSourcesPath = {"tool", "wvlock", "sources"};
+std::vector<std::string> sources_path(std::string_view tool) {
+  return {"tool", std::string(tool), "sources"};
+}
 
 // The table that holds `list`, and the list's key in it.
 std::vector<std::string> parent_path(const DependencyList& list) {
@@ -56,9 +58,10 @@ std::optional<DependencyList> list_of(const KeyValue& value) {
   return std::nullopt;
 }
 
-// The source entry of `package`: `[tool.wvlock.sources]` NAME, in any spelling.
-bool is_source_of(const KeyValue& value, std::string_view package) {
-  return value.path.size() == 4 && starts_with_path(value.path, kSourcesPath) &&
+// The source entry of `package`: `[tool.TOOL.sources]` NAME, in any spelling.
+bool is_source_of(const KeyValue& value, std::string_view package,
+                  const std::vector<std::string>& sources) {
+  return value.path.size() == 4 && starts_with_path(value.path, sources) &&
          normalize_name(value.path[3]) == package;
 }
 
@@ -408,11 +411,13 @@ Result<std::vector<DependencyList>> lists_naming(std::string_view text, std::str
 }
 
 Result<std::string> set_source(std::string_view text, std::string_view path,
-                               std::string_view package, std::string_view value) {
+                               std::string_view package, std::string_view value,
+                               std::string_view tool) {
   const std::string wanted = normalize_name(package);
+  const std::vector<std::string> sources_table = sources_path(tool);
   WV_ASSIGN_OR_RETURN(Document document, toml_scan::scan(text, path));
   for (const toml_scan::Section& section : document.sections) {
-    if (section.path.size() == 4 && starts_with_path(section.path, kSourcesPath) &&
+    if (section.path.size() == 4 && starts_with_path(section.path, sources_table) &&
         normalize_name(section.path[3]) == wanted) {
       return make_error(ErrorCode::kUnsupported,
                         str_cat(in_backticks(path), ": the source of ", in_backticks(package),
@@ -420,23 +425,27 @@ Result<std::string> set_source(std::string_view text, std::string_view path,
     }
   }
   for (const KeyValue& entry : document.values) {
-    if (is_source_of(entry, wanted)) return spliced(text, entry.value_begin, entry.value_end, value);
+    if (is_source_of(entry, wanted, sources_table)) {
+      return spliced(text, entry.value_begin, entry.value_end, value);
+    }
   }
-  return insert_key(text, document, kSourcesPath, package, value, value, {"tool", "wvlock"}, path);
+  return insert_key(text, document, sources_table, package, value, value,
+                    {"tool", std::string(tool)}, path);
 }
 
 Result<Removal> remove_source(std::string_view text, std::string_view path,
-                              std::string_view package) {
+                              std::string_view package, std::string_view tool) {
   const std::string wanted = normalize_name(package);
+  const std::vector<std::string> sources_table = sources_path(tool);
   WV_ASSIGN_OR_RETURN(Document document, toml_scan::scan(text, path));
   for (const KeyValue& entry : document.values) {
-    if (!is_source_of(entry, wanted)) continue;
+    if (!is_source_of(entry, wanted, sources_table)) continue;
     if (!entry.in_inline_table) {
       return Removal{spliced(text, entry.line_begin, entry.line_end, ""), 1};
     }
     // `sources = { torch = {...}, ... }`: the entry and its comma.
     for (const KeyValue& table : document.values) {
-      if (table.path != kSourcesPath || text[table.value_begin] != '{') continue;
+      if (table.path != sources_table || text[table.value_begin] != '{') continue;
       WV_ASSIGN_OR_RETURN(toml_scan::InlineTable inline_table,
                           toml_scan::scan_inline_table(text, table.value_begin, path));
       for (std::size_t i = 0; i < inline_table.entries.size(); ++i) {
@@ -453,6 +462,19 @@ Result<Removal> remove_source(std::string_view text, std::string_view path,
     }
   }
   return Removal{std::string(text), 0};
+}
+
+Result<bool> has_sources_table(std::string_view text, std::string_view path,
+                               std::string_view tool) {
+  const std::vector<std::string> sources = sources_path(tool);
+  WV_ASSIGN_OR_RETURN(Document document, toml_scan::scan(text, path));
+  for (const toml_scan::Section& section : document.sections) {
+    if (starts_with_path(section.path, sources)) return true;
+  }
+  for (const KeyValue& value : document.values) {
+    if (starts_with_path(value.path, sources)) return true;
+  }
+  return false;
 }
 
 }  // namespace wv::pkg

@@ -54,14 +54,21 @@ Result<Removal> remove_dependency(std::string_view text, std::string_view path,
 Result<std::vector<DependencyList>> lists_naming(std::string_view text, std::string_view path,
                                                  std::string_view name);
 
-/// `text` with `[tool.wvlock.sources]` `package = value` (`value` is TOML text, e.g.
-/// `{ index = "pytorch" }`): an entry for the package (any spelling) has its value replaced;
-/// otherwise one is added, the table created after `[tool.wvlock]` (or at the end) if needed.
+/// `text` with `[tool.TOOL.sources]` `package = value` (`value` is TOML text, e.g.
+/// `{ index = "pytorch" }`; TOOL is `wvlock` or `uv`): an entry for the package (any spelling)
+/// has its value replaced; otherwise one is added, the table created after `[tool.TOOL]` (or
+/// at the end) if needed.
 Result<std::string> set_source(std::string_view text, std::string_view path,
-                               std::string_view package, std::string_view value);
+                               std::string_view package, std::string_view value,
+                               std::string_view tool = "wvlock");
 
-/// `text` without the package's `[tool.wvlock.sources]` entry.
+/// `text` without the package's `[tool.TOOL.sources]` entry.
 Result<Removal> remove_source(std::string_view text, std::string_view path,
-                              std::string_view package);
+                              std::string_view package, std::string_view tool = "wvlock");
+
+/// Whether the file writes a `[tool.TOOL.sources]` table (a header, a dotted key or an inline
+/// table), so that a new entry goes where the project keeps its sources.
+Result<bool> has_sources_table(std::string_view text, std::string_view path,
+                               std::string_view tool);
 
 }  // namespace wv::pkg

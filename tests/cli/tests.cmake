@@ -5,3 +5,4 @@ add_dependencies(cli_tests wvlock)
 target_compile_definitions(cli_tests PRIVATE WVLOCK_BINARY="$<TARGET_FILE:wvlock>")
 # The CLI tests parse `--json` output with nlohmann.
 target_link_libraries(cli_tests PRIVATE nlohmann_json::nlohmann_json)
+target_link_libraries(cli_tests PRIVATE wv_cli_project)

@@ -274,6 +274,33 @@ TEST_CASE("pyproject edit: sources entries are set, replaced and removed",
   CHECK(*fresh == "[project]\nname = \"x\"\n\n[tool.wvlock.sources]\na = { index = \"b\" }\n");
 }
 
+TEST_CASE("pyproject edit: uv's sources table is edited when asked for, and found",
+          "[pkg][pyproject_edit]") {
+  const std::string base = "[project]\nname = \"x\"\n\n[tool.uv.sources]\ncore = { workspace = true }\n\n"
+                           "[tool.wvlock]\nindex-url = \"i\"\n";
+  auto uv = wv::pkg::has_sources_table(base, "pyproject.toml", "uv");
+  REQUIRE(uv);
+  CHECK(*uv);
+  auto wvlock = wv::pkg::has_sources_table(base, "pyproject.toml", "wvlock");
+  REQUIRE(wvlock);
+  CHECK_FALSE(*wvlock);
+  auto dotted = wv::pkg::has_sources_table("[tool.uv]\nsources.a = { path = \"a\" }\n", "p", "uv");
+  REQUIRE(dotted);
+  CHECK(*dotted);
+  auto added = wv::pkg::set_source(base, "pyproject.toml", "svc", "{ workspace = true }", "uv");
+  REQUIRE(added);
+  CHECK(*added == "[project]\nname = \"x\"\n\n[tool.uv.sources]\ncore = { workspace = true }\n"
+                  "svc = { workspace = true }\n\n[tool.wvlock]\nindex-url = \"i\"\n");
+  // The wvlock table is not uv's: removing from it leaves uv's entry.
+  auto other = wv::pkg::remove_source(*added, "pyproject.toml", "svc");
+  REQUIRE(other);
+  CHECK(other->removed == 0);
+  auto removed = wv::pkg::remove_source(*added, "pyproject.toml", "SVC", "uv");
+  REQUIRE(removed);
+  CHECK(removed->removed == 1);
+  CHECK(removed->text == base);
+}
+
 TEST_CASE("pyproject edit: strings of every kind, and layout errors with a position",
           "[pkg][pyproject_edit]") {
   const std::string before =
