@@ -185,6 +185,175 @@ Result<std::vector<MajorMinor>> read_pythons(const Reader& reader, const toml::n
 
 namespace {
 
+// `platform`: the OS, architecture and libc it declares.
+Result<Platform> read_target_platform(const Reader& reader, const toml::table& table,
+                                      const toml::node& node, std::string_view where,
+                                      Target& target) {
+  const toml::node* platform_node = table.get("platform");
+  if (platform_node == nullptr) {
+    return reader.error(node.source(), str_cat(where, " has no `platform`"));
+  }
+  WV_ASSIGN_OR_RETURN(target.platform, reader.string(*platform_node, "platform"));
+  Result<Platform> platform = parse_platform(target.platform);
+  if (!platform) return reader.error(platform_node->source(), platform.error().message);
+  HostProfile& profile = target.profile;
+  profile.os.set(platform->os, FactSource::kDeclared);
+  profile.arch.set(platform->arch, FactSource::kDeclared);
+  if (platform->os == OsKind::kLinux) profile.libc.set(platform->libc, FactSource::kDeclared);
+  return platform;
+}
+
+// Python: the target's, else the project's, else the caller's default (.python-version...);
+// then `extras` and `free-threaded`.
+Result<std::vector<MajorMinor>> read_target_python(const Reader& reader, const toml::table& table,
+                                                   const toml::node& node, std::string_view where,
+                                                   const std::vector<MajorMinor>& project_pythons,
+                                                   LazyDefaultPythons& default_pythons,
+                                                   Target& target) {
+  std::vector<MajorMinor> pythons = project_pythons;
+  if (const toml::node* python = table.get("python")) {
+    WV_ASSIGN_OR_RETURN(pythons, read_pythons(reader, *python, "python"));
+  } else if (pythons.empty()) {
+    WV_ASSIGN_OR_RETURN(pythons, default_pythons.get());
+  }
+  if (pythons.empty()) {
+    return reader.error(node.source(),
+                        str_cat(where, " has no Python version: set `python` in the target or "
+                                       "in `[tool.wvlock]`"));
+  }
+  if (const toml::node* extras = table.get("extras")) {
+    WV_ASSIGN_OR_RETURN(target.extras, reader.strings(*extras, "extras", false));
+  }
+  if (const toml::node* free_threaded = table.get("free-threaded")) {
+    if (!free_threaded->is_boolean()) {
+      return reader.error(free_threaded->source(), "`free-threaded` must be true or false");
+    }
+    target.profile.python_free_threaded.set(free_threaded->as_boolean()->get(),
+                                            FactSource::kDeclared);
+  }
+  return pythons;
+}
+
+// Platform versions: each only where it means something.
+Result<void> read_platform_versions(const Reader& reader, const toml::table& table,
+                                    const Platform& platform, std::string_view where,
+                                    Target& target) {
+  HostProfile& profile = target.profile;
+  const bool is_linux = platform.os == OsKind::kLinux;
+  const bool is_musl = is_linux && platform.libc == LibcKind::kMusl;
+  struct VersionKey {
+    const char* key;
+    bool allowed;
+    const char* meaning;
+    Fact<MajorMinor>* fact;
+  };
+  const VersionKey version_keys[] = {
+      {"glibc", is_linux && !is_musl, "glibc version", &profile.libc_version},
+      {"musl", is_musl, "musl version", &profile.libc_version},
+      {"macos", platform.os == OsKind::kMacos, "macOS version", &profile.macos_version},
+  };
+  for (const VersionKey& entry : version_keys) {
+    const toml::node* value = table.get(entry.key);
+    if (value == nullptr) continue;
+    if (!entry.allowed) {
+      return reader.error(value->source(), str_cat("`", entry.key, "` does not apply to platform ",
+                                                   in_backticks(target.platform), " of ", where));
+    }
+    WV_ASSIGN_OR_RETURN(MajorMinor version, reader.version(*value, entry.key, entry.meaning));
+    entry.fact->set(version, FactSource::kDeclared);
+  }
+  if (is_linux && !profile.libc_version.known()) {
+    profile.libc_version.set(default_platform_version(platform), FactSource::kDefault);
+  }
+  if (platform.os == OsKind::kMacos && !profile.macos_version.known()) {
+    profile.macos_version.set(default_platform_version(platform), FactSource::kDefault);
+  }
+  return {};
+}
+
+// CPU: `x86-64-level`.
+Result<void> read_x86_64_level(const Reader& reader, const toml::table& table,
+                               const Platform& platform, std::string_view where, Target& target) {
+  HostProfile& profile = target.profile;
+  if (const toml::node* level = table.get("x86-64-level")) {
+    if (platform.arch != "x86_64") {
+      return reader.error(level->source(), str_cat("`x86-64-level` does not apply to platform ",
+                                                   in_backticks(target.platform), " of ", where));
+    }
+    std::optional<std::int64_t> n;
+    if (const auto* integer = level->as_integer()) n = integer->get();
+    if (const auto* text = level->as_string()) {
+      std::string_view digits = text->get();
+      if (!digits.empty() && (digits[0] == 'v' || digits[0] == 'V')) digits.remove_prefix(1);
+      if (auto parsed = parse_uint64(digits); parsed && *parsed < 100) n = std::int64_t(*parsed);
+    }
+    if (!n || *n < 1 || *n > 4) {
+      return reader.error(level->source(),
+                          "invalid `x86-64-level`: expected 1, 2, 3, 4 or `v1` .. `v4`");
+    }
+    profile.x86_64_level.set(static_cast<int>(*n), FactSource::kDeclared);
+  } else if (platform.arch == "x86_64") {
+    profile.x86_64_level.set(1, FactSource::kDefault);  // the baseline every x86-64 CPU has
+  }
+  return {};
+}
+
+// CPU: `aarch64-version`.
+Result<void> read_aarch64_version(const Reader& reader, const toml::table& table,
+                                  const Platform& platform, std::string_view where,
+                                  Target& target) {
+  HostProfile& profile = target.profile;
+  if (const toml::node* version = table.get("aarch64-version")) {
+    if (platform.arch != "aarch64") {
+      return reader.error(version->source(), str_cat("`aarch64-version` does not apply to platform ",
+                                                     in_backticks(target.platform), " of ", where));
+    }
+    WV_ASSIGN_OR_RETURN(std::string text, reader.string(*version, "aarch64-version"));
+    std::string normalized = text;
+    if (normalized.rfind("armv", 0) == 0) normalized = normalized.substr(4);
+    if (normalized.size() >= 2 && normalized.substr(normalized.size() - 2) == "-a") {
+      normalized = normalized.substr(0, normalized.size() - 2) + "a";
+    }
+    const std::string_view known[] = {"8a", "8.1a", "8.2a", "8.3a", "8.4a", "8.5a", "9.0a"};
+    if (std::find(std::begin(known), std::end(known), normalized) == std::end(known)) {
+      return reader.error(version->source(),
+                          str_cat("invalid `aarch64-version` ", in_backticks(text),
+                                  ": expected one of `8a`, `8.1a` .. `8.5a`, `9.0a`"));
+    }
+    profile.aarch64_version.set(normalized, FactSource::kDeclared);
+  } else if (platform.arch == "aarch64") {
+    profile.aarch64_version.set("8a", FactSource::kDefault);
+  }
+  return {};
+}
+
+// Accelerators and variant properties.
+Result<void> read_accelerators(const Reader& reader, const toml::table& table,
+                               const Platform& platform, std::string_view where, Target& target) {
+  HostProfile& profile = target.profile;
+  if (const toml::node* nvidia = table.get("nvidia")) {
+    if (platform.os == OsKind::kMacos) {
+      return reader.error(nvidia->source(), str_cat("`nvidia` does not apply to platform ",
+                                                    in_backticks(target.platform), " of ", where));
+    }
+    WV_TRY(read_nvidia(reader, *nvidia, where, profile));
+  }
+  if (const toml::node* amd = table.get("amd")) {
+    if (platform.os != OsKind::kLinux) {
+      return reader.error(amd->source(), str_cat("`amd` does not apply to platform ",
+                                                 in_backticks(target.platform), " of ", where));
+    }
+    WV_TRY(read_amd(reader, *amd, where, profile));
+  }
+  if (const toml::node* intel = table.get("intel")) {
+    WV_TRY(read_intel(reader, *intel, where, profile));
+  }
+  if (const toml::node* properties = table.get("properties")) {
+    WV_TRY(read_properties(reader, *properties, where, profile));
+  }
+  return {};
+}
+
 // One declared target; several when it has several Pythons (targets/python_pairs.h).
 Result<std::vector<Target>> read_target(const Reader& reader, const toml::node& node,
                                         std::size_t index,
@@ -205,136 +374,14 @@ Result<std::vector<Target>> read_target(const Reader& reader, const toml::node& 
   }
   const std::string where = str_cat("target ", in_backticks(target.name));
   WV_TRY(reader.check_keys(*table, kTargetKeys, where));
-
-  const toml::node* platform_node = table->get("platform");
-  if (platform_node == nullptr) {
-    return reader.error(node.source(), str_cat(where, " has no `platform`"));
-  }
-  WV_ASSIGN_OR_RETURN(target.platform, reader.string(*platform_node, "platform"));
-  Result<Platform> platform = parse_platform(target.platform);
-  if (!platform) return reader.error(platform_node->source(), platform.error().message);
-  HostProfile& profile = target.profile;
-  profile.os.set(platform->os, FactSource::kDeclared);
-  profile.arch.set(platform->arch, FactSource::kDeclared);
-  const bool is_linux = platform->os == OsKind::kLinux;
-  const bool is_musl = is_linux && platform->libc == LibcKind::kMusl;
-  if (is_linux) profile.libc.set(platform->libc, FactSource::kDeclared);
-
-  // Python: the target's, else the project's, else the caller's default (.python-version...).
-  std::vector<MajorMinor> pythons = project_pythons;
-  if (const toml::node* python = table->get("python")) {
-    WV_ASSIGN_OR_RETURN(pythons, read_pythons(reader, *python, "python"));
-  } else if (pythons.empty()) {
-    WV_ASSIGN_OR_RETURN(pythons, default_pythons.get());
-  }
-  if (pythons.empty()) {
-    return reader.error(node.source(),
-                        str_cat(where, " has no Python version: set `python` in the target or "
-                                       "in `[tool.wvlock]`"));
-  }
-  if (const toml::node* extras = table->get("extras")) {
-    WV_ASSIGN_OR_RETURN(target.extras, reader.strings(*extras, "extras", false));
-  }
-  if (const toml::node* free_threaded = table->get("free-threaded")) {
-    if (!free_threaded->is_boolean()) {
-      return reader.error(free_threaded->source(), "`free-threaded` must be true or false");
-    }
-    profile.python_free_threaded.set(free_threaded->as_boolean()->get(), FactSource::kDeclared);
-  }
-
-  // Platform versions: each only where it means something.
-  struct VersionKey {
-    const char* key;
-    bool allowed;
-    const char* meaning;
-    Fact<MajorMinor>* fact;
-  };
-  const VersionKey version_keys[] = {
-      {"glibc", is_linux && !is_musl, "glibc version", &profile.libc_version},
-      {"musl", is_musl, "musl version", &profile.libc_version},
-      {"macos", platform->os == OsKind::kMacos, "macOS version", &profile.macos_version},
-  };
-  for (const VersionKey& entry : version_keys) {
-    const toml::node* value = table->get(entry.key);
-    if (value == nullptr) continue;
-    if (!entry.allowed) {
-      return reader.error(value->source(), str_cat("`", entry.key, "` does not apply to platform ",
-                                                   in_backticks(target.platform), " of ", where));
-    }
-    WV_ASSIGN_OR_RETURN(MajorMinor version, reader.version(*value, entry.key, entry.meaning));
-    entry.fact->set(version, FactSource::kDeclared);
-  }
-  if (is_linux && !profile.libc_version.known()) {
-    profile.libc_version.set(default_platform_version(*platform), FactSource::kDefault);
-  }
-  if (platform->os == OsKind::kMacos && !profile.macos_version.known()) {
-    profile.macos_version.set(default_platform_version(*platform), FactSource::kDefault);
-  }
-
-  // CPU.
-  if (const toml::node* level = table->get("x86-64-level")) {
-    if (platform->arch != "x86_64") {
-      return reader.error(level->source(), str_cat("`x86-64-level` does not apply to platform ",
-                                                   in_backticks(target.platform), " of ", where));
-    }
-    std::optional<std::int64_t> n;
-    if (const auto* integer = level->as_integer()) n = integer->get();
-    if (const auto* text = level->as_string()) {
-      std::string_view digits = text->get();
-      if (!digits.empty() && (digits[0] == 'v' || digits[0] == 'V')) digits.remove_prefix(1);
-      if (auto parsed = parse_uint64(digits); parsed && *parsed < 100) n = std::int64_t(*parsed);
-    }
-    if (!n || *n < 1 || *n > 4) {
-      return reader.error(level->source(),
-                          "invalid `x86-64-level`: expected 1, 2, 3, 4 or `v1` .. `v4`");
-    }
-    profile.x86_64_level.set(static_cast<int>(*n), FactSource::kDeclared);
-  } else if (platform->arch == "x86_64") {
-    profile.x86_64_level.set(1, FactSource::kDefault);  // the baseline every x86-64 CPU has
-  }
-  if (const toml::node* version = table->get("aarch64-version")) {
-    if (platform->arch != "aarch64") {
-      return reader.error(version->source(), str_cat("`aarch64-version` does not apply to platform ",
-                                                     in_backticks(target.platform), " of ", where));
-    }
-    WV_ASSIGN_OR_RETURN(std::string text, reader.string(*version, "aarch64-version"));
-    std::string normalized = text;
-    if (normalized.rfind("armv", 0) == 0) normalized = normalized.substr(4);
-    if (normalized.size() >= 2 && normalized.substr(normalized.size() - 2) == "-a") {
-      normalized = normalized.substr(0, normalized.size() - 2) + "a";
-    }
-    const std::string_view known[] = {"8a", "8.1a", "8.2a", "8.3a", "8.4a", "8.5a", "9.0a"};
-    if (std::find(std::begin(known), std::end(known), normalized) == std::end(known)) {
-      return reader.error(version->source(),
-                          str_cat("invalid `aarch64-version` ", in_backticks(text),
-                                  ": expected one of `8a`, `8.1a` .. `8.5a`, `9.0a`"));
-    }
-    profile.aarch64_version.set(normalized, FactSource::kDeclared);
-  } else if (platform->arch == "aarch64") {
-    profile.aarch64_version.set("8a", FactSource::kDefault);
-  }
-
-  // Accelerators.
-  if (const toml::node* nvidia = table->get("nvidia")) {
-    if (platform->os == OsKind::kMacos) {
-      return reader.error(nvidia->source(), str_cat("`nvidia` does not apply to platform ",
-                                                    in_backticks(target.platform), " of ", where));
-    }
-    WV_TRY(read_nvidia(reader, *nvidia, where, profile));
-  }
-  if (const toml::node* amd = table->get("amd")) {
-    if (!is_linux) {
-      return reader.error(amd->source(), str_cat("`amd` does not apply to platform ",
-                                                 in_backticks(target.platform), " of ", where));
-    }
-    WV_TRY(read_amd(reader, *amd, where, profile));
-  }
-  if (const toml::node* intel = table->get("intel")) {
-    WV_TRY(read_intel(reader, *intel, where, profile));
-  }
-  if (const toml::node* properties = table->get("properties")) {
-    WV_TRY(read_properties(reader, *properties, where, profile));
-  }
+  WV_ASSIGN_OR_RETURN(Platform platform, read_target_platform(reader, *table, node, where, target));
+  WV_ASSIGN_OR_RETURN(std::vector<MajorMinor> pythons,
+                      read_target_python(reader, *table, node, where, project_pythons,
+                                         default_pythons, target));
+  WV_TRY(read_platform_versions(reader, *table, platform, where, target));
+  WV_TRY(read_x86_64_level(reader, *table, platform, where, target));
+  WV_TRY(read_aarch64_version(reader, *table, platform, where, target));
+  WV_TRY(read_accelerators(reader, *table, platform, where, target));
   return expand_pythons(target, pythons);
 }
 
