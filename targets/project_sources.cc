@@ -167,15 +167,10 @@ Result<void> read_direct_entry(const Reader& reader, const toml::table& table,
   return {};
 }
 
-Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& table,
-                                      std::string_view package, const ProjectConfig& config) {
-  const std::string where = str_cat("source of ", in_backticks(package));
-  WV_TRY(reader.check_keys(table, kSourceKeys, where));
-  WV_TRY(check_source_kind(reader, table, where));
-  SourceEntry entry;
-  entry.line = static_cast<int>(table.source().begin.line);
-  entry.column = static_cast<int>(table.source().begin.column);
-
+// Where the entry points: an index, a workspace member, or a path, URL or git repository.
+Result<void> read_entry_source(const Reader& reader, const toml::table& table,
+                               std::string_view where, const ProjectConfig& config,
+                               SourceEntry& entry) {
   if (const toml::node* index_node = table.get("index")) {
     WV_TRY(read_index_pin(reader, *index_node, where, config, entry));
   } else if (const toml::node* workspace = table.get("workspace")) {
@@ -189,37 +184,43 @@ Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& t
   } else {
     WV_TRY(read_direct_entry(reader, table, where, entry));
   }
-  if (const toml::node* targets_node = table.get("targets")) {
-    WV_ASSIGN_OR_RETURN(entry.targets, reader.strings(*targets_node, "targets", false));
-    if (entry.targets.empty()) {
-      return reader.error(targets_node->source(),
-                          str_cat("`targets = []` in ", where, " applies to no target: name at "
-                                  "least one target, or drop `targets` to apply to every target"));
-    }
-    for (const std::string& name : entry.targets) {
-      if (std::any_of(config.targets.begin(), config.targets.end(),
-                      [&](const Target& target) { return answers_to(target, name); })) {
-        continue;
-      }
-      std::vector<std::string> names;
-      for (const Target& target : config.targets) names.push_back(target.name);
-      return reader.error(targets_node->source(),
-                          str_cat(where, " names target ", in_backticks(name),
-                                  ", which is not declared: ",
-                                  names.empty() ? std::string("no `[[tool.wvlock.target]]` is "
-                                                              "declared")
-                                                : str_cat("declared targets are ",
-                                                          join_backticked(names))));
-    }
+  return {};
+}
+
+// `targets`: declared targets the entry applies to.
+Result<void> read_entry_targets(const Reader& reader, const toml::table& table,
+                                std::string_view where, const ProjectConfig& config,
+                                SourceEntry& entry) {
+  const toml::node* targets_node = table.get("targets");
+  if (targets_node == nullptr) return {};
+  WV_ASSIGN_OR_RETURN(entry.targets, reader.strings(*targets_node, "targets", false));
+  if (entry.targets.empty()) {
+    return reader.error(targets_node->source(),
+                        str_cat("`targets = []` in ", where, " applies to no target: name at "
+                                "least one target, or drop `targets` to apply to every target"));
   }
-  if (const toml::node* marker_node = table.get("marker")) {
-    WV_ASSIGN_OR_RETURN(entry.marker, reader.string(*marker_node, "marker"));
-    Result<pkg::Marker> marker = pkg::parse_marker(entry.marker);
-    if (!marker) {
-      return reader.error(marker_node->source(), str_cat("invalid `marker` in ", where, ": ",
-                                                         marker.error().message));
+  for (const std::string& name : entry.targets) {
+    if (std::any_of(config.targets.begin(), config.targets.end(),
+                    [&](const Target& target) { return answers_to(target, name); })) {
+      continue;
     }
+    std::vector<std::string> names;
+    for (const Target& target : config.targets) names.push_back(target.name);
+    return reader.error(targets_node->source(),
+                        str_cat(where, " names target ", in_backticks(name),
+                                ", which is not declared: ",
+                                names.empty() ? std::string("no `[[tool.wvlock.target]]` is "
+                                                            "declared")
+                                              : str_cat("declared targets are ",
+                                                        join_backticked(names))));
   }
+  return {};
+}
+
+// `extra` or `group`: one the project declares.
+Result<void> read_entry_extra_or_group(const Reader& reader, const toml::table& table,
+                                       std::string_view where, const ProjectConfig& config,
+                                       SourceEntry& entry) {
   if (table.contains("extra") && table.contains("group")) {
     return reader.error(key_region(table, "group"),
                         str_cat(where, " has both `extra` and `group`: an entry takes at most "
@@ -251,6 +252,29 @@ Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& t
                                                            join_backticked(groups))));
     }
   }
+  return {};
+}
+
+Result<SourceEntry> read_source_entry(const Reader& reader, const toml::table& table,
+                                      std::string_view package, const ProjectConfig& config) {
+  const std::string where = str_cat("source of ", in_backticks(package));
+  WV_TRY(reader.check_keys(table, kSourceKeys, where));
+  WV_TRY(check_source_kind(reader, table, where));
+  SourceEntry entry;
+  entry.line = static_cast<int>(table.source().begin.line);
+  entry.column = static_cast<int>(table.source().begin.column);
+
+  WV_TRY(read_entry_source(reader, table, where, config, entry));
+  WV_TRY(read_entry_targets(reader, table, where, config, entry));
+  if (const toml::node* marker_node = table.get("marker")) {
+    WV_ASSIGN_OR_RETURN(entry.marker, reader.string(*marker_node, "marker"));
+    Result<pkg::Marker> marker = pkg::parse_marker(entry.marker);
+    if (!marker) {
+      return reader.error(marker_node->source(), str_cat("invalid `marker` in ", where, ": ",
+                                                         marker.error().message));
+    }
+  }
+  WV_TRY(read_entry_extra_or_group(reader, table, where, config, entry));
   if (const toml::node* marker_node = table.get("marker")) {
     for (const Target& target : config.targets) {
       Result<bool> applies = entry_applies(config, entry, target);
