@@ -333,26 +333,29 @@ Result<WorkspaceConfig> read_workspace(const Reader& reader, const toml::node& n
   return workspace;
 }
 
-// `[tool.wvlock]` and uv's `[tool.uv]`: each setting from `[tool.wvlock]` when it gives it, else
-// from `[tool.uv]` (the indexes as one setting: `[tool.wvlock]`'s when it declares any; the
-// sources package by package).
-Result<void> read_tool_tables(const std::string& path, const toml::table& root,
-                              ProjectConfig& config, const DefaultPythons& default_pythons,
-                              const DefaultTarget& default_target) {
-  const Reader reader{path};
-  const Reader uv_reader{path, "tool.uv", &config.warnings};
-  WV_ASSIGN_OR_RETURN(const toml::table* wvlock, tool_table(reader, root, "wvlock"));
-  WV_ASSIGN_OR_RETURN(const toml::table* uv, tool_table(uv_reader, root, "uv"));
-  if (wvlock) WV_TRY(reader.check_keys(*wvlock, kWvlockKeys, "`[tool.wvlock]`"));
-  if (uv) WV_TRY(uv_reader.check_keys(*uv, kUvKeys, "`[tool.uv]`"));  // warnings only
+// `[tool.wvlock]` and `[tool.uv]` (either may be absent) with their readers.
+struct ToolTables {
+  const Reader& reader;
+  const Reader& uv_reader;
+  const toml::table* wvlock;
+  const toml::table* uv;
+
   // The table that gives `key` and its reader; {nullptr, nullptr} when neither does.
-  const auto from = [&](std::string_view key) -> std::pair<const Reader*, const toml::node*> {
+  std::pair<const Reader*, const toml::node*> from(std::string_view key) const {
     if (wvlock && wvlock->contains(key)) return {&reader, wvlock->get(key)};
     if (uv && uv->contains(key)) return {&uv_reader, uv->get(key)};
     return {nullptr, nullptr};
-  };
+  }
+};
 
-  if (auto [r, node] = from("package"); node) {
+// The settings that name no target or source: each from `[tool.wvlock]` when it gives it, else
+// from `[tool.uv]` (the indexes as one setting: `[tool.wvlock]`'s when it declares any).
+Result<void> read_settings(const ToolTables& tools, ProjectConfig& config) {
+  const Reader& reader = tools.reader;
+  const Reader& uv_reader = tools.uv_reader;
+  const toml::table* wvlock = tools.wvlock;
+  const toml::table* uv = tools.uv;
+  if (auto [r, node] = tools.from("package"); node) {
     WV_ASSIGN_OR_RETURN(config.package, r->boolean(*node, r->key("package")));
   }
   if (wvlock) {
@@ -372,15 +375,17 @@ Result<void> read_tool_tables(const std::string& path, const toml::table& root,
   } else if (declares_indexes(uv)) {
     WV_TRY(read_indexes(uv_reader, *uv, config));
   }
-  if (auto [r, node] = from("index-strategy"); node) {
+  if (auto [r, node] = tools.from("index-strategy"); node) {
     WV_TRY(read_index_strategy(*r, wvlock && r == &reader ? *wvlock : *uv, config));
   }
-  if (auto [r, node] = from("find-links"); node) {
+  if (auto [r, node] = tools.from("find-links"); node) {
     WV_ASSIGN_OR_RETURN(config.find_links, r->strings(*node, r->key("find-links"), true));
   }
-  if (auto [r, node] = from("prerelease"); node) WV_TRY(read_prerelease(*r, *node, config));
-  if (auto [r, node] = from("keyring-provider"); node) WV_TRY(read_keyring(*r, *node, config));
-  if (auto [r, node] = from("default-groups"); node) {
+  if (auto [r, node] = tools.from("prerelease"); node) WV_TRY(read_prerelease(*r, *node, config));
+  if (auto [r, node] = tools.from("keyring-provider"); node) {
+    WV_TRY(read_keyring(*r, *node, config));
+  }
+  if (auto [r, node] = tools.from("default-groups"); node) {
     WV_TRY(read_default_groups(*r, r == &reader ? *wvlock : *uv, config));
   }
   if (wvlock) {
@@ -389,14 +394,31 @@ Result<void> read_tool_tables(const std::string& path, const toml::table& root,
                           reader.strings(*providers, "tool.wvlock.enable-providers", false));
     }
   }
-  if (auto [r, node] = from("constraint-dependencies"); node) {
+  if (auto [r, node] = tools.from("constraint-dependencies"); node) {
     WV_ASSIGN_OR_RETURN(config.constraint_dependencies,
                         read_requirement_list(*r, *node, "constraint-dependencies"));
   }
-  if (auto [r, node] = from("override-dependencies"); node) {
+  if (auto [r, node] = tools.from("override-dependencies"); node) {
     WV_ASSIGN_OR_RETURN(config.override_dependencies,
                         read_requirement_list(*r, *node, "override-dependencies"));
   }
+  return {};
+}
+
+// `[tool.wvlock]` and uv's `[tool.uv]`: each setting from `[tool.wvlock]` when it gives it, else
+// from `[tool.uv]` (the indexes as one setting: `[tool.wvlock]`'s when it declares any; the
+// sources package by package).
+Result<void> read_tool_tables(const std::string& path, const toml::table& root,
+                              ProjectConfig& config, const DefaultPythons& default_pythons,
+                              const DefaultTarget& default_target) {
+  const Reader reader{path};
+  const Reader uv_reader{path, "tool.uv", &config.warnings};
+  WV_ASSIGN_OR_RETURN(const toml::table* wvlock, tool_table(reader, root, "wvlock"));
+  WV_ASSIGN_OR_RETURN(const toml::table* uv, tool_table(uv_reader, root, "uv"));
+  if (wvlock) WV_TRY(reader.check_keys(*wvlock, kWvlockKeys, "`[tool.wvlock]`"));
+  if (uv) WV_TRY(uv_reader.check_keys(*uv, kUvKeys, "`[tool.uv]`"));  // warnings only
+  const ToolTables tools{reader, uv_reader, wvlock, uv};
+  WV_TRY(read_settings(tools, config));
   const toml::node* conflicts = uv ? uv->get("conflicts") : nullptr;
   if (conflicts) WV_TRY(read_conflicts(uv_reader, *conflicts, config));
 
@@ -413,7 +435,7 @@ Result<void> read_tool_tables(const std::string& path, const toml::table& root,
   }
   if (wvlock) WV_TRY(read_sources(reader, *wvlock, config));
   if (uv) WV_TRY(read_sources(uv_reader, *uv, config));
-  if (auto [r, node] = from("workspace"); node) {
+  if (auto [r, node] = tools.from("workspace"); node) {
     WV_ASSIGN_OR_RETURN(config.workspace, read_workspace(*r, *node));
   }
   return {};
