@@ -73,6 +73,48 @@ Result<std::string> shorthand_url(const Reader& reader, const toml::node& node,
   return url;
 }
 
+// One name per index and at most one default; the later one in the file is reported. The
+// default goes last in config.indexes (asked last).
+Result<void> add_indexes_in_order(const Reader& reader, const std::vector<IndexConfig>& declared,
+                                  ProjectConfig& config) {
+  std::vector<const IndexConfig*> by_position;
+  for (const IndexConfig& index : declared) by_position.push_back(&index);
+  std::stable_sort(by_position.begin(), by_position.end(),
+                   [](const IndexConfig* a, const IndexConfig* b) {
+                     return a->line != b->line ? a->line < b->line : a->column < b->column;
+                   });
+  const auto label = [](const IndexConfig& index) {
+    return index.name == "index-url" ? std::string("`index-url`")
+                                     : str_cat("index ", in_backticks(index.name));
+  };
+  const IndexConfig* default_index = nullptr;
+  for (std::size_t i = 0; i < by_position.size(); ++i) {
+    const IndexConfig& index = *by_position[i];
+    for (std::size_t j = 0; j < i; ++j) {
+      if (by_position[j]->name == index.name) {
+        return reader.error_at(index.line, index.column,
+                               str_cat("duplicate index name ", in_backticks(index.name),
+                                       ": line ", by_position[j]->line,
+                                       " declares it already; give each index its own name"));
+      }
+    }
+    if (!index.is_default) continue;
+    if (default_index != nullptr) {
+      return reader.error_at(
+          index.line, index.column,
+          str_cat("a second default index: ", label(index), " and ", label(*default_index),
+                  " (line ", default_index->line, ") are both the default; at most one index "
+                  "may be the default (`default = true`, or `index-url`)"));
+    }
+    default_index = &index;
+  }
+  for (const IndexConfig& index : declared) {
+    if (!index.is_default) config.indexes.push_back(index);
+  }
+  if (default_index != nullptr) config.indexes.push_back(*default_index);
+  return {};
+}
+
 }  // namespace
 
 // `[[tool.wvlock.index]]`, `index-url`, `extra-index-url` -> config.indexes in asking order.
@@ -118,43 +160,7 @@ Result<void> read_indexes(const Reader& reader, const toml::table& wvlock, Proje
     }
   }
 
-  // One name per index and at most one default; the later one in the file is reported.
-  std::vector<const IndexConfig*> by_position;
-  for (const IndexConfig& index : declared) by_position.push_back(&index);
-  std::stable_sort(by_position.begin(), by_position.end(),
-                   [](const IndexConfig* a, const IndexConfig* b) {
-                     return a->line != b->line ? a->line < b->line : a->column < b->column;
-                   });
-  const auto label = [](const IndexConfig& index) {
-    return index.name == "index-url" ? std::string("`index-url`")
-                                     : str_cat("index ", in_backticks(index.name));
-  };
-  const IndexConfig* default_index = nullptr;
-  for (std::size_t i = 0; i < by_position.size(); ++i) {
-    const IndexConfig& index = *by_position[i];
-    for (std::size_t j = 0; j < i; ++j) {
-      if (by_position[j]->name == index.name) {
-        return reader.error_at(index.line, index.column,
-                               str_cat("duplicate index name ", in_backticks(index.name),
-                                       ": line ", by_position[j]->line,
-                                       " declares it already; give each index its own name"));
-      }
-    }
-    if (!index.is_default) continue;
-    if (default_index != nullptr) {
-      return reader.error_at(
-          index.line, index.column,
-          str_cat("a second default index: ", label(index), " and ", label(*default_index),
-                  " (line ", default_index->line, ") are both the default; at most one index "
-                  "may be the default (`default = true`, or `index-url`)"));
-    }
-    default_index = &index;
-  }
-  for (const IndexConfig& index : declared) {
-    if (!index.is_default) config.indexes.push_back(index);
-  }
-  if (default_index != nullptr) config.indexes.push_back(*default_index);
-  return {};
+  return add_indexes_in_order(reader, declared, config);
 }
 
 // `index-strategy`.
