@@ -32,7 +32,7 @@ std::string joined_versions(const std::vector<MajorMinor>& versions) {
   return join(texts, ",");
 }
 
-// The implied CPU baselines a declared target of this platform gets (targets/project_file.cc).
+// The implied CPU baselines a declared target of this platform gets (targets/project_targets.cc).
 void set_cpu_defaults(HostProfile& profile) {
   if (!profile.arch.known()) return;
   if (*profile.arch.value == "x86_64") profile.x86_64_level.set(1, FactSource::kDefault);

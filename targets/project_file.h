@@ -5,9 +5,10 @@
 // vocabulary), and uv's `[tool.uv]` as written (its indexes, sources, settings, constraints,
 // overrides, conflicts and environments; `[tool.wvlock]` wins key by key). A project that
 // declares no target locks for the platforms of uv's `environments`, else for this host
-// (targets/default_targets.h). toml++ is used only in project_file.cc. Errors name the file,
-// line, column and key; unknown keys in `[tool.wvlock]`, a target, an index and a source entry
-// are errors, in `[tool.uv]` warnings. Cheap to include.
+// (targets/default_targets.h). toml++ is used only by the reader's .cc files (project_*.cc,
+// sharing the internal targets/project_reader.h). Errors name the file, line, column and key;
+// unknown keys in `[tool.wvlock]`, a target, an index and a source entry are errors, in
+// `[tool.uv]` warnings. Cheap to include.
 #pragma once
 
 #include <functional>
