@@ -67,7 +67,8 @@ void Lookahead::seed_project(PythonProvider& provider) {
   (void)provider.apply_overrides(selected, {}, nullptr);  // on error: the root reports it
   for (const pkg::Requirement* requirement : selected) {
     // A direct reference the project set up is listed from its own source (pinned_for()).
-    if (requirement->url && target.direct_sources.count(requirement->normalized_name())) {
+    Result<pkg::PackageName> name = requirement->package_name();
+    if (requirement->url && name && target.direct_sources.count(*name)) {
       Result<pkg::SpecifierSet> specifier =
           provider.constrained(requirement->normalized_name(), requirement->specifier);
       walk.next.push_back({requirement, specifier ? *specifier : requirement->specifier});

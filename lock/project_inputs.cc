@@ -109,7 +109,9 @@ Result<void> add_direct_references(const ProjectRequirements& requirements,
     if (!requirement->url) continue;
     auto direct = pkg::parse_direct_url(*requirement->url);
     if (!direct) return std::move(direct).error().with_context(path);
-    context.direct_sources.emplace(requirement->normalized_name(), std::move(*direct));
+    Result<pkg::PackageName> name = requirement->package_name();
+    if (!name) return std::move(name).error().with_context(path);
+    context.direct_sources.emplace(std::move(*name), std::move(*direct));
   }
   return {};
 }
@@ -142,7 +144,7 @@ Result<void> add_target_sources(const targets::ProjectConfig& root,
     source.kind = pkg::DirectKind::kDirectory;
     source.location = member.dir;
     source.editable = true;
-    context.direct_sources[member.name.str()] = std::move(source);
+    context.direct_sources[member.name] = std::move(source);
   }
   return {};
 }

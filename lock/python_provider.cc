@@ -111,12 +111,12 @@ Result<const ProjectListing*> PythonProvider::listing_for(Package package) {
     return make_error(ErrorCode::kInvalidInput, "project nodes have no listing");
   }
   WV_ASSIGN_OR_RETURN(pkg::PackageName name, pkg::parse_package_name(n.name));
-  WV_ASSIGN_OR_RETURN(const ProjectListing* found, catalog_.listing(name, pinned_for(name.str())));
+  WV_ASSIGN_OR_RETURN(const ProjectListing* found, catalog_.listing(name, pinned_for(name)));
   listings_[package] = found;
   return found;
 }
 
-std::string PythonProvider::pinned_for(const std::string& name) const {
+std::string PythonProvider::pinned_for(const pkg::PackageName& name) const {
   if (auto direct = target_.direct_sources.find(name); direct != target_.direct_sources.end()) {
     return direct->second.key();
   }
@@ -130,7 +130,7 @@ std::optional<std::pair<pkg::PackageName, std::string>> PythonProvider::pinned_n
     std::string_view text) const {
   Result<pkg::PackageName> name = pkg::parse_package_name(text);
   if (!name) return std::nullopt;
-  return std::pair{*name, pinned_for(name->str())};
+  return std::pair{*name, pinned_for(*name)};
 }
 
 void PythonProvider::prefetch_packages(const std::vector<std::string>& names) {
@@ -255,7 +255,9 @@ Result<bool> PythonProvider::applies(const pkg::Requirement& requirement,
 // dependency naming another URL for it (or one the project never named) is refused, as
 // uv refuses it, so an index package cannot pull code from anywhere.
 Result<void> PythonProvider::check_direct_reference(const pkg::Requirement& requirement) const {
-  auto direct = target_.direct_sources.find(requirement.normalized_name());
+  // A name the metadata spec refuses (`foo_`) has no source: it is refused below.
+  Result<pkg::PackageName> name = requirement.package_name();
+  auto direct = name ? target_.direct_sources.find(*name) : target_.direct_sources.end();
   Result<pkg::DirectSource> wanted = pkg::parse_direct_url(*requirement.url);
   if (!wanted) return std::move(wanted).error();
   if (direct != target_.direct_sources.end()) {

@@ -66,7 +66,7 @@ std::vector<IndexPin> explicit_index_pins(const PythonProvider& provider, const 
     const Node& node = provider.node(static_cast<PythonProvider::Package>(i));
     if (node.kind != NodeKind::kPackage || !seen.insert(node.name).second) continue;
     const ProjectListing* listing = provider.listing(static_cast<PythonProvider::Package>(i));
-    if (!listing || !listing->versions.empty() || target.pinned_indexes.count(node.name)) continue;
+    if (!listing || !listing->versions.empty() || target.pinned_indexes.count(listing->name)) continue;
     if (!named.count(node.name)) continue;
     std::vector<std::string> indexes = catalog.pinned_indexes_listing(listing->name);
     if (indexes.empty()) continue;
@@ -333,7 +333,7 @@ std::string input_hash(const ProjectRequirements& project,
       }
     }
     for (const std::string& extra : target.extras) fingerprint.add("extra").add(extra);
-    for (const auto& [name, index] : target.pinned_indexes) fingerprint.add("pin").add(name).add(index);
+    for (const auto& [name, index] : target.pinned_indexes) fingerprint.add("pin").add(name.str()).add(index);
     // Direct sources enter through the caller's extra_inputs, as written: their absolute
     // locations would make the hash differ between two checkouts of one project.
   }
@@ -412,7 +412,7 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
       const std::set<std::string>& named = unsolvable->named_packages;
       // A pinned index is never a fallback: say which packages this target reads from one.
       for (const auto& [name, index] : target.pinned_indexes) {
-        if (!named.count(name)) continue;
+        if (!named.count(name.str())) continue;
         explanation += str_cat("\nnote: ", name, " comes only from index ", in_backticks(index),
                                " for target ", target.name, " (pinned in [tool.wvlock.sources])");
       }

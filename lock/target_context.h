@@ -8,6 +8,7 @@
 
 #include "src/pkg/direct_source.h"
 #include "src/pkg/marker.h"
+#include "src/pkg/name.h"
 #include "src/pkg/tags.h"
 #include "src/pkg/version.h"
 #include "targets/host_profile.h"
@@ -40,11 +41,11 @@ struct TargetContext {
   std::vector<std::string> extras;
   /// Packages pinned to a named index for this target (`[tool.wvlock.sources]`): normalised
   /// name -> index name. The pinned index alone lists them, wherever the target needs them.
-  std::map<std::string, std::string> pinned_indexes;
+  std::map<pkg::PackageName, std::string> pinned_indexes;
   /// Packages that come from a path, URL or git source for this target (`[tool.wvlock.sources]`
   /// or a direct reference `name @ URL` of the project): normalised name -> the source. The
   /// catalog lists them from the source registered under DirectSource::key().
-  std::map<std::string, pkg::DirectSource> direct_sources;
+  std::map<pkg::PackageName, pkg::DirectSource> direct_sources;
 };
 
 /// The context of a declared target: its marker environment and tags from its host profile,
