@@ -308,20 +308,21 @@ std::string input_hash(const ProjectRequirements& project,
     for (const pkg::Requirement& requirement : list) fingerprint.add(requirement.to_string());
   };
   add_requirements("dependencies", project.dependencies);
-  for (const auto& [extra, list] : project.optional_dependencies) add_requirements("extra:" + extra, list);
-  for (const auto& [group, list] : project.dependency_groups) add_requirements("group:" + group, list);
+  for (const auto& [extra, list] : project.optional_dependencies) add_requirements("extra:" + extra.str(), list);
+  for (const auto& [group, list] : project.dependency_groups) add_requirements("group:" + group.str(), list);
   // Only when given, so that the locks of projects without them keep their hash.
   if (!project.constraints.empty()) add_requirements("constraints", project.constraints);
   if (!project.overrides.empty()) add_requirements("overrides", project.overrides);
   if (!project.workspace_members.empty()) add_requirements("workspace", project.workspace_members);
   // Only a choice other than uv's default (`dev` when declared) enters the hash, so that locks
   // of projects that do not set `default-groups` keep their hash.
-  const std::vector<std::string> implied =
-      project.dependency_groups.count("dev") ? std::vector<std::string>{"dev"}
-                                             : std::vector<std::string>{};
+  std::vector<pkg::ExtraName> implied;
+  for (const auto& [group, list] : project.dependency_groups) {
+    if (group.str() == "dev") implied.push_back(group);
+  }
   if (project.default_groups != implied) {
     fingerprint.add("default-groups");
-    for (const std::string& group : project.default_groups) fingerprint.add(group);
+    for (const pkg::ExtraName& group : project.default_groups) fingerprint.add(group.str());
   }
   for (const TargetContext& target : targets) {
     fingerprint.add("target").add(target.name).add(target.platform_marker);
@@ -332,7 +333,7 @@ std::string input_hash(const ProjectRequirements& project,
         for (const std::string& value : values) fingerprint.add(value);
       }
     }
-    for (const std::string& extra : target.extras) fingerprint.add("extra").add(extra);
+    for (const pkg::ExtraName& extra : target.extras) fingerprint.add("extra").add(extra.str());
     for (const auto& [name, index] : target.pinned_indexes) fingerprint.add("pin").add(name.str()).add(index);
     // Direct sources enter through the caller's extra_inputs, as written: their absolute
     // locations would make the hash differ between two checkouts of one project.
@@ -451,11 +452,13 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   auto locate = options.locate ? options.locate : default_locate;
   Lockfile lockfile;
   lockfile.requires_python = project.requires_python;
-  for (const auto& [extra, list] : project.optional_dependencies) lockfile.extras.push_back(extra);
+  for (const auto& [extra, list] : project.optional_dependencies) lockfile.extras.push_back(extra.str());
   for (const auto& [group, list] : project.dependency_groups) {
-    lockfile.dependency_groups.push_back(group);
+    lockfile.dependency_groups.push_back(group.str());
   }
-  lockfile.default_groups = project.default_groups;
+  for (const pkg::ExtraName& group : project.default_groups) {
+    lockfile.default_groups.push_back(group.str());
+  }
   lockfile.input_hash = input_hash(project, targets, options.extra_inputs);
   lockfile.input_files = options.input_files;
   // One entry per (name, version, index): the same version from two indexes (a pinned one

@@ -38,7 +38,7 @@ struct TargetContext {
   /// The project extras this target locks and installs (the target's `extras` key, PEP 685
   /// normalised). An extra such as `cuda = ["flash-attn"]` belongs to the targets that can
   /// have it; the others never resolve it.
-  std::vector<std::string> extras;
+  std::vector<pkg::ExtraName> extras;
   /// Packages pinned to a named index for this target (`[tool.wvlock.sources]`): normalised
   /// name -> index name. The pinned index alone lists them, wherever the target needs them.
   std::map<pkg::PackageName, std::string> pinned_indexes;

@@ -129,8 +129,8 @@ TEST_CASE("project inputs: requirements, target contexts and members", "[lock][p
   CHECK(names(requirements.dependencies) ==
         std::vector<std::string>{"numpy>=2", "helper @ https://example.invalid/helper-1.0.tar.gz",
                                  "core"});
-  REQUIRE(requirements.optional_dependencies.count("gpu"));
-  CHECK(names(requirements.optional_dependencies.at("gpu")) == std::vector<std::string>{"torch>=2.8"});
+  REQUIRE(requirements.optional_dependencies.count("gpu"_pkg));
+  CHECK(names(requirements.optional_dependencies.at("gpu"_pkg)) == std::vector<std::string>{"torch>=2.8"});
   CHECK(names(requirements.workspace_members) == std::vector<std::string>{"core[fast]"});
 
   REQUIRE(inputs->targets.size() == 2);
@@ -139,7 +139,7 @@ TEST_CASE("project inputs: requirements, target contexts and members", "[lock][p
   CHECK(cpu.name == "cpu");
   CHECK(h100.name == "h100");
   CHECK(cpu.extras.empty());
-  CHECK(h100.extras == std::vector<std::string>{"gpu"});
+  CHECK(h100.extras == std::vector<wv::pkg::ExtraName>{"gpu"_pkg});
   // The index entry pins torch on the target it names only.
   CHECK(cpu.pinned_indexes.empty());
   CHECK(h100.pinned_indexes == std::map<wv::pkg::PackageName, std::string>{{"torch"_pkg, "pytorch-cu128"}});
