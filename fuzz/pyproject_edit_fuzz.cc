@@ -47,7 +47,7 @@ WV_FUZZ_TARGET(pyproject_edit) {
   // either way the entry is read back.
   auto with_source = wv::targets::parse_project_file(source.value(), "/project/pyproject.toml");
   WV_FUZZ_CHECK(with_source.has_value()
-                    ? with_source.value().sources.count("zz-fuzz") == 1
+                    ? with_source.value().sources.count(wv::pkg::parse_package_name("zz-fuzz").value()) == 1
                     : with_source.error().message.find("`zz-fuzz-index`") != std::string::npos,
                 "the source entry is not read back: " + source.value());
 }

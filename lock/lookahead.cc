@@ -41,16 +41,15 @@ void Lookahead::seed_edges(PythonProvider& provider, const std::vector<Dependenc
     }
     // The project's extras and groups the root needs are decided later, from the same index.
     const ProjectRequirements& project = provider.project_;
-    if (n.kind == NodeKind::kProjectExtra && project.optional_dependencies.count(n.name)) {
-      for (const pkg::Requirement& requirement : project.optional_dependencies.at(n.name)) {
-        consider(walk, requirement, std::span(&n.name, 1));
-      }
-    }
-    if (n.kind == NodeKind::kProjectGroup && project.dependency_groups.count(n.name)) {
-      for (const pkg::Requirement& requirement : project.dependency_groups.at(n.name)) {
-        consider(walk, requirement, {});
-      }
-    }
+    const bool is_extra = n.kind == NodeKind::kProjectExtra;
+    const std::vector<pkg::Requirement>* declared =
+        is_extra ? find_declared(project.optional_dependencies, n.name)
+        : n.kind == NodeKind::kProjectGroup ? find_declared(project.dependency_groups, n.name)
+                                            : nullptr;
+    if (declared == nullptr) continue;
+    const std::span<const std::string> extras =
+        is_extra ? std::span(&n.name, 1) : std::span<const std::string>();
+    for (const pkg::Requirement& requirement : *declared) consider(walk, requirement, extras);
   }
 }
 
@@ -67,7 +66,8 @@ void Lookahead::seed_project(PythonProvider& provider) {
   (void)provider.apply_overrides(selected, {}, nullptr);  // on error: the root reports it
   for (const pkg::Requirement* requirement : selected) {
     // A direct reference the project set up is listed from its own source (pinned_for()).
-    if (requirement->url && target.direct_sources.count(requirement->normalized_name())) {
+    Result<pkg::PackageName> name = requirement->package_name();
+    if (requirement->url && name && target.direct_sources.count(*name)) {
       Result<pkg::SpecifierSet> specifier =
           provider.constrained(requirement->normalized_name(), requirement->specifier);
       walk.next.push_back({requirement, specifier ? *specifier : requirement->specifier});
@@ -75,11 +75,11 @@ void Lookahead::seed_project(PythonProvider& provider) {
     }
     consider(walk, *requirement, {});
   }
-  for (const std::string& extra : target.extras) {
+  for (const pkg::ExtraName& extra : target.extras) {
     auto found = project.optional_dependencies.find(extra);
     if (found == project.optional_dependencies.end()) continue;
     for (const pkg::Requirement& requirement : found->second) {
-      consider(walk, requirement, std::span(&extra, 1));
+      consider(walk, requirement, std::span(&extra.str(), 1));
     }
   }
   for (const auto& [group, requirements] : project.dependency_groups) {

@@ -54,14 +54,19 @@ Result<ProjectRequirements> root_requirements(const targets::ProjectConfig& conf
                       parse_requirements(config.dependencies,
                                          str_cat(path, ": [project] dependencies")));
   for (const auto& [extra, items] : config.optional_dependencies) {
-    WV_ASSIGN_OR_RETURN(requirements.optional_dependencies[pkg::normalize_name(extra)],
-                        parse_requirements(
-                            items, str_cat(path, ": [project.optional-dependencies] ", extra)));
+    const std::string where = str_cat(path, ": [project.optional-dependencies] ", extra);
+    Result<pkg::ExtraName> name = pkg::parse_extra_name(extra);
+    if (!name) return std::move(name).error().with_context(where);
+    WV_ASSIGN_OR_RETURN(requirements.optional_dependencies[*name], parse_requirements(items, where));
   }
   auto expanded = expand_dependency_groups(config.dependency_groups);
   if (!expanded) return std::move(expanded).error().with_context(path);
   requirements.dependency_groups = std::move(*expanded);
-  requirements.default_groups = config.default_group_names();
+  for (const std::string& group : config.default_group_names()) {
+    // The reader kept only declared groups: their names passed expand_dependency_groups.
+    WV_ASSIGN_OR_RETURN(pkg::ExtraName name, pkg::parse_extra_name(group));
+    requirements.default_groups.push_back(std::move(name));
+  }
   // The project reader accepted only the names of kPrereleaseModes.
   if (config.prerelease) {
     requirements.prerelease =
@@ -83,7 +88,9 @@ Result<void> add_member_requirements(const std::vector<targets::WorkspaceMember>
   for (const targets::WorkspaceMember& member : members) {
     std::vector<std::string> extras;
     for (const auto& [extra, items] : member.config.optional_dependencies) {
-      extras.push_back(pkg::normalize_name(extra));
+      Result<pkg::ExtraName> name = pkg::parse_extra_name(extra);
+      if (!name) return std::move(name).error().with_context(member.config.path);
+      extras.push_back(name->str());
     }
     WV_ASSIGN_OR_RETURN(pkg::Requirement requirement,
                         pkg::parse_requirement(extras.empty() ? member.name.str()
@@ -109,7 +116,9 @@ Result<void> add_direct_references(const ProjectRequirements& requirements,
     if (!requirement->url) continue;
     auto direct = pkg::parse_direct_url(*requirement->url);
     if (!direct) return std::move(direct).error().with_context(path);
-    context.direct_sources.emplace(requirement->normalized_name(), std::move(*direct));
+    Result<pkg::PackageName> name = requirement->package_name();
+    if (!name) return std::move(name).error().with_context(path);
+    context.direct_sources.emplace(std::move(*name), std::move(*direct));
   }
   return {};
 }
@@ -142,7 +151,7 @@ Result<void> add_target_sources(const targets::ProjectConfig& root,
     source.kind = pkg::DirectKind::kDirectory;
     source.location = member.dir;
     source.editable = true;
-    context.direct_sources[member.name.str()] = std::move(source);
+    context.direct_sources[member.name] = std::move(source);
   }
   return {};
 }
@@ -158,7 +167,9 @@ Result<std::vector<TargetContext>> target_contexts(
     WV_ASSIGN_OR_RETURN(TargetContext context,
                         make_target_context(target, provider_options, complete_tags));
     for (const std::string& extra : target.extras) {
-      context.extras.push_back(pkg::normalize_name(extra));
+      Result<pkg::ExtraName> name = pkg::parse_extra_name(extra);
+      if (!name) return std::move(name).error().with_context(str_cat("target ", target.name));
+      context.extras.push_back(std::move(*name));
     }
     WV_TRY(add_target_sources(config, members, target, context));
     WV_TRY(add_direct_references(requirements, context, config.path));

@@ -19,11 +19,13 @@ Result<std::vector<pkg::Requirement>> parse_requirements(const std::vector<std::
   return requirements;
 }
 
-Result<std::map<std::string, std::vector<pkg::Requirement>>> expand_dependency_groups(
+Result<std::map<pkg::ExtraName, std::vector<pkg::Requirement>>> expand_dependency_groups(
     const std::map<std::string, std::vector<targets::DependencyGroupEntry>>& groups) {
-  std::map<std::string, std::vector<targets::DependencyGroupEntry>> normalised;
+  std::map<pkg::ExtraName, std::vector<targets::DependencyGroupEntry>> normalised;
   for (const auto& [name, items] : groups) {
-    std::string key = pkg::normalize_name(name);
+    Result<pkg::ExtraName> key_name = pkg::parse_extra_name(name);
+    if (!key_name) return std::move(key_name).error().with_context("[dependency-groups]");
+    const pkg::ExtraName& key = *key_name;
     if (normalised.count(key)) {
       return make_error(ErrorCode::kInvalidInput,
                         str_cat("dependency group ", in_backticks(name),
@@ -31,26 +33,28 @@ Result<std::map<std::string, std::vector<pkg::Requirement>>> expand_dependency_g
     }
     normalised[key] = items;
   }
-  std::map<std::string, std::vector<pkg::Requirement>> expanded;
-  std::function<Result<std::vector<pkg::Requirement>>(const std::string&, std::set<std::string>&)>
-      expand = [&](const std::string& name,
-                   std::set<std::string>& visiting) -> Result<std::vector<pkg::Requirement>> {
+  std::map<pkg::ExtraName, std::vector<pkg::Requirement>> expanded;
+  std::function<Result<std::vector<pkg::Requirement>>(const pkg::ExtraName&,
+                                                      std::set<pkg::ExtraName>&)>
+      expand = [&](const pkg::ExtraName& name,
+                   std::set<pkg::ExtraName>& visiting) -> Result<std::vector<pkg::Requirement>> {
     if (auto done = expanded.find(name); done != expanded.end()) return done->second;
     if (!visiting.insert(name).second) {
       return make_error(ErrorCode::kInvalidInput,
-                        str_cat("dependency group ", in_backticks(name),
+                        str_cat("dependency group ", in_backticks(name.str()),
                                 " includes itself (PEP 735 forbids cycles)"));
     }
     std::vector<pkg::Requirement> result;
     for (const targets::DependencyGroupEntry& item : normalised.at(name)) {
       if (!item.include_group.empty()) {
-        std::string included = pkg::normalize_name(item.include_group);
-        if (!normalised.count(included)) {
+        Result<pkg::ExtraName> included = pkg::parse_extra_name(item.include_group);
+        if (!included) return std::move(included).error().with_context("[dependency-groups]");
+        if (!normalised.count(*included)) {
           return make_error(ErrorCode::kInvalidInput,
-                            str_cat("dependency group ", in_backticks(name), " includes ",
-                                    in_backticks(included), ", which is not declared"));
+                            str_cat("dependency group ", in_backticks(name.str()), " includes ",
+                                    in_backticks(included->str()), ", which is not declared"));
         }
-        WV_ASSIGN_OR_RETURN(auto more, expand(included, visiting));
+        WV_ASSIGN_OR_RETURN(auto more, expand(*included, visiting));
         result.insert(result.end(), more.begin(), more.end());
         continue;
       }
@@ -66,10 +70,18 @@ Result<std::map<std::string, std::vector<pkg::Requirement>>> expand_dependency_g
     return result;
   };
   for (const auto& [name, items] : normalised) {
-    std::set<std::string> visiting;
+    std::set<pkg::ExtraName> visiting;
     WV_TRY(expand(name, visiting));
   }
   return expanded;
+}
+
+const std::vector<pkg::Requirement>* find_declared(
+    const std::map<pkg::ExtraName, std::vector<pkg::Requirement>>& declared, std::string_view name) {
+  Result<pkg::ExtraName> key = pkg::parse_normalized_name(name);
+  if (!key) return nullptr;
+  auto found = declared.find(*key);
+  return found == declared.end() ? nullptr : &found->second;
 }
 
 }  // namespace wv::lock

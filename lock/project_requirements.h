@@ -21,12 +21,12 @@ struct ProjectRequirements {
   std::string requires_python;
   std::vector<pkg::Requirement> dependencies;
   /// `[project.optional-dependencies]`: extra (PEP 685 normalised) -> requirements.
-  std::map<std::string, std::vector<pkg::Requirement>> optional_dependencies;
+  std::map<pkg::ExtraName, std::vector<pkg::Requirement>> optional_dependencies;
   /// `[dependency-groups]` (PEP 735, normalised names) with `include-group` already expanded.
-  std::map<std::string, std::vector<pkg::Requirement>> dependency_groups;
+  std::map<pkg::ExtraName, std::vector<pkg::Requirement>> dependency_groups;
   /// The groups an install takes when none is asked for (PEP 751 `default-groups`; uv's
   /// `default-groups`, whose default is `dev` when declared), normalised and sorted.
-  std::vector<std::string> default_groups;
+  std::vector<pkg::ExtraName> default_groups;
   PrereleaseMode prerelease = PrereleaseMode::kIfNecessaryOrExplicit;
   /// Set when the project is itself a package (a `[build-system]`, or `package = true`): the
   /// lock gets its entry, a directory at "." that sync installs editable, with this version
@@ -53,7 +53,13 @@ Result<std::vector<pkg::Requirement>> parse_requirements(const std::vector<std::
 
 /// Expands PEP 735 groups as the project declares them: each entry a requirement string or an
 /// `{include-group = "name"}`. Cycles and unknown groups are errors.
-Result<std::map<std::string, std::vector<pkg::Requirement>>> expand_dependency_groups(
+Result<std::map<pkg::ExtraName, std::vector<pkg::Requirement>>> expand_dependency_groups(
     const std::map<std::string, std::vector<targets::DependencyGroupEntry>>& groups);
+
+/// The requirements of the project extra or group `name` in `declared` (optional_dependencies
+/// or dependency_groups); nullptr when it declares none of that name. `name` is a solver
+/// node's text, which came from one of the keys.
+const std::vector<pkg::Requirement>* find_declared(
+    const std::map<pkg::ExtraName, std::vector<pkg::Requirement>>& declared, std::string_view name);
 
 }  // namespace wv::lock

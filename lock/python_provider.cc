@@ -50,7 +50,8 @@ PythonProvider::PythonProvider(const ProjectRequirements& project, const TargetC
   intern(NodeKind::kRoot, project.name, "");
   for (pkg::Requirement member : project.workspace_members) {
     std::erase_if(member.extras, [&](const std::string& extra) {
-      return std::find(target.extras.begin(), target.extras.end(), extra) == target.extras.end();
+      return std::none_of(target.extras.begin(), target.extras.end(),
+                          [&](const pkg::ExtraName& locked) { return locked.str() == extra; });
     });
     members_.push_back(std::move(member));
   }
@@ -111,12 +112,12 @@ Result<const ProjectListing*> PythonProvider::listing_for(Package package) {
     return make_error(ErrorCode::kInvalidInput, "project nodes have no listing");
   }
   WV_ASSIGN_OR_RETURN(pkg::PackageName name, pkg::parse_package_name(n.name));
-  WV_ASSIGN_OR_RETURN(const ProjectListing* found, catalog_.listing(name, pinned_for(name.str())));
+  WV_ASSIGN_OR_RETURN(const ProjectListing* found, catalog_.listing(name, pinned_for(name)));
   listings_[package] = found;
   return found;
 }
 
-std::string PythonProvider::pinned_for(const std::string& name) const {
+std::string PythonProvider::pinned_for(const pkg::PackageName& name) const {
   if (auto direct = target_.direct_sources.find(name); direct != target_.direct_sources.end()) {
     return direct->second.key();
   }
@@ -130,7 +131,7 @@ std::optional<std::pair<pkg::PackageName, std::string>> PythonProvider::pinned_n
     std::string_view text) const {
   Result<pkg::PackageName> name = pkg::parse_package_name(text);
   if (!name) return std::nullopt;
-  return std::pair{*name, pinned_for(name->str())};
+  return std::pair{*name, pinned_for(*name)};
 }
 
 void PythonProvider::prefetch_packages(const std::vector<std::string>& names) {
@@ -255,7 +256,9 @@ Result<bool> PythonProvider::applies(const pkg::Requirement& requirement,
 // dependency naming another URL for it (or one the project never named) is refused, as
 // uv refuses it, so an index package cannot pull code from anywhere.
 Result<void> PythonProvider::check_direct_reference(const pkg::Requirement& requirement) const {
-  auto direct = target_.direct_sources.find(requirement.normalized_name());
+  // A name the metadata spec refuses (`foo_`) has no source: it is refused below.
+  Result<pkg::PackageName> name = requirement.package_name();
+  auto direct = name ? target_.direct_sources.find(*name) : target_.direct_sources.end();
   Result<pkg::DirectSource> wanted = pkg::parse_direct_url(*requirement.url);
   if (!wanted) return std::move(wanted).error();
   if (direct != target_.direct_sources.end()) {
@@ -404,9 +407,9 @@ PythonProvider::get_dependencies(Package package, int version) {
       for (const pkg::Requirement& member : members_) selected.push_back(&member);
     } else if (n.kind == NodeKind::kProjectExtra) {
       std::string extra = n.name;
-      picked = select(project_.optional_dependencies.at(n.name), std::span(&extra, 1));
+      picked = select(*find_declared(project_.optional_dependencies, n.name), std::span(&extra, 1));
     } else {
-      picked = select(project_.dependency_groups.at(n.name), {});
+      picked = select(*find_declared(project_.dependency_groups, n.name), {});
     }
     if (!picked) return solver::Failure<Error>{picked.error()};
     const std::string own_extra = n.kind == NodeKind::kProjectExtra ? n.name : std::string();
@@ -420,24 +423,25 @@ PythonProvider::get_dependencies(Package package, int version) {
     if (n.kind == NodeKind::kRoot) {
       // The target's extras and every dependency group are locked: each is a node the root
       // needs, so `wvlock sync --group dev` installs from the same resolution.
-      for (const std::string& extra : target_.extras) {
+      for (const pkg::ExtraName& extra : target_.extras) {
         const bool member_extra = std::any_of(
             project_.workspace_members.begin(), project_.workspace_members.end(),
             [&](const pkg::Requirement& member) {
-              return std::find(member.extras.begin(), member.extras.end(), extra) != member.extras.end();
+              return std::find(member.extras.begin(), member.extras.end(), extra.str()) !=
+                     member.extras.end();
             });
         if (member_extra && !project_.optional_dependencies.count(extra)) continue;
         if (!project_.optional_dependencies.count(extra)) {
           return solver::Failure<Error>{make_error(
               ErrorCode::kInvalidInput,
               str_cat("target ", in_backticks(target_.name), " asks for extra ",
-                      in_backticks(extra),
+                      in_backticks(extra.str()),
                       ", which [project.optional-dependencies] does not declare"))};
         }
-        edges->push_back({intern(NodeKind::kProjectExtra, extra, ""), Set::singleton(0)});
+        edges->push_back({intern(NodeKind::kProjectExtra, extra.str(), ""), Set::singleton(0)});
       }
       for (const auto& [group, requirements] : project_.dependency_groups) {
-        edges->push_back({intern(NodeKind::kProjectGroup, group, ""), Set::singleton(0)});
+        edges->push_back({intern(NodeKind::kProjectGroup, group.str(), ""), Set::singleton(0)});
       }
     }
     prefetch_candidates(*edges);

@@ -135,7 +135,7 @@ class PythonProvider {
   Package intern(NodeKind kind, std::string name, std::string extra);
   Result<const ProjectListing*> listing_for(Package package);
   /// The pinned index (or direct source key) package `name` is listed from; "" for the chain.
-  std::string pinned_for(const std::string& name) const;
+  std::string pinned_for(const pkg::PackageName& name) const;
   /// The version choose_version() takes for `name` in `range`, by the pre-release rule.
   std::optional<int> candidate(const std::string& name, const ProjectListing& listing,
                                const Set& range) const;

@@ -66,7 +66,7 @@ std::vector<IndexPin> explicit_index_pins(const PythonProvider& provider, const 
     const Node& node = provider.node(static_cast<PythonProvider::Package>(i));
     if (node.kind != NodeKind::kPackage || !seen.insert(node.name).second) continue;
     const ProjectListing* listing = provider.listing(static_cast<PythonProvider::Package>(i));
-    if (!listing || !listing->versions.empty() || target.pinned_indexes.count(node.name)) continue;
+    if (!listing || !listing->versions.empty() || target.pinned_indexes.count(listing->name)) continue;
     if (!named.count(node.name)) continue;
     std::vector<std::string> indexes = catalog.pinned_indexes_listing(listing->name);
     if (indexes.empty()) continue;
@@ -308,20 +308,21 @@ std::string input_hash(const ProjectRequirements& project,
     for (const pkg::Requirement& requirement : list) fingerprint.add(requirement.to_string());
   };
   add_requirements("dependencies", project.dependencies);
-  for (const auto& [extra, list] : project.optional_dependencies) add_requirements("extra:" + extra, list);
-  for (const auto& [group, list] : project.dependency_groups) add_requirements("group:" + group, list);
+  for (const auto& [extra, list] : project.optional_dependencies) add_requirements("extra:" + extra.str(), list);
+  for (const auto& [group, list] : project.dependency_groups) add_requirements("group:" + group.str(), list);
   // Only when given, so that the locks of projects without them keep their hash.
   if (!project.constraints.empty()) add_requirements("constraints", project.constraints);
   if (!project.overrides.empty()) add_requirements("overrides", project.overrides);
   if (!project.workspace_members.empty()) add_requirements("workspace", project.workspace_members);
   // Only a choice other than uv's default (`dev` when declared) enters the hash, so that locks
   // of projects that do not set `default-groups` keep their hash.
-  const std::vector<std::string> implied =
-      project.dependency_groups.count("dev") ? std::vector<std::string>{"dev"}
-                                             : std::vector<std::string>{};
+  std::vector<pkg::ExtraName> implied;
+  for (const auto& [group, list] : project.dependency_groups) {
+    if (group.str() == "dev") implied.push_back(group);
+  }
   if (project.default_groups != implied) {
     fingerprint.add("default-groups");
-    for (const std::string& group : project.default_groups) fingerprint.add(group);
+    for (const pkg::ExtraName& group : project.default_groups) fingerprint.add(group.str());
   }
   for (const TargetContext& target : targets) {
     fingerprint.add("target").add(target.name).add(target.platform_marker);
@@ -332,8 +333,8 @@ std::string input_hash(const ProjectRequirements& project,
         for (const std::string& value : values) fingerprint.add(value);
       }
     }
-    for (const std::string& extra : target.extras) fingerprint.add("extra").add(extra);
-    for (const auto& [name, index] : target.pinned_indexes) fingerprint.add("pin").add(name).add(index);
+    for (const pkg::ExtraName& extra : target.extras) fingerprint.add("extra").add(extra.str());
+    for (const auto& [name, index] : target.pinned_indexes) fingerprint.add("pin").add(name.str()).add(index);
     // Direct sources enter through the caller's extra_inputs, as written: their absolute
     // locations would make the hash differ between two checkouts of one project.
   }
@@ -412,7 +413,7 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
       const std::set<std::string>& named = unsolvable->named_packages;
       // A pinned index is never a fallback: say which packages this target reads from one.
       for (const auto& [name, index] : target.pinned_indexes) {
-        if (!named.count(name)) continue;
+        if (!named.count(name.str())) continue;
         explanation += str_cat("\nnote: ", name, " comes only from index ", in_backticks(index),
                                " for target ", target.name, " (pinned in [tool.wvlock.sources])");
       }
@@ -451,11 +452,13 @@ Result<ResolveOutcome> resolve_targets(const ProjectRequirements& project,
   auto locate = options.locate ? options.locate : default_locate;
   Lockfile lockfile;
   lockfile.requires_python = project.requires_python;
-  for (const auto& [extra, list] : project.optional_dependencies) lockfile.extras.push_back(extra);
+  for (const auto& [extra, list] : project.optional_dependencies) lockfile.extras.push_back(extra.str());
   for (const auto& [group, list] : project.dependency_groups) {
-    lockfile.dependency_groups.push_back(group);
+    lockfile.dependency_groups.push_back(group.str());
   }
-  lockfile.default_groups = project.default_groups;
+  for (const pkg::ExtraName& group : project.default_groups) {
+    lockfile.default_groups.push_back(group.str());
+  }
   lockfile.input_hash = input_hash(project, targets, options.extra_inputs);
   lockfile.input_files = options.input_files;
   // One entry per (name, version, index): the same version from two indexes (a pinned one

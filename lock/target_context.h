@@ -8,6 +8,7 @@
 
 #include "src/pkg/direct_source.h"
 #include "src/pkg/marker.h"
+#include "src/pkg/name.h"
 #include "src/pkg/tags.h"
 #include "src/pkg/version.h"
 #include "targets/host_profile.h"
@@ -37,14 +38,14 @@ struct TargetContext {
   /// The project extras this target locks and installs (the target's `extras` key, PEP 685
   /// normalised). An extra such as `cuda = ["flash-attn"]` belongs to the targets that can
   /// have it; the others never resolve it.
-  std::vector<std::string> extras;
+  std::vector<pkg::ExtraName> extras;
   /// Packages pinned to a named index for this target (`[tool.wvlock.sources]`): normalised
   /// name -> index name. The pinned index alone lists them, wherever the target needs them.
-  std::map<std::string, std::string> pinned_indexes;
+  std::map<pkg::PackageName, std::string> pinned_indexes;
   /// Packages that come from a path, URL or git source for this target (`[tool.wvlock.sources]`
   /// or a direct reference `name @ URL` of the project): normalised name -> the source. The
   /// catalog lists them from the source registered under DirectSource::key().
-  std::map<std::string, pkg::DirectSource> direct_sources;
+  std::map<pkg::PackageName, pkg::DirectSource> direct_sources;
 };
 
 /// The context of a declared target: its marker environment and tags from its host profile,

@@ -21,6 +21,7 @@
 #include "src/base/file_system.h"
 #include "src/base/result.h"
 #include "src/pkg/direct_source.h"
+#include "src/pkg/name.h"
 #include "targets/target.h"
 
 namespace wv::targets {
@@ -138,7 +139,7 @@ struct ProjectConfig {
   /// it alone), true = "unsafe-best-match" (every non-explicit index's versions are merged).
   bool index_best_match = false;
   /// `[tool.wvlock.sources]`: PEP 503 normalised package name -> its entries, as written.
-  std::map<std::string, std::vector<SourceEntry>> sources;
+  std::map<pkg::PackageName, std::vector<SourceEntry>> sources;
   std::vector<std::string> find_links;
   /// The workspace this file is the root of; nullopt when it declares none.
   std::optional<WorkspaceConfig> workspace;
@@ -192,7 +193,7 @@ inline constexpr std::string_view kIndexStrategies[] = {"first-index", "unsafe-b
 /// The source entry of `package` (normalised) that applies to `target`, or nullptr when none
 /// does (the package then comes from the non-explicit indexes). parse_project_file() has
 /// already refused two entries that apply to one target.
-const SourceEntry* applicable_source(const ProjectConfig& config, std::string_view package,
+const SourceEntry* applicable_source(const ProjectConfig& config, const pkg::PackageName& package,
                                      const Target& target);
 
 /// A path, url or git source entry as a pkg::DirectSource, paths resolved against the project

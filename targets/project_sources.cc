@@ -348,7 +348,7 @@ Result<void> read_sources(const Reader& reader, const toml::table& wvlock, Proje
                         str_cat("`", reader.key("sources"), "` must be a table: ", table_name,
                                 " with `package = { index = \"NAME\" }`"));
   }
-  const std::map<std::string, std::vector<SourceEntry>> earlier = config.sources;
+  const std::map<pkg::PackageName, std::vector<SourceEntry>> earlier = config.sources;
   std::map<std::string, std::string> spellings;  // normalised -> as written
   for (const auto& [key, value] : in_file_order(*sources)) {
     const std::string package(key->str());
@@ -366,7 +366,7 @@ Result<void> read_sources(const Reader& reader, const toml::table& wvlock, Proje
                                   in_backticks(normalized), ": put all its entries under one key"));
     }
     spellings.emplace(normalized, package);
-    if (earlier.count(normalized)) continue;
+    if (earlier.count(*parsed)) continue;
     const std::string key_name = reader.key(str_cat("sources.", package));
     std::vector<const toml::table*> tables;
     if (const toml::table* single = value->as_table()) {
@@ -398,7 +398,7 @@ Result<void> read_sources(const Reader& reader, const toml::table& wvlock, Proje
     }
     if (entries.empty()) continue;
     WV_TRY(check_one_source_per_target(reader, config, package, entries));
-    config.sources.emplace(normalized, std::move(entries));
+    config.sources.emplace(*parsed, std::move(entries));
   }
   return {};
 }
@@ -409,9 +409,9 @@ namespace wv::targets {
 
 using project_reader::entry_applies;
 
-const SourceEntry* applicable_source(const ProjectConfig& config, std::string_view package,
+const SourceEntry* applicable_source(const ProjectConfig& config, const pkg::PackageName& package,
                                      const Target& target) {
-  const auto found = config.sources.find(pkg::normalize_name(package));
+  const auto found = config.sources.find(package);
   if (found == config.sources.end()) return nullptr;
   for (const SourceEntry& entry : found->second) {
     Result<bool> applies = entry_applies(config, entry, target);

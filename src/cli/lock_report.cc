@@ -25,8 +25,8 @@ std::vector<TargetSummary> summarize_targets(const lock::Lockfile& lockfile,
       const auto& wheels = package->targets.at(target.name).wheels;
       if (wheels.empty()) continue;
       TargetBuild build{package->name.str(), package->version, std::nullopt, std::nullopt};
-      if (context && context->pinned_indexes.count(package->name.str())) {
-        build.index = context->pinned_indexes.at(package->name.str());
+      if (context && context->pinned_indexes.count(package->name)) {
+        build.index = context->pinned_indexes.at(package->name);
       } else {
         auto filename = pkg::parse_wheel_filename(wheels.front());
         if (!filename || !filename->variant_label || *filename->variant_label == "null") continue;

@@ -176,11 +176,8 @@ class WiredSource final : public ProjectSource {
       for (const auto& [name, direct] : target.direct_sources) {
         const std::string key = direct.key();
         if (direct_.count(key)) continue;
-        // The project reader keys direct sources by checked, normalised names.
-        Result<pkg::PackageName> package = pkg::parse_normalized_name(name);
-        WV_CHECK(package.has_value(), "a direct source is keyed by a normalised package name");
-        direct_.emplace(key, std::make_unique<build::DirectPackageSource>(direct, std::move(*package),
-                                                                          *builder_, fetch));
+        direct_.emplace(key, std::make_unique<build::DirectPackageSource>(direct, name, *builder_,
+                                                                          fetch));
       }
     }
   }

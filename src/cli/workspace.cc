@@ -167,14 +167,12 @@ Result<void> check_workspace_sources(const targets::ProjectConfig& config, const
   for (const auto& [package, entries] : config.sources) {
     for (const targets::SourceEntry& entry : entries) {
       if (entry.kind != targets::SourceEntry::Kind::kWorkspace) continue;
-      // The project reader keys sources by checked, normalised names.
-      Result<pkg::PackageName> name = pkg::parse_normalized_name(package);
-      if (name && workspace.find(*name)) continue;
+      if (workspace.find(package)) continue;
       std::vector<std::string> names;
       for (const WorkspaceMember& member : workspace.members) names.push_back(member.name.str());
       return at(config.path, entry.line, entry.column,
-                str_cat("source of ", in_backticks(package), " says `workspace = true`, but ",
-                        in_backticks(package), " is not a workspace member",
+                str_cat("source of ", in_backticks(package.str()), " says `workspace = true`, but ",
+                        in_backticks(package.str()), " is not a workspace member",
                         names.empty() ? std::string(" (the workspace has no member)")
                                       : str_cat(" (members: ", join_backticked(names), ")")));
     }

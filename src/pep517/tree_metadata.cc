@@ -22,7 +22,10 @@ std::optional<std::string> static_tree_metadata(const targets::ProjectConfig& co
     out += str_cat("Requires-Dist: ", requirement, "\n");
   }
   for (const auto& [extra, requirements] : config.optional_dependencies) {
-    const std::string name = pkg::normalize_name(extra);
+    // An extra that is no valid name is the backend's to refuse: no static metadata then.
+    Result<pkg::ExtraName> parsed = pkg::parse_extra_name(extra);
+    if (!parsed) return std::nullopt;
+    const std::string& name = parsed->str();
     out += str_cat("Provides-Extra: ", name, "\n");
     for (const std::string& requirement : requirements) {
       // The extra joins the requirement's own marker: `x; python_version < "3.12"` becomes

@@ -532,3 +532,26 @@ TEST_CASE("cli sync: -q is quiet wherever it is written, and global options go a
   CHECK(elsewhere.status == 0);
   CHECK(elsewhere.out.find("kept as they are") != std::string::npos);
 }
+
+TEST_CASE("cli sync flags: an extra and a group meet the command line in any spelling",
+          "[cli][sync][flags][extras]") {
+  // pyproject spells them `CUDA_Extra` and `Lint.Tools`; the flags and the lock spell their
+  // normal form (PEP 685, PEP 735).
+  std::string text = project();
+  text.replace(text.find("socks = ["), 5, "CUDA_Extra");
+  text.replace(text.find("lint = ["), 4, "\"Lint.Tools\"");
+  text.replace(text.find("extras = [\"socks\"]"), 18, "extras = [\"CUDA_Extra\"]");
+  Flags flags(text);
+  CHECK(flags.lockfile().find("extras = [\"cuda-extra\"]\n") != std::string::npos);
+  Run sync = flags.sync("--target cpu-socks --extra cuda-extra --group lint-tools --python '"
+                        WV_TEST_PYTHON "'");
+  INFO(sync.out << sync.err);
+  REQUIRE(sync.status == 0);
+  CHECK(flags.has("pysocks"));
+  CHECK(flags.has("ruff"));
+  Run written = flags.sync("--target cpu-socks --extra CUDA_Extra --no-group Lint.Tools");
+  INFO(written.out << written.err);
+  REQUIRE(written.status == 0);
+  CHECK(flags.has("pysocks"));
+  CHECK_FALSE(flags.has("ruff"));
+}

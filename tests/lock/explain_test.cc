@@ -11,6 +11,7 @@
 #include "lock/resolve.h"
 #include "memory_source.h"
 #include "target_contexts.h"
+#include "tests/support/package_name.h"
 
 namespace {
 
@@ -112,7 +113,7 @@ TEST_CASE("explain: notes follow the packages of the derivation, not the words o
   source.add({.name = "numpy", .version = "2.3.3"});
   source.add({.name = "depends", .version = "1.0"});
   auto targets = wv::test::contexts(kCpu);
-  targets[0].pinned_indexes = {{"depends", "extra"}};
+  targets[0].pinned_indexes = {{"depends"_pkg, "extra"}};
   wv::lock::Catalog catalog(source);
   auto outcome = wv::lock::resolve_targets(project({"numpy>=9"}), targets, catalog, {});
   REQUIRE(outcome);

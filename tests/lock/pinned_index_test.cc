@@ -12,6 +12,7 @@
 #include "lock/resolve.h"
 #include "memory_source.h"
 #include "target_contexts.h"
+#include "tests/support/package_name.h"
 
 namespace {
 
@@ -66,7 +67,7 @@ std::vector<wv::lock::TargetContext> pinned_targets(const char* index = "cpu-ind
   auto targets = wv::test::contexts(kCpuAndGpu);
   REQUIRE(targets.size() == 2);
   REQUIRE(targets[0].name == "cpu");
-  targets[0].pinned_indexes = {{"torch", index}};
+  targets[0].pinned_indexes = {{"torch"_pkg, index}};
   return targets;
 }
 

@@ -129,8 +129,8 @@ TEST_CASE("project inputs: requirements, target contexts and members", "[lock][p
   CHECK(names(requirements.dependencies) ==
         std::vector<std::string>{"numpy>=2", "helper @ https://example.invalid/helper-1.0.tar.gz",
                                  "core"});
-  REQUIRE(requirements.optional_dependencies.count("gpu"));
-  CHECK(names(requirements.optional_dependencies.at("gpu")) == std::vector<std::string>{"torch>=2.8"});
+  REQUIRE(requirements.optional_dependencies.count("gpu"_pkg));
+  CHECK(names(requirements.optional_dependencies.at("gpu"_pkg)) == std::vector<std::string>{"torch>=2.8"});
   CHECK(names(requirements.workspace_members) == std::vector<std::string>{"core[fast]"});
 
   REQUIRE(inputs->targets.size() == 2);
@@ -139,23 +139,23 @@ TEST_CASE("project inputs: requirements, target contexts and members", "[lock][p
   CHECK(cpu.name == "cpu");
   CHECK(h100.name == "h100");
   CHECK(cpu.extras.empty());
-  CHECK(h100.extras == std::vector<std::string>{"gpu"});
+  CHECK(h100.extras == std::vector<wv::pkg::ExtraName>{"gpu"_pkg});
   // The index entry pins torch on the target it names only.
   CHECK(cpu.pinned_indexes.empty());
-  CHECK(h100.pinned_indexes == std::map<std::string, std::string>{{"torch", "pytorch-cu128"}});
+  CHECK(h100.pinned_indexes == std::map<wv::pkg::PackageName, std::string>{{"torch"_pkg, "pytorch-cu128"}});
   for (const TargetContext* target : {&cpu, &h100}) {
-    REQUIRE(target->direct_sources.count("lib"));
-    CHECK(target->direct_sources.at("lib").kind == pkg::DirectKind::kDirectory);
-    CHECK(target->direct_sources.at("lib").location == project.dir.path() + "/lib");
-    REQUIRE(target->direct_sources.count("helper"));
-    CHECK(target->direct_sources.at("helper").kind == pkg::DirectKind::kArchive);
-    REQUIRE(target->direct_sources.count("core"));
-    CHECK(target->direct_sources.at("core").kind == pkg::DirectKind::kDirectory);
-    CHECK(target->direct_sources.at("core").editable);
-    CHECK(target->direct_sources.at("core").location == project.dir.path() + "/packages/core");
+    REQUIRE(target->direct_sources.count("lib"_pkg));
+    CHECK(target->direct_sources.at("lib"_pkg).kind == pkg::DirectKind::kDirectory);
+    CHECK(target->direct_sources.at("lib"_pkg).location == project.dir.path() + "/lib");
+    REQUIRE(target->direct_sources.count("helper"_pkg));
+    CHECK(target->direct_sources.at("helper"_pkg).kind == pkg::DirectKind::kArchive);
+    REQUIRE(target->direct_sources.count("core"_pkg));
+    CHECK(target->direct_sources.at("core"_pkg).kind == pkg::DirectKind::kDirectory);
+    CHECK(target->direct_sources.at("core"_pkg).editable);
+    CHECK(target->direct_sources.at("core"_pkg).location == project.dir.path() + "/packages/core");
     // The member's git entry serves the whole lock.
-    REQUIRE(target->direct_sources.count("six"));
-    CHECK(target->direct_sources.at("six").kind == pkg::DirectKind::kGit);
+    REQUIRE(target->direct_sources.count("six"_pkg));
+    CHECK(target->direct_sources.at("six"_pkg).kind == pkg::DirectKind::kGit);
   }
 }
 
@@ -211,7 +211,7 @@ TEST_CASE("project inputs: a freshness check's contexts give the lock's input-ha
   REQUIRE(alone);
   CHECK(alone->inputs.size() == lock->inputs.size() - 3);
   CHECK_FALSE(alone->input_files.count("packages/core/pyproject.toml"));
-  CHECK_FALSE(alone->targets[0].direct_sources.count("core"));
+  CHECK_FALSE(alone->targets[0].direct_sources.count("core"_pkg));
   CHECK(alone->requirements.workspace_members.empty());
 }
 

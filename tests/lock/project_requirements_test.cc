@@ -4,6 +4,7 @@
 
 #include "lock/project_requirements.h"
 #include "targets/prerelease.h"
+#include "tests/support/package_name.h"
 
 namespace {
 
@@ -25,8 +26,8 @@ TEST_CASE("project requirements: groups expand their includes, normalised", "[lo
       {{"Dev", {requirement("pytest>=8"), include("Lint_Tools")}},
        {"lint-tools", {requirement("ruff")}}});
   REQUIRE(expanded);
-  CHECK(names(expanded->at("dev")) == std::vector<std::string>{"pytest", "ruff"});
-  CHECK(names(expanded->at("lint-tools")) == std::vector<std::string>{"ruff"});
+  CHECK(names(expanded->at("dev"_pkg)) == std::vector<std::string>{"pytest", "ruff"});
+  CHECK(names(expanded->at("lint-tools"_pkg)) == std::vector<std::string>{"ruff"});
   // A requirement string that looks like the old encoded include is a requirement, not an
   // include: the entry's kind is typed.
   auto odd = wv::lock::expand_dependency_groups({{"dev", {requirement("include-group:lint")}}});

@@ -376,18 +376,18 @@ TEST_CASE("resolve: the lock records default-groups; only a non-default choice e
   source.add({.name = "idna", .version = "3.10"});
   source.add({.name = "pytest", .version = "8.4.2"});
   wv::lock::ProjectRequirements requirements = project({"idna"});
-  requirements.dependency_groups["dev"] = *wv::lock::parse_requirements({"pytest"}, "dev");
-  requirements.dependency_groups["lint"] = {};
+  requirements.dependency_groups["dev"_pkg] = *wv::lock::parse_requirements({"pytest"}, "dev");
+  requirements.dependency_groups["lint"_pkg] = {};
   const auto targets = contexts(kCpuAndH100);
   // uv's default (`dev`, when declared) adds nothing to the hash: the hash of a project that
   // does not set `default-groups` is the one it had before the setting existed.
-  requirements.default_groups = {"dev"};
+  requirements.default_groups = {"dev"_pkg};
   const std::string implied = wv::lock::input_hash(requirements, targets, {});
-  requirements.dependency_groups.erase("dev");
-  requirements.default_groups = {};
+  requirements.dependency_groups.erase("dev"_pkg);
+  requirements.default_groups.clear();
   const std::string without_dev = wv::lock::input_hash(requirements, targets, {});
-  requirements.dependency_groups["dev"] = *wv::lock::parse_requirements({"pytest"}, "dev");
-  requirements.default_groups = {"dev"};
+  requirements.dependency_groups["dev"_pkg] = *wv::lock::parse_requirements({"pytest"}, "dev");
+  requirements.default_groups = {"dev"_pkg};
   wv::lock::Catalog catalog(source);
   auto outcome = wv::lock::resolve_targets(requirements, targets, catalog, {});
   REQUIRE(outcome);
@@ -395,9 +395,9 @@ TEST_CASE("resolve: the lock records default-groups; only a non-default choice e
   CHECK(outcome->lockfile->default_groups == std::vector<std::string>{"dev"});
   CHECK(wv::lock::write_lockfile(*outcome->lockfile).find("default-groups = [\"dev\"]\n") !=
         std::string::npos);
-  requirements.default_groups = {"lint"};
+  requirements.default_groups = {"lint"_pkg};
   CHECK(wv::lock::input_hash(requirements, targets, {}) != implied);
-  requirements.default_groups = {};
+  requirements.default_groups.clear();
   CHECK(wv::lock::input_hash(requirements, targets, {}) != implied);
   CHECK(without_dev != implied);  // the group itself is an input
 }

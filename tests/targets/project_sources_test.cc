@@ -7,6 +7,7 @@
 #include "targets/project_file.h"
 
 #include "src/base/str.h"
+#include "tests/support/package_name.h"
 
 namespace wv::targets {
 namespace {
@@ -262,47 +263,47 @@ numpy = [
 )toml"));
   // Stored under normalised names.
   std::vector<std::string> packages;
-  for (const auto& [name, entries] : config.sources) packages.push_back(name);
+  for (const auto& [name, entries] : config.sources) packages.push_back(name.str());
   CHECK(packages == std::vector<std::string>{"flash-attn", "numpy", "pytest", "torch", "vllm"});
 
-  const std::vector<SourceEntry>& torch = config.sources.at("torch");
+  const std::vector<SourceEntry>& torch = config.sources.at("torch"_pkg);
   REQUIRE(torch.size() == 2);
   CHECK(torch[0].index == "pytorch-cpu");
   CHECK(torch[0].targets == std::vector<std::string>{"cpu", "mac"});
   CHECK((torch[0].line == 37 && torch[0].column == 3));
   CHECK((torch[1].line == 38 && torch[1].column == 3));
-  CHECK(config.sources.at("flash-attn")[0].marker ==
+  CHECK(config.sources.at("flash-attn"_pkg)[0].marker ==
         "sys_platform == 'linux' and platform_machine == 'x86_64'");
-  CHECK((config.sources.at("flash-attn")[0].line == 40 &&
-         config.sources.at("flash-attn")[0].column == 16));
-  CHECK(config.sources.at("vllm")[0].extra == "serve-extra");  // PEP 685 normalised
-  CHECK(config.sources.at("pytest")[0].group == "dev-tools");
+  CHECK((config.sources.at("flash-attn"_pkg)[0].line == 40 &&
+         config.sources.at("flash-attn"_pkg)[0].column == 16));
+  CHECK(config.sources.at("vllm"_pkg)[0].extra == "serve-extra");  // PEP 685 normalised
+  CHECK(config.sources.at("pytest"_pkg)[0].group == "dev-tools");
 
   const Target& cpu = *config.find_target("cpu");
   const Target& mac = *config.find_target("mac");
   const Target& h100 = *config.find_target("h100");
   // targets
-  CHECK(applicable_source(config, "torch", cpu) == &torch[0]);
-  CHECK(applicable_source(config, "torch", mac) == &torch[0]);
-  CHECK(applicable_source(config, "torch", h100) == &torch[1]);
-  CHECK(applicable_source(config, "Torch", h100) == &torch[1]);  // any spelling finds it
+  CHECK(applicable_source(config, "torch"_pkg, cpu) == &torch[0]);
+  CHECK(applicable_source(config, "torch"_pkg, mac) == &torch[0]);
+  CHECK(applicable_source(config, "torch"_pkg, h100) == &torch[1]);
+  CHECK(applicable_source(config, "Torch"_pkg, h100) == &torch[1]);  // any spelling finds it
   // marker, evaluated in each target's marker environment
-  CHECK(applicable_source(config, "flash-attn", cpu) == &config.sources.at("flash-attn")[0]);
-  CHECK(applicable_source(config, "flash-attn", mac) == nullptr);
-  const std::vector<SourceEntry>& numpy = config.sources.at("numpy");
-  CHECK(applicable_source(config, "numpy", mac) == &numpy[0]);
-  CHECK(applicable_source(config, "numpy", cpu) == &numpy[1]);
-  CHECK(applicable_source(config, "numpy", h100) == &numpy[1]);
+  CHECK(applicable_source(config, "flash-attn"_pkg, cpu) == &config.sources.at("flash-attn"_pkg)[0]);
+  CHECK(applicable_source(config, "flash-attn"_pkg, mac) == nullptr);
+  const std::vector<SourceEntry>& numpy = config.sources.at("numpy"_pkg);
+  CHECK(applicable_source(config, "numpy"_pkg, mac) == &numpy[0]);
+  CHECK(applicable_source(config, "numpy"_pkg, cpu) == &numpy[1]);
+  CHECK(applicable_source(config, "numpy"_pkg, h100) == &numpy[1]);
   // extra: only the target that locks it (`Serve.Extra` there, `serve_extra` here)
-  CHECK(applicable_source(config, "vllm", h100) == &config.sources.at("vllm")[0]);
-  CHECK(applicable_source(config, "vllm", cpu) == nullptr);
-  CHECK(applicable_source(config, "vllm", mac) == nullptr);
+  CHECK(applicable_source(config, "vllm"_pkg, h100) == &config.sources.at("vllm"_pkg)[0]);
+  CHECK(applicable_source(config, "vllm"_pkg, cpu) == nullptr);
+  CHECK(applicable_source(config, "vllm"_pkg, mac) == nullptr);
   // group: every target
   for (const Target* target : {&cpu, &mac, &h100}) {
-    CHECK(applicable_source(config, "pytest", *target) == &config.sources.at("pytest")[0]);
+    CHECK(applicable_source(config, "pytest"_pkg, *target) == &config.sources.at("pytest"_pkg)[0]);
   }
   // no entry
-  CHECK(applicable_source(config, "requests", cpu) == nullptr);
+  CHECK(applicable_source(config, "requests"_pkg, cpu) == nullptr);
 }
 
 TEST_CASE("project sources: every source error names the line, column and what to write",
@@ -468,10 +469,10 @@ torch = [{ index = "a" }, { index = "a" }]
   { index = "pytorch-cu128", extra = "serve-extra" },
 ]
 )toml"));
-  const std::vector<SourceEntry>& torch = config.sources.at("torch");
-  CHECK(applicable_source(config, "torch", *config.find_target("mac")) == &torch[0]);
-  CHECK(applicable_source(config, "torch", *config.find_target("cpu")) == &torch[1]);
-  CHECK(applicable_source(config, "torch", *config.find_target("h100")) == &torch[2]);
+  const std::vector<SourceEntry>& torch = config.sources.at("torch"_pkg);
+  CHECK(applicable_source(config, "torch"_pkg, *config.find_target("mac")) == &torch[0]);
+  CHECK(applicable_source(config, "torch"_pkg, *config.find_target("cpu")) == &torch[1]);
+  CHECK(applicable_source(config, "torch"_pkg, *config.find_target("h100")) == &torch[2]);
 }
 
 }  // namespace

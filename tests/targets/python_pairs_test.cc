@@ -8,6 +8,7 @@
 
 #include "targets/project_file.h"
 #include "targets/python_pairs.h"
+#include "tests/support/package_name.h"
 
 namespace wv::targets {
 namespace {
@@ -106,9 +107,9 @@ TEST_CASE("python pairs: sources name a target by its declared name", "[targets]
           target("cpu") + target("gpu"),
       "pyproject.toml");
   REQUIRE(config);
-  CHECK(applicable_source(*config, "torch", *config->find_target("gpu-py3.11")) != nullptr);
-  CHECK(applicable_source(*config, "torch", *config->find_target("gpu-py3.12")) != nullptr);
-  CHECK(applicable_source(*config, "torch", *config->find_target("cpu-py3.11")) == nullptr);
+  CHECK(applicable_source(*config, "torch"_pkg, *config->find_target("gpu-py3.11")) != nullptr);
+  CHECK(applicable_source(*config, "torch"_pkg, *config->find_target("gpu-py3.12")) != nullptr);
+  CHECK(applicable_source(*config, "torch"_pkg, *config->find_target("cpu-py3.11")) == nullptr);
 }
 
 TEST_CASE("python pairs: bad values are errors with file, line and column",

@@ -6,6 +6,7 @@
 
 #include "targets/default_targets.h"
 #include "targets/project_file.h"
+#include "tests/support/package_name.h"
 
 namespace wv::targets {
 namespace {
@@ -111,15 +112,15 @@ TEST_CASE("uv config: [tool.uv] indexes, sources and settings are read as writte
   CHECK(config.constraint_dependencies == std::vector<std::string>{"numpy<2.3"});
   CHECK(config.override_dependencies ==
         std::vector<std::string>{"triton>=3 ; sys_platform == 'linux'"});
-  REQUIRE(config.sources.count("torch"));
-  CHECK(config.sources.at("torch").size() == 2);
-  CHECK(config.sources.at("torch")[1].extra == "cu128");
-  CHECK(config.sources.at("torchvision")[0].marker == "sys_platform != 'linux'");
-  CHECK(config.sources.at("mylib")[0].kind == SourceEntry::Kind::kPath);
-  CHECK(config.sources.at("mylib")[0].editable);
-  CHECK(config.sources.at("tool")[0].kind == SourceEntry::Kind::kGit);
-  CHECK(config.sources.at("tool")[0].tag == "v1");
-  CHECK(config.sources.at("tool")[0].subdirectory == "py");
+  REQUIRE(config.sources.count("torch"_pkg));
+  CHECK(config.sources.at("torch"_pkg).size() == 2);
+  CHECK(config.sources.at("torch"_pkg)[1].extra == "cu128");
+  CHECK(config.sources.at("torchvision"_pkg)[0].marker == "sys_platform != 'linux'");
+  CHECK(config.sources.at("mylib"_pkg)[0].kind == SourceEntry::Kind::kPath);
+  CHECK(config.sources.at("mylib"_pkg)[0].editable);
+  CHECK(config.sources.at("tool"_pkg)[0].kind == SourceEntry::Kind::kGit);
+  CHECK(config.sources.at("tool"_pkg)[0].tag == "v1");
+  CHECK(config.sources.at("tool"_pkg)[0].subdirectory == "py");
   // uv's settings wvlock does not act on are warnings naming file:line:col.
   REQUIRE(config.warnings.size() == 2);
   CHECK(config.warnings[0] == "`pyproject.toml`:19:1: wvlock does not act on `managed` in "
@@ -134,8 +135,8 @@ TEST_CASE("uv config: conflicting extras split the default target", "[targets][u
   CHECK(config.targets[0].extras == std::vector<std::string>{"cpu"});
   CHECK(config.targets[1].extras == std::vector<std::string>{"cu128"});
   // The source entries with `extra` apply to the target that locks it.
-  const SourceEntry* cpu = applicable_source(config, "torch", config.targets[0]);
-  const SourceEntry* cuda = applicable_source(config, "torch", config.targets[1]);
+  const SourceEntry* cpu = applicable_source(config, "torch"_pkg, config.targets[0]);
+  const SourceEntry* cuda = applicable_source(config, "torch"_pkg, config.targets[1]);
   REQUIRE(cpu != nullptr);
   REQUIRE(cuda != nullptr);
   CHECK(cpu->index == "pytorch-cpu");
@@ -219,8 +220,8 @@ url = "https://example.org/simple"
   CHECK(config.index_best_match);  // only uv gives it
   CHECK(config.constraint_dependencies == std::vector<std::string>{"numpy<2"});
   CHECK(config.override_dependencies == std::vector<std::string>{"six>1"});
-  CHECK(config.sources.at("torch")[0].index == "mine");
-  CHECK(config.sources.at("torchvision")[0].index == "mine");
+  CHECK(config.sources.at("torch"_pkg)[0].index == "mine");
+  CHECK(config.sources.at("torchvision"_pkg)[0].index == "mine");
   CHECK(target_names(config) == std::vector<std::string>{"cpu"});
   CHECK(config.targets_origin == ProjectConfig::TargetOrigin::kDeclared);
   // glibc defaults to 2.28 (uv's x86_64-unknown-linux-gnu).

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "targets/project_file.h"
+#include "tests/support/package_name.h"
 
 namespace wv::targets {
 namespace {
@@ -45,8 +46,8 @@ TEST_CASE("workspace config: members, exclude and workspace sources with their p
   CHECK(config->workspace->exclude[0].glob == "packages/old");
   CHECK(config->name_line == 2);
   CHECK(config->name_column == 8);
-  REQUIRE(config->sources.count("core"));
-  const SourceEntry& core = config->sources.at("core").front();
+  REQUIRE(config->sources.count("core"_pkg));
+  const SourceEntry& core = config->sources.at("core"_pkg).front();
   CHECK(core.kind == SourceEntry::Kind::kWorkspace);
   CHECK(core.line == 10);
   CHECK(core.column == 8);
@@ -73,7 +74,7 @@ TEST_CASE("workspace config: uv's table and sources are read; wvlock's table win
   REQUIRE(uv);
   REQUIRE(uv->workspace);
   CHECK(uv->workspace->members.at(0).glob == "libs/*");
-  CHECK(uv->sources.at("core").front().kind == SourceEntry::Kind::kWorkspace);
+  CHECK(uv->sources.at("core"_pkg).front().kind == SourceEntry::Kind::kWorkspace);
   CHECK(uv->warnings.empty());
 
   Result<ProjectConfig> both = parse_project_file(
