@@ -12,18 +12,20 @@ using Roots = std::map<std::string, std::vector<std::string>>;  // extra or grou
 // The named ones, each checked against what the target locked; all of them when none is named.
 Result<std::vector<std::string>> chosen(std::string_view kind, const std::string& target,
                                         const Roots& locked,
-                                        const std::optional<std::vector<std::string>>& named) {
+                                        const std::optional<std::vector<pkg::ExtraName>>& named) {
   std::vector<std::string> all;
   for (const auto& [name, roots] : locked) all.push_back(name);
   if (!named) return all;
-  for (const std::string& name : *named) {
+  std::vector<std::string> picked;
+  for (const pkg::ExtraName& extra : *named) {
+    const std::string& name = extra.str();
+    picked.push_back(name);
     if (locked.count(name)) continue;
     return make_error(ErrorCode::kInvalidInput,
                       str_cat("target ", in_backticks(target), " did not lock ", kind, " ",
                               in_backticks(name), " (it locked: ",
                               all.empty() ? std::string("none") : join(all, ", "), ")"));
   }
-  std::vector<std::string> picked = *named;
   std::sort(picked.begin(), picked.end());
   picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
   return picked;
@@ -41,8 +43,8 @@ Roots only(const Roots& roots, const std::vector<std::string>& names) {
 }  // namespace
 
 Result<Selection> export_selection(const LockedTarget& target,
-                                   const std::optional<std::vector<std::string>>& extras,
-                                   const std::optional<std::vector<std::string>>& groups) {
+                                   const std::optional<std::vector<pkg::ExtraName>>& extras,
+                                   const std::optional<std::vector<pkg::ExtraName>>& groups) {
   Selection selection;
   WV_ASSIGN_OR_RETURN(selection.extras, chosen("extra", target.name, target.extra_roots, extras));
   WV_ASSIGN_OR_RETURN(selection.groups,

@@ -9,6 +9,7 @@
 
 #include "src/base/result.h"
 #include "lock/lockfile.h"
+#include "src/pkg/name.h"
 
 namespace wv::lock {
 
@@ -16,8 +17,8 @@ namespace wv::lock {
 /// per kind, only the ones named (`extras`/`groups` set; an empty list takes none). A name the
 /// target did not lock is an error (kInvalidInput) that says which ones it did.
 Result<Selection> export_selection(const LockedTarget& target,
-                                   const std::optional<std::vector<std::string>>& extras,
-                                   const std::optional<std::vector<std::string>>& groups);
+                                   const std::optional<std::vector<pkg::ExtraName>>& extras,
+                                   const std::optional<std::vector<pkg::ExtraName>>& groups);
 
 /// The packages of `target` that `selection` reaches (Lockfile::selected_closure), each with the
 /// wheels the target keeps (best first for the target as declared) or, for one it builds, its

@@ -22,11 +22,11 @@ void add_member_edges(const Lockfile& lockfile, const LockedTarget& target,
 
 // Whether some named member locks `extra` for some target.
 bool locks_extra(const Lockfile& lockfile, const std::vector<pkg::PackageName>& named,
-                 const std::string& extra) {
+                 const pkg::ExtraName& extra) {
   for (const LockedPackage& package : lockfile.packages) {
     if (std::find(named.begin(), named.end(), package.name) == named.end()) continue;
     for (const auto& [target, use] : package.targets) {
-      if (use.extra_dependencies.count(extra)) return true;
+      if (use.extra_dependencies.count(extra.str())) return true;
     }
   }
   return false;
@@ -59,7 +59,7 @@ Result<void> select_members(Lockfile& lockfile, const MemberSelection& selection
                           std::find(selection.packages.begin(), selection.packages.end(),
                                     root_name) != selection.packages.end();
   if (!selection.all && named.empty()) return {};
-  for (const std::string& extra : selection.extras) {
+  for (const pkg::ExtraName& extra : selection.extras) {
     if (locks_extra(lockfile, named, extra)) continue;
     return make_error(ErrorCode::kInvalidInput,
                       str_cat("`--extra ", extra, "`: no selected package of the workspace locks "

@@ -20,7 +20,7 @@ struct MemberSelection {
   /// `--extra` given with members named: each must be an extra some named member locks. A
   /// member's locked extras (those its target declares in `extras`) are always part of its
   /// install, as the root's are (docs/user-guide.md, "Extras belong to targets").
-  std::vector<std::string> extras;
+  std::vector<pkg::ExtraName> extras;
 };
 
 /// Rewrites every target's roots to `selection`: with `packages`, the named members' edges

@@ -187,11 +187,11 @@ std::string summary_json(const lock::Lockfile& lockfile, const lock::Lockfile& e
 
 // `--NAME VALUE` as often as given, normalised; nullopt when not given at all (each one given
 // has a value, so none given is the only empty list).
-Result<std::optional<std::vector<std::string>>> repeated(Arguments& arguments,
-                                                         std::string_view name) {
-  WV_ASSIGN_OR_RETURN(std::vector<std::string> values, extract_extra_names(arguments, name));
-  if (values.empty()) return std::optional<std::vector<std::string>>();
-  return std::optional<std::vector<std::string>>(std::move(values));
+Result<std::optional<std::vector<pkg::ExtraName>>> repeated(Arguments& arguments,
+                                                            std::string_view name) {
+  WV_ASSIGN_OR_RETURN(std::vector<pkg::ExtraName> values, extract_extra_names(arguments, name));
+  if (values.empty()) return std::optional<std::vector<pkg::ExtraName>>();
+  return std::optional<std::vector<pkg::ExtraName>>(std::move(values));
 }
 
 Error usage(std::string message) {
@@ -234,7 +234,7 @@ int run_export(const GlobalOptions& options, Arguments& arguments) {
   auto inputs = read_lock_inputs(options, file_system);
   if (!inputs) return fail_reading_lock(inputs.error());
   {
-    std::vector<std::string> member_extras = extras->value_or(std::vector<std::string>());
+    std::vector<pkg::ExtraName> member_extras = extras->value_or(std::vector<pkg::ExtraName>());
     auto others = view_workspace_packages(options, inputs->lockfile, *packages, all_packages,
                                           &member_extras);
     if (!others) return fail_reading_lock(others.error());

@@ -99,15 +99,15 @@ Result<std::vector<pkg::PackageName>> extract_names(Arguments& arguments, std::s
   }
 }
 
-Result<std::vector<std::string>> extract_extra_names(Arguments& arguments,
-                                                     std::string_view flag) {
-  std::vector<std::string> names;
+Result<std::vector<pkg::ExtraName>> extract_extra_names(Arguments& arguments,
+                                                        std::string_view flag) {
+  std::vector<pkg::ExtraName> names;
   while (true) {
     WV_ASSIGN_OR_RETURN(auto text, arguments.extract_value(flag));
     if (!text) return names;
     Result<pkg::ExtraName> name = pkg::parse_extra_name(*text);
     if (!name) return std::move(name).error().with_context(str_cat("`", flag, "`"));
-    names.push_back(name->str());
+    names.push_back(std::move(*name));
   }
 }
 

@@ -73,7 +73,7 @@ class Arguments {
 /// invalid name is an error naming the flag and the position.
 Result<std::vector<pkg::PackageName>> extract_names(Arguments& arguments, std::string_view flag);
 /// The same for extras and dependency groups (`--extra`, `--group`): their normalised text.
-Result<std::vector<std::string>> extract_extra_names(Arguments& arguments, std::string_view flag);
+Result<std::vector<pkg::ExtraName>> extract_extra_names(Arguments& arguments, std::string_view flag);
 
 /// Maps an error to an exit code: network and file-system failures 3, everything else 2.
 int exit_code_for(const Error& error);

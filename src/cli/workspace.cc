@@ -277,7 +277,7 @@ Result<Workspace> load_workspace(const FileSystem& file_system, const targets::P
 
 Result<std::vector<pkg::PackageName>> view_workspace_packages(
     const GlobalOptions& options, lock::Lockfile& lockfile, std::vector<pkg::PackageName> names,
-    bool all, std::vector<std::string>* extras) {
+    bool all, std::vector<pkg::ExtraName>* extras) {
   const lock::LockedPackage* root = lockfile.project();
   lock::MemberSelection selection;
   selection.all = all;

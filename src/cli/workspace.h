@@ -54,6 +54,6 @@ Result<Workspace> load_workspace(const FileSystem& file_system, const targets::P
 /// the members named); returns the names that are not (tree's subtree meaning).
 Result<std::vector<pkg::PackageName>> view_workspace_packages(
     const GlobalOptions& options, lock::Lockfile& lockfile, std::vector<pkg::PackageName> names,
-    bool all, std::vector<std::string>* extras);
+    bool all, std::vector<pkg::ExtraName>* extras);
 
 }  // namespace wv::cli

@@ -75,9 +75,9 @@ std::string source_directory(const lock::LockedPackage& package, const SyncOptio
   return absolute_path(path.generic_string());
 }
 
-Result<std::map<std::string, SourceIdentity>> source_identities(const TargetChoice& selection,
+Result<SourceIdentities> source_identities(const TargetChoice& selection,
                                                                 const SyncOptions& options) {
-  std::map<std::string, SourceIdentity> identities;
+  SourceIdentities identities;
   for (const ChosenWheel& chosen : selection.wheels) {
     if (chosen.file != nullptr) continue;
     const lock::LockedPackage& package = *chosen.package;
@@ -99,7 +99,7 @@ Result<std::map<std::string, SourceIdentity>> source_identities(const TargetChoi
     for (char& c : identity.name) {
       if (c == ' ' || c == '\n') c = '_';
     }
-    identities[package.name.str()] = std::move(identity);
+    identities[package.name] = std::move(identity);
   }
   return identities;
 }
@@ -108,7 +108,7 @@ Result<void> check_buildable(const std::vector<const PlanItem*>& builds, const S
   if (builds.empty()) return {};
   std::vector<std::string> names;
   for (const PlanItem* item : builds) {
-    names.push_back(item->version.empty() ? item->name : str_cat(item->name, " ", item->version));
+    names.push_back(item->version.empty() ? item->name.str() : str_cat(item->name, " ", item->version));
   }
   if (options.no_build) {
     return make_error(ErrorCode::kUnavailable,

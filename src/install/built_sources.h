@@ -24,7 +24,7 @@ std::string source_directory(const lock::LockedPackage& package, const SyncOptio
 
 /// The identity of every package of `selection` that is built from source. Reads the files
 /// that define a directory's metadata.
-Result<std::map<std::string, SourceIdentity>> source_identities(const TargetChoice& selection,
+Result<SourceIdentities> source_identities(const TargetChoice& selection,
                                                                 const SyncOptions& options);
 
 /// Refuses, before anything changes, builds that cannot happen: `--no-build` (naming every

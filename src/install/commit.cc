@@ -21,13 +21,14 @@ namespace fs = std::filesystem;  // lexical only: the folders of a relative path
 // empties it.
 Result<void> add_leaving(const FileSystem& file_system, const CommitRequest& request,
                          Journal& journal, std::set<std::string>& trashed) {
-  std::map<std::string, const InstalledDistribution*> installed_by_name;
+  // By shown name: a distribution with no valid name is removed by its folder's.
+  std::map<std::string_view, const InstalledDistribution*> installed_by_name;
   for (const InstalledDistribution& distribution : request.installed) {
-    installed_by_name[distribution.name] = &distribution;
+    installed_by_name[distribution.shown_name()] = &distribution;
   }
   for (const PlanItem& item : request.plan.items) {
     if (!removes_files(item.action)) continue;
-    auto it = installed_by_name.find(item.name);
+    auto it = installed_by_name.find(item.shown_name());
     if (it == installed_by_name.end()) continue;
     WV_ASSIGN_OR_RETURN(std::vector<std::string> old_files,
                         installed_files(request.scheme, *it->second));
@@ -54,7 +55,7 @@ std::map<std::string, std::string> record_owners(const CommitRequest& request) {
     Result<std::vector<std::string>> listed = installed_files(request.scheme, distribution);
     if (!listed) continue;
     for (const std::string& file : *listed) {
-      owners.emplace(file, str_cat(distribution.name, " ", distribution.version));
+      owners.emplace(file, str_cat(distribution.shown_name(), " ", distribution.version));
     }
   }
   return owners;

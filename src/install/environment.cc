@@ -212,15 +212,17 @@ Result<std::vector<InstalledDistribution>> list_installed(const InstallScheme& s
       // Name and version from METADATA; the folder name is the fallback.
       std::string stem = entry.name.substr(0, entry.name.size() - 10);
       std::size_t dash = stem.rfind('-');
-      distribution.name = pkg::normalize_name(stem.substr(0, dash));
+      distribution.folder_name = stem.substr(0, dash);
+      std::string stated_name = distribution.folder_name;
       if (dash != std::string::npos) distribution.version = stem.substr(dash + 1);
       if (auto metadata = file_system.read_file(path_join(folder, "METADATA"))) {
         for (std::string_view line : split(*metadata, '\n')) {
           if (trim(line).empty()) break;  // the body starts
-          if (line.substr(0, 5) == "Name:") distribution.name = pkg::normalize_name(trim(line.substr(5)));
+          if (line.substr(0, 5) == "Name:") stated_name = std::string(trim(line.substr(5)));
           if (line.substr(0, 8) == "Version:") distribution.version = std::string(trim(line.substr(8)));
         }
       }
+      if (auto name = pkg::parse_package_name(stated_name)) distribution.name = std::move(*name);
       if (auto installer = file_system.read_file(path_join(folder, "INSTALLER"))) {
         distribution.installer = std::string(trim(split(*installer, '\n').front()));
       }
@@ -238,7 +240,7 @@ Result<std::vector<InstalledDistribution>> list_installed(const InstallScheme& s
     }
   }
   std::sort(result.begin(), result.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
+            [](const auto& a, const auto& b) { return a.shown_name() < b.shown_name(); });
   return result;
 }
 

@@ -4,11 +4,14 @@
 // per-environment sync lock (flock) that keeps two syncs apart. POSIX only.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/base/result.h"
 #include "src/install/wheel_unpack.h"
+#include "src/pkg/name.h"
 #include "src/pkg/marker_environment.h"
 #include "targets/host_profile.h"
 
@@ -44,7 +47,14 @@ targets::HostProfile with_interpreter(targets::HostProfile host, const Interpret
 
 /// One installed distribution.
 struct InstalledDistribution {
-  std::string name;       ///< normalised
+  /// METADATA's Name (the folder's when METADATA names none), when it is a valid project name.
+  /// Whatever else is installed has none: no lock names it, so sync removes it (or keeps it
+  /// under --inexact), and it is shown by its folder.
+  std::optional<pkg::PackageName> name;
+  /// The name part of the dist-info folder as written (`Bad Name` of `Bad Name-1.0.dist-info`).
+  std::string folder_name;
+  /// name, or folder_name for a distribution without one: how plans and messages show it.
+  std::string_view shown_name() const { return name ? std::string_view(name->str()) : folder_name; }
   std::string version;
   std::string dist_info;  ///< relative to the root
   std::string installer;  ///< INSTALLER's first line ("" when absent)

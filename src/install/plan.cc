@@ -63,21 +63,23 @@ int Plan::count_unlisted() const {
 }
 
 Plan make_plan(const TargetChoice& selection, const std::vector<InstalledDistribution>& installed,
-               const PlanOptions& options, const std::map<std::string, SourceIdentity>& identities) {
+               const PlanOptions& options, const SourceIdentities& identities) {
   Plan plan;
   plan.target = selection.target;
   if (const TargetVerdict* verdict = selection.selected_verdict()) {
     plan.target_reason = verdict->reason;
     plan.wheel_changes = verdict->changes;
   }
-  std::map<std::string, const InstalledDistribution*> by_name;
-  for (const InstalledDistribution& distribution : installed) by_name[distribution.name] = &distribution;
-  std::set<std::string> wanted;
+  std::map<pkg::PackageName, const InstalledDistribution*> by_name;
+  for (const InstalledDistribution& distribution : installed) {
+    if (distribution.name) by_name[*distribution.name] = &distribution;
+  }
+  std::set<pkg::PackageName> wanted;
   for (const ChosenWheel& chosen : selection.wheels) {
     const lock::LockedPackage& package = *chosen.package;
-    wanted.insert(package.name.str());
+    wanted.insert(package.name);
     PlanItem item;
-    item.name = package.name.str();
+    item.name = package.name;
     item.version = package.version;
     // What the installed copy must record to be kept: the wheel, or the built source.
     std::string record_name;
@@ -90,14 +92,14 @@ Plan make_plan(const TargetChoice& selection, const std::vector<InstalledDistrib
       record_digest = chosen.file->sha256;
     } else {
       item.build = &package;
-      auto identity = identities.find(package.name.str());
+      auto identity = identities.find(package.name);
       if (identity != identities.end()) {
         item.wheel = identity->second.name;
         record_name = identity->second.name;
         record_digest = identity->second.digest;
       }
     }
-    auto it = by_name.find(package.name.str());
+    auto it = by_name.find(package.name);
     if (it == by_name.end()) {
       item.action = PlanAction::kInstall;
     } else {
@@ -124,9 +126,10 @@ Plan make_plan(const TargetChoice& selection, const std::vector<InstalledDistrib
     plan.items.push_back(std::move(item));
   }
   for (const InstalledDistribution& distribution : installed) {
-    if (wanted.count(distribution.name)) continue;
+    if (distribution.name && wanted.count(*distribution.name)) continue;
     PlanItem item;
-    item.name = distribution.name;
+    if (distribution.name) item.name = *distribution.name;
+    item.folder_name = distribution.folder_name;
     item.old_version = distribution.version;
     if (options.inexact) {
       item.action = PlanAction::kKeep;
@@ -138,7 +141,7 @@ Plan make_plan(const TargetChoice& selection, const std::vector<InstalledDistrib
     plan.items.push_back(std::move(item));
   }
   std::sort(plan.items.begin(), plan.items.end(),
-            [](const PlanItem& a, const PlanItem& b) { return a.name < b.name; });
+            [](const PlanItem& a, const PlanItem& b) { return a.shown_name() < b.shown_name(); });
   return plan;
 }
 
@@ -162,26 +165,26 @@ std::string render_plan(const Plan& plan, bool dry_run, bool verbose) {
   for (const PlanItem& item : plan.items) {
     switch (item.action) {
       case PlanAction::kInstall:
-        out += str_cat("  + ", item.name, " ", item.version, " (", wheel_note(item), ")\n");
+        out += str_cat("  + ", item.shown_name(), " ", item.version, " (", wheel_note(item), ")\n");
         break;
       case PlanAction::kUpgrade:
       case PlanAction::kDowngrade:
-        out += str_cat("  ~ ", item.name, " ", item.old_version, " -> ", item.version, " (",
+        out += str_cat("  ~ ", item.shown_name(), " ", item.old_version, " -> ", item.version, " (",
                        to_string(item.action), ", ", wheel_note(item), ")\n");
         break;
       case PlanAction::kReinstall:
-        out += str_cat("  ~ ", item.name, " ", item.version, " (reinstall, ", wheel_note(item),
+        out += str_cat("  ~ ", item.shown_name(), " ", item.version, " (reinstall, ", wheel_note(item),
                        ")\n");
         break;
       case PlanAction::kRemove:
-        out += str_cat("  - ", item.name, " ", item.old_version, "\n");
+        out += str_cat("  - ", item.shown_name(), " ", item.old_version, "\n");
         break;
       case PlanAction::kKeep:
         if (item.unlisted) {
-          out += str_cat("  = ", item.name, " ", item.version,
+          out += str_cat("  = ", item.shown_name(), " ", item.version,
                          " (not in the lock; kept: --inexact)\n");
         } else if (verbose) {
-          out += str_cat("  = ", item.name, " ", item.version, "\n");
+          out += str_cat("  = ", item.shown_name(), " ", item.version, "\n");
         }
         break;
     }
@@ -241,7 +244,7 @@ void write_plan_json(JsonWriter& json, const Plan& plan) {
   }
   json.key("packages").begin_array();
   for (const PlanItem& item : plan.items) {
-    json.begin_object().field("name", item.name).field("action", to_string(item.action));
+    json.begin_object().field("name", item.shown_name()).field("action", to_string(item.action));
     json.key("from");
     json.text_or_null(item.old_version);
     json.key("to");

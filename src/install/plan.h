@@ -12,6 +12,7 @@
 #include "src/install/environment.h"
 #include "src/install/select.h"
 #include "lock/lockfile.h"
+#include "src/pkg/name.h"
 
 namespace wv::install {
 
@@ -30,7 +31,14 @@ bool removes_files(PlanAction action);
 
 struct PlanItem {
   PlanAction action = PlanAction::kKeep;
-  std::string name;
+  /// The lock's package, or the installed distribution removed or kept; empty only for an
+  /// installed distribution with no valid name (InstalledDistribution::name).
+  pkg::PackageName name;
+  /// That distribution's folder name, which shows it in place of a name.
+  std::string folder_name;
+  std::string_view shown_name() const {
+    return name.empty() ? std::string_view(folder_name) : std::string_view(name.str());
+  }
   std::string version;      ///< the version after sync ("" for kRemove)
   std::string old_version;  ///< installed version ("" for kInstall)
   std::string wheel;        ///< the wheel file to install ("" for kRemove/kKeep)
@@ -80,11 +88,12 @@ struct PlanOptions {
   bool inexact = false;
 };
 
-/// Plans from a selection and what is installed. `identities` (package name -> identity)
-/// covers the selection's packages that are built from source.
+/// The identity of each of the selection's packages that is built from source.
+using SourceIdentities = std::map<pkg::PackageName, SourceIdentity>;
+
+/// Plans from a selection and what is installed.
 Plan make_plan(const TargetChoice& selection, const std::vector<InstalledDistribution>& installed,
-               const PlanOptions& options,
-               const std::map<std::string, SourceIdentity>& identities = {});
+               const PlanOptions& options, const SourceIdentities& identities = {});
 
 /// `+ name version (wheel, download)`, `~ name old -> new (upgrade, wheel)`, `- name old`,
 /// `= name version (not in the lock, kept: --inexact)`, then one line counting packages per

@@ -461,10 +461,16 @@ std::string backticked_list(const std::vector<std::string>& names) {
 }
 
 // Every name in `asked` must be one of `declared` (the project's extras or groups, as locked).
+const std::string& name_text(const std::string& name) { return name; }
+const std::string& name_text(const pkg::ExtraName& name) { return name.str(); }
+
+// `asked`: strings (SelectOptions) or pkg::ExtraName (InstallRequest), each in normal form.
+template <typename Name>
 Result<void> check_declared(const std::vector<std::string>& declared,
-                            const std::vector<std::string>& asked, std::string_view what,
+                            const std::vector<Name>& asked, std::string_view what,
                             std::string_view flag) {
-  for (const std::string& name : asked) {
+  for (const Name& asked_name : asked) {
+    const std::string& name = name_text(asked_name);
     if (std::find(declared.begin(), declared.end(), name) != declared.end()) continue;
     return make_error(ErrorCode::kInvalidInput,
                       str_cat("`", flag, " ", name, "`: the project declares no ", what, " ",
@@ -637,19 +643,20 @@ Result<void> apply_install_request(const lock::Lockfile& lockfile, const Install
   if (request.all_groups) {
     groups.insert(declared.begin(), declared.end());
   } else if (request.only()) {
-    groups.insert(request.only_groups.begin(), request.only_groups.end());
+    for (const pkg::ExtraName& group : request.only_groups) groups.insert(group.str());
   } else if (!request.no_default_groups) {
     for (const std::string& group : lockfile.default_groups) {
       // A lock's default group the lock does not declare cannot be installed.
       if (std::find(declared.begin(), declared.end(), group) != declared.end()) groups.insert(group);
     }
   }
-  groups.insert(request.groups.begin(), request.groups.end());
-  for (const std::string& group : request.no_groups) groups.erase(group);
+  for (const pkg::ExtraName& group : request.groups) groups.insert(group.str());
+  for (const pkg::ExtraName& group : request.no_groups) groups.erase(group.str());
   if (request.no_dev) groups.erase("dev");
   options.groups.assign(groups.begin(), groups.end());
   options.dependencies = !request.only();
-  options.extras = request.extras;
+  options.extras.clear();
+  for (const pkg::ExtraName& extra : request.extras) options.extras.push_back(extra.str());
   return {};
 }
 

@@ -13,6 +13,7 @@
 #include "src/base/json_writer.h"
 #include "src/base/result.h"
 #include "lock/lockfile.h"
+#include "src/pkg/name.h"
 #include "targets/host_profile.h"
 #include "targets/providers.h"
 
@@ -41,12 +42,12 @@ struct SelectOptions {
 
 /// uv's flags for what `wvlock sync` installs of the selected target.
 struct InstallRequest {
-  std::vector<std::string> extras;       ///< `--extra` (normalised)
+  std::vector<pkg::ExtraName> extras;       ///< `--extra`
   /// `--all-extras`: every extra the selected target locks, which its install always has.
   bool all_extras = false;
-  std::vector<std::string> groups;       ///< `--group`
-  std::vector<std::string> only_groups;  ///< `--only-group`
-  std::vector<std::string> no_groups;    ///< `--no-group`
+  std::vector<pkg::ExtraName> groups;       ///< `--group`
+  std::vector<pkg::ExtraName> only_groups;  ///< `--only-group`
+  std::vector<pkg::ExtraName> no_groups;    ///< `--no-group`
   bool no_dev = false;                   ///< `--no-dev` (= `--no-group dev`, fine without one)
   bool all_groups = false;               ///< `--all-groups`
   bool no_default_groups = false;        ///< `--no-default-groups`

@@ -36,7 +36,7 @@ struct UnpackContext {
   const StageRequest& request;
   const std::string& staging;
   std::set<pkg::PackageName> requested;
-  std::map<std::string, const lock::LockedPackage*> entry_of;
+  std::map<pkg::PackageName, const lock::LockedPackage*> entry_of;
 };
 
 UnpackContext context_of(const PreparedWheels& prepared, const StageRequest& request,
@@ -48,7 +48,7 @@ UnpackContext context_of(const PreparedWheels& prepared, const StageRequest& req
                                            options.install_project),
                         {}};
   for (const ChosenWheel& chosen : request.selection.wheels) {
-    context.entry_of[chosen.package->name.str()] = chosen.package;
+    context.entry_of[chosen.package->name] = chosen.package;
   }
   return context;
 }
@@ -76,9 +76,7 @@ UnpackOptions unpack_options_for(std::size_t number, const UnpackContext& contex
       unpack.direct_url_json = direct_url_json(*entry->second, item->file, path, options);
     }
   }
-  // A plan item the lock installs is named as its entry is, in normal form.
-  Result<pkg::PackageName> name = pkg::parse_normalized_name(item->name);
-  unpack.requested = name && context.requested.count(*name) > 0;
+  unpack.requested = context.requested.count(item->name) > 0;
   return unpack;
 }
 
@@ -150,11 +148,11 @@ Result<void> compile_all(std::vector<LinkedWheel*>& wheels, const StageRequest& 
 Result<void> check_unpacked(const PreparedWheel& wheel, const UnpackedWheel& unpacked,
                             const std::string& root) {
   const PlanItem& item = *wheel.item;
-  if (unpacked.name != item.name) {
+  if (unpacked.name != item.name.str()) {
     return make_error(ErrorCode::kIntegrity,
                       str_cat(in_backticks(item.file ? item.file->name : wheel.path), " installs ",
                               in_backticks(unpacked.name), ", the lock expects ",
-                              in_backticks(item.name)));
+                              in_backticks(item.name.str())));
   }
   if (item.build != nullptr && !item.version.empty() && unpacked.version != item.version) {
     return make_error(ErrorCode::kIntegrity,

@@ -70,7 +70,7 @@ struct StageRequest {
   const SyncOptions& options;
   const InstallScheme& scheme;
   /// The identity each built package records (package name -> identity).
-  const std::map<std::string, SourceIdentity>& identities;
+  const SourceIdentities& identities;
   FileSystem& file_system;
 };
 

@@ -76,7 +76,7 @@ Result<InterpreterFacts> environment_facts(SyncReport& report, const SyncOptions
 void plan_into(SyncReport& report, const SyncOptions& options, const EnvironmentPlan& environment,
                EnvironmentMode mode, const InterpreterFacts& facts,
                const std::vector<InstalledDistribution>& installed,
-               const std::map<std::string, SourceIdentity>& identities, bool standard) {
+               const SourceIdentities& identities, bool standard) {
   report.plan = make_plan(report.selection, installed,
                           PlanOptions{options.reinstall, options.inexact}, identities);
   // Another tool's lock may name any file of this machine: the plan says where (PEP 751 allows
@@ -102,8 +102,8 @@ void note_other_installers(SyncReport& report,
       continue;
     }
     for (const PlanItem& item : report.plan.items) {
-      if (item.name == distribution.name && item.action == PlanAction::kKeep && !item.unlisted) {
-        report.notes.push_back(str_cat(distribution.name, " ", distribution.version,
+      if (distribution.name && item.name == *distribution.name && item.action == PlanAction::kKeep && !item.unlisted) {
+        report.notes.push_back(str_cat(*distribution.name, " ", distribution.version,
                                        " was installed by ", distribution.installer,
                                        "; kept as is (its build is not recorded)"));
       }
@@ -129,7 +129,7 @@ Result<void> change_environment(SyncReport& report, const SyncOptions& options,
                                 const lock::Lockfile& lockfile, WheelStore& store,
                                 FileSystem& file_system, const InterpreterFacts& facts,
                                 const std::vector<InstalledDistribution>& installed,
-                                const std::map<std::string, SourceIdentity>& identities) {
+                                const SourceIdentities& identities) {
   const std::string& root = report.plan.environment;
   WV_ASSIGN_OR_RETURN(PreparedWheels prepared,
                       prepare(report.plan, options, store, root, file_system));

@@ -258,7 +258,10 @@ Result<Listing> list_members(zip_t* archive, std::string_view wheel, std::string
   for (const std::string& candidate : dist_infos) {
     std::string_view stem = std::string_view(candidate).substr(0, candidate.size() - 10);
     std::size_t dash = stem.rfind('-');
-    if (dash != std::string_view::npos && pkg::normalize_name(stem.substr(0, dash)) == name) {
+    if (dash == std::string_view::npos) continue;
+    // A folder whose stem is no valid name is no distribution's (nor this wheel's).
+    Result<pkg::PackageName> stem_name = pkg::parse_package_name(stem.substr(0, dash));
+    if (stem_name && stem_name->str() == name) {
       if (!listing.dist_info.empty()) {
         return make_error(ErrorCode::kInvalidInput,
                           str_cat("wheel ", in_backticks(wheel), " has two .dist-info folders"));

@@ -4,10 +4,13 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "src/install/direct_url.h"
+#include "src/install/environment.h"
+#include "src/install/plan.h"
 #include "src/install/requested.h"
 #include "src/install/sync.h"
 #include "src/pkg/wheel_filename.h"
@@ -176,6 +179,39 @@ TEST_CASE("dist-info: an installed `App.Dep` is the lock's `app-dep`", "[install
   CHECK(again->plan.count(PlanAction::kReinstall) == 0);
   CHECK(fs::exists(now));
   CHECK_FALSE(fs::exists(was));
+}
+
+TEST_CASE("dist-info: an installed distribution with no valid name goes by its folder",
+          "[install][dist-info]") {
+  Project project;
+  REQUIRE(project.sync_with({}).has_value());
+  // Another tool's leftover: METADATA names no valid project, RECORD lists one module.
+  const std::string folder = project.dist_info("odd name!", "0.1");
+  const std::string site = fs::path(folder).parent_path().string();
+  fs::create_directories(folder);
+  std::ofstream(folder + "/METADATA") << "Metadata-Version: 2.1\nName: odd name!\nVersion: 0.1\n\n";
+  std::ofstream(folder + "/RECORD") << "odd_module.py,,\nodd name!-0.1.dist-info/METADATA,,\n"
+                                       "odd name!-0.1.dist-info/RECORD,,\n";
+  std::ofstream(site + "/odd_module.py") << "ODD = 1\n";
+  auto listed = list_installed(read_interpreter(project.venv)->scheme);
+  REQUIRE(listed.has_value());
+  auto odd = std::find_if(listed->begin(), listed->end(),
+                          [](const InstalledDistribution& d) { return d.folder_name == "odd name!"; });
+  REQUIRE(odd != listed->end());
+  CHECK_FALSE(odd->name.has_value());
+  CHECK(odd->shown_name() == "odd name!");
+
+  auto again = project.sync_with({});
+  REQUIRE(again.has_value());
+  REQUIRE(again->plan.count(PlanAction::kRemove) == 1);
+  auto removed = std::find_if(again->plan.items.begin(), again->plan.items.end(),
+                              [](const PlanItem& item) { return item.action == PlanAction::kRemove; });
+  CHECK(removed->name.empty());
+  CHECK(removed->shown_name() == "odd name!");
+  CHECK(render_plan(again->plan, false).find("  - odd name! 0.1\n") != std::string::npos);
+  CHECK_FALSE(fs::exists(folder));
+  CHECK_FALSE(fs::exists(site + "/odd_module.py"));
+  CHECK(again->plan.count(PlanAction::kInstall) == 0);  // the lock's own stay
 }
 
 TEST_CASE("dist-info: direct_url.json of every kind of source", "[install][dist-info]") {

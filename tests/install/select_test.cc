@@ -477,22 +477,22 @@ TEST_CASE("select: uv's group flags against the lock's default-groups", "[instal
   request.no_dev = true;
   CHECK(wv::install::groups_of(request).empty());
   request = {};
-  request.groups = {"lint"};
+  request.groups = {"lint"_pkg};
   CHECK(wv::install::groups_of(request) == Groups{"dev", "lint"});
   request.no_default_groups = true;
   CHECK(wv::install::groups_of(request) == Groups{"lint"});
   request = {};
   request.all_groups = true;
-  request.no_groups = {"dev"};
+  request.no_groups = {"dev"_pkg};
   CHECK(wv::install::groups_of(request) == Groups{"lint"});
   request = {};
-  request.only_groups = {"lint"};
+  request.only_groups = {"lint"_pkg};
   wv::install::SelectOptions options;
   REQUIRE(wv::install::apply_install_request(wv::install::grouped_lock(), request, options));
   CHECK(options.groups == Groups{"lint"});
   CHECK_FALSE(options.dependencies);
   request = {};
-  request.no_groups = {"docs"};
+  request.no_groups = {"docs"_pkg};
   auto unknown = wv::install::apply_install_request(wv::install::grouped_lock(), request, options);
   REQUIRE_FALSE(unknown.has_value());
   CHECK(unknown.error().message ==
@@ -503,7 +503,7 @@ TEST_CASE("select: uv's group flags against the lock's default-groups", "[instal
 TEST_CASE("select: --only-group installs the groups' packages alone", "[install][select]") {
   wv::install::SelectOptions options;
   wv::install::InstallRequest request;
-  request.only_groups = {"dev"};
+  request.only_groups = {"dev"_pkg};
   const wv::lock::Lockfile lockfile = wv::install::grouped_lock();
   REQUIRE(wv::install::apply_install_request(lockfile, request, options));
   auto selection = wv::install::select_target(lockfile, wv::install::linux_host(), options);

@@ -1,6 +1,7 @@
 // PEP 751's installation rules on hand-written locks without targets (install/standard_select.h).
 #include <catch2/catch.hpp>
 
+#include "tests/support/package_name.h"
 #include "src/install/standard_select.h"
 #include "lock/lockfile.h"
 #include "targets/host_profile.h"
@@ -98,10 +99,10 @@ TEST_CASE("standard select: markers see the extras and dependency groups as sets
   };
   CHECK(names({}) == "ad");
   InstallRequest extra;
-  extra.extras = {"x"};
+  extra.extras = {"x"_pkg};
   CHECK(names(extra) == "abd");
   InstallRequest dev;
-  dev.groups = {"dev"};
+  dev.groups = {"dev"_pkg};
   CHECK(names(dev) == "acd");
   InstallRequest none;
   none.no_default_groups = true;
@@ -109,7 +110,7 @@ TEST_CASE("standard select: markers see the extras and dependency groups as sets
   // A default group that `dependency-groups` does not list (as PEP 751 advises) can be named.
   InstallRequest named;
   named.no_default_groups = true;
-  named.groups = {"default"};
+  named.groups = {"default"_pkg};
   CHECK(names(named) == "ad");
 }
 

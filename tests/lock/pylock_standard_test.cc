@@ -206,7 +206,8 @@ TEST_CASE("pylock export: one target, its extras and groups or the ones chosen, 
   CHECK(wv::lock::write_lockfile(*read) == text);
 
   // Narrowed: no extra, the group kept; default-groups only what is exported.
-  auto no_extras = wv::lock::export_selection(gpu, std::vector<std::string>{}, std::nullopt);
+  auto no_extras =
+      wv::lock::export_selection(gpu, std::vector<wv::pkg::ExtraName>{}, std::nullopt);
   REQUIRE(no_extras);
   auto narrowed = wv::lock::export_target(lockfile, gpu, *no_extras);
   REQUIRE(narrowed);
@@ -215,7 +216,8 @@ TEST_CASE("pylock export: one target, its extras and groups or the ones chosen, 
   for (const LockedPackage& package : narrowed->packages) listed.insert(package.name.str());
   CHECK(listed == std::set<std::string>{"base", "shared", "testlib"});
   CHECK(entry(*narrowed, "shared").marker == "\"dev\" in dependency_groups");
-  auto no_groups = wv::lock::export_selection(gpu, std::nullopt, std::vector<std::string>{});
+  auto no_groups =
+      wv::lock::export_selection(gpu, std::nullopt, std::vector<wv::pkg::ExtraName>{});
   REQUIRE(no_groups);
   auto without_groups = wv::lock::export_target(lockfile, gpu, *no_groups);
   REQUIRE(without_groups);
@@ -223,11 +225,13 @@ TEST_CASE("pylock export: one target, its extras and groups or the ones chosen, 
 
   // An extra the target did not lock is named with the ones it did.
   auto cpu_cuda = wv::lock::export_selection(*lockfile.find_target("cpu"),
-                                             std::vector<std::string>{"cuda"}, std::nullopt);
+                                             std::vector<wv::pkg::ExtraName>{"cuda"_pkg},
+                                             std::nullopt);
   REQUIRE_FALSE(cpu_cuda);
   CHECK(cpu_cuda.error().code == wv::ErrorCode::kInvalidInput);
   CHECK(cpu_cuda.error().message == "target `cpu` did not lock extra `cuda` (it locked: none)");
-  auto gpu_docs = wv::lock::export_selection(gpu, std::nullopt, std::vector<std::string>{"docs"});
+  auto gpu_docs =
+      wv::lock::export_selection(gpu, std::nullopt, std::vector<wv::pkg::ExtraName>{"docs"_pkg});
   REQUIRE_FALSE(gpu_docs);
   CHECK(gpu_docs.error().message ==
         "target `gpu` did not lock dependency group `docs` (it locked: dev)");

@@ -126,10 +126,10 @@ TEST_CASE("workspace selection: unknown packages and extras are refused", "[lock
   CHECK(unknown.error().message ==
         "`--package nope` names no package of the workspace: its packages are `app`, `core`, "
         "`service`, `trainer`");
-  Result<void> extra = select_members(lockfile, MemberSelection{{"service"_pkg}, false, {"gpu"}});
+  Result<void> extra = select_members(lockfile, MemberSelection{{"service"_pkg}, false, {"gpu"_pkg}});
   REQUIRE_FALSE(extra);
   CHECK(extra.error().message.find("`--extra gpu`: no selected package") == 0);
-  CHECK(select_members(lockfile, MemberSelection{{"trainer"_pkg}, false, {"gpu"}}));
+  CHECK(select_members(lockfile, MemberSelection{{"trainer"_pkg}, false, {"gpu"_pkg}}));
 }
 
 TEST_CASE("workspace selection: members are roots for a standard installer and read back",
