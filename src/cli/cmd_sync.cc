@@ -425,69 +425,108 @@ int run_sync(const GlobalOptions& options, Arguments& arguments) {
   return sync_project(options, arguments, call);
 }
 
-int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& call) {
-  GlobalOptions options = global;
-  if (auto indexes = extract_index_flags(arguments, options.index_overrides); !indexes) {
-    return fail(indexes.error());
-  }
-  auto flags = selection_flags(arguments);
-  if (!flags) return fail(flags.error());
-  install::SyncOptions sync_options;
-  sync_options.select = flags->select;
+namespace {
+
+// What `sync` (and `run`, through SyncCall) read from the command line.
+struct SyncCommand {
+  GlobalOptions options;
+  SelectionFlags flags;
+  install::SyncOptions sync;
+  LockMode lock_mode{};
+  bool json = false;
+  std::optional<std::string> wheelhouse;
+  EnvironmentFlags venv;
+  std::optional<std::string> python_text;
+};
+
+Result<SyncCommand> read_sync_command(const GlobalOptions& global, Arguments& arguments) {
+  SyncCommand command;
+  command.options = global;
+  WV_TRY(extract_index_flags(arguments, command.options.index_overrides));
+  WV_ASSIGN_OR_RETURN(command.flags, selection_flags(arguments));
+  install::SyncOptions& sync_options = command.sync;
+  sync_options.select = command.flags.select;
   sync_options.dry_run = arguments.extract_flag("--dry-run");
   sync_options.reinstall = arguments.extract_flag("--reinstall");
   sync_options.inexact = arguments.extract_flag("--inexact");
-  auto lock_mode = extract_lock_mode(arguments);
-  if (!lock_mode) return fail(lock_mode.error());
-  bool json = arguments.extract_flag("--json");
+  WV_ASSIGN_OR_RETURN(command.lock_mode, extract_lock_mode(arguments));
+  command.json = arguments.extract_flag("--json");
   // `--only-group` installs the groups alone: not the project's dependencies, not the project.
   sync_options.install_project =
-      !arguments.extract_flag("--no-install-project") && !flags->request.only();
+      !arguments.extract_flag("--no-install-project") && !command.flags.request.only();
   sync_options.editable = !arguments.extract_flag("--no-editable");
   sync_options.no_build = arguments.extract_flag("--no-build");
-  auto link_mode = sync_link_mode(arguments);
-  if (!link_mode) return fail(link_mode.error());
-  sync_options.link_mode = *link_mode;
+  WV_ASSIGN_OR_RETURN(sync_options.link_mode, sync_link_mode(arguments));
   sync_options.compile_bytecode = arguments.extract_flag("--compile-bytecode") ||
                                   env_flag("WVLOCK_COMPILE_BYTECODE");
-  sync_options.cache_dir = cache_directory(options);
-  auto wheelhouse_flag = arguments.extract_value("--wheelhouse");
-  if (!wheelhouse_flag) return fail(wheelhouse_flag.error());
-  auto wheelhouse = wheelhouse_folder(*wheelhouse_flag);
-  if (!wheelhouse) return fail(wheelhouse.error());
+  sync_options.cache_dir = cache_directory(command.options);
+  WV_ASSIGN_OR_RETURN(std::optional<std::string> wheelhouse_flag,
+                      arguments.extract_value("--wheelhouse"));
+  WV_ASSIGN_OR_RETURN(command.wheelhouse, wheelhouse_folder(std::move(wheelhouse_flag)));
   auto venv = extract_environment_flags(arguments);
   auto python_text = arguments.extract_value("--python");
-  if (!venv) return fail(venv.error());
-  if (!python_text) return fail(python_text.error());
-  if (auto done = arguments.expect_done(); !done) return fail(done.error());
-  sync_options.venv = environment_path(options, *venv);
+  if (!venv) return std::move(venv).error();
+  if (!python_text) return std::move(python_text).error();
+  command.venv = std::move(*venv);
+  command.python_text = std::move(*python_text);
+  WV_TRY(arguments.expect_done());
+  sync_options.venv = environment_path(command.options, command.venv);
+  return command;
+}
+
+// The output of an identical earlier sync the environment's state record answers with, when
+// nothing it was computed from changed; `fingerprint` is set for the record this sync may write.
+std::optional<std::string> recorded_answer(const SyncCommand& command, const SyncCall& call,
+                                           std::string& fingerprint) {
+  const GlobalOptions& options = command.options;
+  if (command.sync.dry_run || call.plan_to_stderr || !options.workspace_member_dir.empty()) {
+    return std::nullopt;
+  }
+  if (auto lock = lock_input(options, command.flags.lockfile)) {
+    fingerprint = state_fingerprint(options, lock->path);
+  }
+  if (fingerprint.empty()) return std::nullopt;
+  return install::matching_state(command.sync.venv, fingerprint);
+}
+
+// The CPU-fallback warning of a sync that went ahead on one, and the sync's notes.
+void log_sync_notes(const install::SyncReport& report, bool synced) {
+  if (synced && report.selection.fallback) {
+    log_warning(install::cpu_fallback_warning(*report.selection.fallback));
+    for (const std::string& reason : report.selection.fallback->reasons) log_info("note: " + reason);
+  }
+  for (const std::string& note : report.notes) log_info("note: " + note);
+}
+
+}  // namespace
+
+int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& call) {
+  auto command = read_sync_command(global, arguments);
+  if (!command) return fail(command.error());
+  const GlobalOptions& options = command->options;
+  install::SyncOptions& sync_options = command->sync;
   call.venv = sync_options.venv;
   // A sync the environment's state record answers: nothing it was computed from changed.
   const std::int64_t since = install::wall_clock_ns();
   std::string fingerprint;
-  if (!sync_options.dry_run && !call.plan_to_stderr && options.workspace_member_dir.empty()) {
-    if (auto lock = lock_input(options, flags->lockfile)) fingerprint = state_fingerprint(options, lock->path);
-    std::optional<std::string> output;
-    if (!fingerprint.empty()) output = install::matching_state(sync_options.venv, fingerprint);
-    if (output) {
-      if (!output->empty()) write_out(*output);
-      return kExitOk;
-    }
+  if (std::optional<std::string> output = recorded_answer(*command, call, fingerprint)) {
+    if (!output->empty()) write_out(*output);
+    return kExitOk;
   }
-  auto python = python_choice(options, *python_text, uses_active_environment(*venv));
+  auto python = python_choice(options, command->python_text, uses_active_environment(command->venv));
   if (!python) return fail(python.error());
   sync_options.python = python->executable;
   sync_options.python_request = python->request;
 
   RealFileSystem file_system;
-  auto lock = lock_input(options, flags->lockfile);
+  auto lock = lock_input(options, command->flags.lockfile);
   if (!lock) return fail(lock.error());
-  auto inputs = prepare(options, file_system, *lock_mode, *lock);
+  auto inputs = prepare(options, file_system, command->lock_mode, *lock);
   if (!inputs) return fail(inputs.error());
-  if (auto selected = select_workspace_packages(options, *flags, inputs->lockfile); !selected) {
+  if (auto selected = select_workspace_packages(options, command->flags, inputs->lockfile); !selected) {
     return fail(selected.error());
   }
-  if (auto applied = install::apply_install_request(inputs->lockfile, flags->request,
+  if (auto applied = install::apply_install_request(inputs->lockfile, command->flags.request,
                                                     sync_options.select);
       !applied) {
     return fail(applied.error());
@@ -498,7 +537,7 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   NetworkWheelStore network(options, std::move(config), file_system);
   // Files the lock names by url: the wheelhouse first, then the cache and the network.
   std::optional<install::WheelhouseStore> house;
-  if (*wheelhouse) house.emplace(**wheelhouse, &network);
+  if (command->wheelhouse) house.emplace(*command->wheelhouse, &network);
   install::LocalWheelStore store(inputs->lock_dir,
                                  house ? static_cast<install::WheelStore*>(&*house) : &network);
   sync_options.lock_dir = inputs->lock_dir;
@@ -511,13 +550,9 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   if (needs_builds(inputs->lockfile, sync_options)) sync_options.builder = &builder;
   install::SyncReport report;
   Result<void> synced = install::sync_into(report, sync_options, inputs->lockfile, inputs->live, store);
-  if (synced && report.selection.fallback) {
-    log_warning(install::cpu_fallback_warning(*report.selection.fallback));
-    for (const std::string& reason : report.selection.fallback->reasons) log_info("note: " + reason);
-  }
-  for (const std::string& note : report.notes) log_info("note: " + note);
+  log_sync_notes(report, synced.has_value());
   std::string printed;  // what a state record replays
-  if (json) {
+  if (command->json) {
     printed = install::render_sync_json(report, inputs->lockfile, synced ? "" : synced.error().message);
     write_out(printed);
   }
@@ -525,7 +560,7 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   // line per target.
   if (!synced) return fail(synced.error());
   // `-q` means quiet, as uv's: the plan is not data, only `--json` is.
-  if (!json && options.verbosity > 0) {
+  if (!command->json && options.verbosity > 0) {
     std::string plan = install::render_plan(report.plan, report.dry_run, options.verbosity >= 2);
     // For run the plan is a diagnostic, which `-q` silences.
     if (!call.plan_to_stderr) write_out(printed = plan);
@@ -536,7 +571,7 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
       state_fingerprint(options, lock->path) == fingerprint) {
     install::record_state(*report.scheme,
                           {fingerprint, watched_files(options, inputs->lock_dir, inputs->lockfile,
-                                                      *python_text),
+                                                      command->python_text),
                            printed},
                           since);
   }
