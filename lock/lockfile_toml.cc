@@ -1,14 +1,12 @@
-// pylock.toml reader: the only file of lock/ that includes toml++. Every error names the file
-// and the line of the offending key.
-#include <toml++/toml.h>
-
-#include <cstdio>
-#include <cstdlib>
-
+// pylock.toml reader, written once against the light TOML tree (src/base/toml_tree.h): the
+// subset parser reads what wvlock writes; anything else goes to toml++ (lock/toml_full_tree.h).
+// Every error names the file and the line of the offending key.
 #include "src/base/limits.h"
 #include "src/base/str.h"
 #include "src/base/toml_guard.h"
+#include "src/base/toml_subset.h"
 #include "lock/lockfile.h"
+#include "lock/toml_full_tree.h"
 #include "lock/toml_value.h"
 #include "lock/variants_table.h"
 #include "src/pkg/upload_time.h"
@@ -20,30 +18,29 @@ class Reader {
  public:
   explicit Reader(std::string_view path) : path_(path) {}
 
-  Error error(const toml::node* node, std::string message) const {
-    int line = node ? int(node->source().begin.line) : 0;
+  Error error(const TomlNode* node, std::string message) const {
+    int line = node ? node->line : 0;
     return make_error(ErrorCode::kInvalidLockfile,
                       line > 0 ? str_cat(path_, ":", line, ": ", message)
                                : str_cat(path_, ": ", message));
   }
 
-  int line_of(const toml::node& node) const { return int(node.source().begin.line); }
+  int line_of(const TomlNode& node) const { return node.line; }
 
-  Result<std::string> string(const toml::table& table, std::string_view key, bool required,
+  Result<std::string> string(const TomlNode& table, std::string_view key, bool required,
                              std::string_view where) const {
-    const toml::node* node = table.get(key);
+    const TomlNode* node = table.get(key);
     if (!node) {
       if (required) return error(&table, str_cat("`", where, key, "` is required"));
       return std::string();
     }
-    const auto* value = node->as_string();
-    if (!value) return error(node, str_cat("`", where, key, "`: expected a string"));
-    return value->get();
+    if (!node->is_string()) return error(node, str_cat("`", where, key, "`: expected a string"));
+    return std::string(node->text);
   }
 
   // Names reach file names (`pylock.NAME.toml`, dist-info folders): each must be a name in
   // its normal form, never a path, so what was written is what reads back.
-  Result<pkg::PackageName> package_name(const toml::table& table, std::string_view text) const {
+  Result<pkg::PackageName> package_name(const TomlNode& table, std::string_view text) const {
     if (text.empty()) return error(table.get("name"), "a package has no `name`");
     Result<pkg::PackageName> name = pkg::parse_normalized_name(text);
     if (!name) {
@@ -54,95 +51,91 @@ class Reader {
     return name;
   }
 
-  Result<bool> boolean(const toml::table& table, std::string_view key,
+  Result<bool> boolean(const TomlNode& table, std::string_view key,
                        std::string_view where) const {
-    const toml::node* node = table.get(key);
+    const TomlNode* node = table.get(key);
     if (!node) return false;
-    const auto* value = node->as_boolean();
-    if (!value) return error(node, str_cat("`", where, key, "`: expected true or false"));
-    return value->get();
+    if (!node->is_boolean()) return error(node, str_cat("`", where, key, "`: expected true or false"));
+    return node->boolean;
   }
 
-  Result<std::vector<std::string>> strings(const toml::table& table, std::string_view key,
+  Result<std::vector<std::string>> strings(const TomlNode& table, std::string_view key,
                                            std::string_view where) const {
     std::vector<std::string> items;
-    const toml::node* node = table.get(key);
+    const TomlNode* node = table.get(key);
     if (!node) return items;
-    const toml::array* array = node->as_array();
-    if (!array) return error(node, str_cat("`", where, key, "`: expected an array of strings"));
-    for (const toml::node& item : *array) {
-      const auto* text = item.as_string();
-      if (!text) return error(&item, str_cat("`", where, key, "`: expected an array of strings"));
-      items.push_back(text->get());
+    if (!node->is_array()) return error(node, str_cat("`", where, key, "`: expected an array of strings"));
+    for (const TomlNode* item : node->items) {
+      if (!item->is_string()) {
+        return error(item, str_cat("`", where, key, "`: expected an array of strings"));
+      }
+      items.emplace_back(item->text);
     }
     return items;
   }
 
   /// `key = { name = ["...", ...], ... }`.
   Result<std::map<std::string, std::vector<std::string>>> string_lists(
-      const toml::table& table, std::string_view key, std::string_view where) const {
+      const TomlNode& table, std::string_view key, std::string_view where) const {
     std::map<std::string, std::vector<std::string>> lists;
-    const toml::node* node = table.get(key);
+    const TomlNode* node = table.get(key);
     if (!node) return lists;
-    const toml::table* inner = node->as_table();
-    if (!inner) return error(node, str_cat("`", where, key, "`: expected a table of arrays"));
-    for (const auto& [name, value] : *inner) {
+    if (!node->is_table()) return error(node, str_cat("`", where, key, "`: expected a table of arrays"));
+    for (const auto& [name, value] : node->members) {
       (void)value;
-      WV_ASSIGN_OR_RETURN(lists[std::string(name.str())],
-                          strings(*inner, name.str(), str_cat(where, key, ".")));
+      WV_ASSIGN_OR_RETURN(lists[std::string(name)], strings(*node, name, str_cat(where, key, ".")));
     }
     return lists;
   }
 
   /// `key = { name = "...", ... }`.
-  Result<std::map<std::string, std::string>> string_table(const toml::table& table,
+  Result<std::map<std::string, std::string>> string_table(const TomlNode& table,
                                                           std::string_view key,
                                                           std::string_view where) const {
     std::map<std::string, std::string> values;
-    const toml::node* node = table.get(key);
+    const TomlNode* node = table.get(key);
     if (!node) return values;
-    const toml::table* inner = node->as_table();
-    if (!inner) return error(node, str_cat("`", where, key, "`: expected a table of strings"));
-    for (const auto& [name, value] : *inner) {
-      WV_ASSIGN_OR_RETURN(values[std::string(name.str())],
-                          string(*inner, name.str(), true, str_cat(where, key, ".")));
+    if (!node->is_table()) return error(node, str_cat("`", where, key, "`: expected a table of strings"));
+    for (const auto& [name, value] : node->members) {
+      (void)value;
+      WV_ASSIGN_OR_RETURN(values[std::string(name)],
+                          string(*node, name, true, str_cat(where, key, ".")));
     }
     return values;
   }
 
-  Result<TomlValue> generic(const toml::node& node) const {
-    if (const auto* text = node.as_string()) return TomlValue(text->get());
-    if (const auto* number = node.as_integer()) return TomlValue(std::int64_t(number->get()));
-    if (const auto* flag = node.as_boolean()) return TomlValue(flag->get());
-    if (const auto* array = node.as_array()) {
+  Result<TomlValue> generic(const TomlNode& node) const {
+    if (node.is_string()) return TomlValue(std::string(node.text));
+    if (node.is_integer()) return TomlValue(node.integer);
+    if (node.is_boolean()) return TomlValue(node.boolean);
+    if (node.is_array()) {
       TomlArray items;
-      for (const toml::node& item : *array) {
-        WV_ASSIGN_OR_RETURN(TomlValue value, generic(item));
+      for (const TomlNode* item : node.items) {
+        WV_ASSIGN_OR_RETURN(TomlValue value, generic(*item));
         items.push_back(std::move(value));
       }
       return TomlValue(std::move(items));
     }
-    if (const auto* table = node.as_table()) {
+    if (node.is_table()) {
       TomlTable items;
-      for (const auto& [key, item] : *table) {
-        WV_ASSIGN_OR_RETURN(TomlValue value, generic(item));
-        items[std::string(key.str())] = std::move(value);
+      for (const auto& [key, item] : node.members) {
+        WV_ASSIGN_OR_RETURN(TomlValue value, generic(*item));
+        items[std::string(key)] = std::move(value);
       }
       return TomlValue(std::move(items));
     }
     return error(&node, "unsupported value type (floats and dates are not used by wvlock)");
   }
 
-  Result<const toml::table*> table_at(const toml::node& node, std::string_view where) const {
-    const toml::table* table = node.as_table();
-    if (!table) return error(&node, str_cat("`", where, "`: expected a table"));
-    return table;
+  Result<const TomlNode*> table_at(const TomlNode& node, std::string_view where) const {
+    if (!node.is_table()) return error(&node, str_cat("`", where, "`: expected a table"));
+    return &node;
   }
 
   /// A wheel or sdist table, or (`named` false) an archive's, which has no `name` key.
-  Result<LockedFile> file(const toml::node& node, std::string_view where,
+  Result<LockedFile> file(const TomlNode& node, std::string_view where,
                           bool named = true) const {
-    WV_ASSIGN_OR_RETURN(const toml::table* table, table_at(node, where));
+    WV_ASSIGN_OR_RETURN(const TomlNode* table, table_at(node, where));
     LockedFile file;
     file.line = line_of(node);
     if (named) {
@@ -152,42 +145,30 @@ class Reader {
     WV_ASSIGN_OR_RETURN(file.path, string(*table, "path", false, str_cat(where, ".")));
     // PEP 751: the name may be omitted when it is the last component of the url or path.
     if (file.name.empty()) file.name = source_file_name(file);
-    if (const toml::node* size = table->get("size")) {
-      const auto* number = size->as_integer();
-      if (!number || number->get() < 0) {
+    if (const TomlNode* size = table->get("size")) {
+      if (!size->is_integer() || size->integer < 0) {
         return error(size, str_cat("`", where, ".size`: expected a non-negative integer"));
       }
-      file.size = std::uint64_t(number->get());
+      file.size = std::uint64_t(size->integer);
     }
-    if (const toml::node* uploaded = table->get("upload-time")) {
+    if (const TomlNode* uploaded = table->get("upload-time")) {
       WV_ASSIGN_OR_RETURN(file.upload_time, upload_time(*uploaded, where));
     }
-    const toml::node* hashes = table->get("hashes");
-    if (!hashes || !hashes->as_table()) {
+    const TomlNode* hashes = table->get("hashes");
+    if (!hashes || !hashes->is_table()) {
       return error(&node, str_cat(in_backticks(file.name),
                                   ": expected `hashes = { sha256 = \"...\" }` (PEP 751: `hashes` "
                                   "is required; wvlock installs no file it cannot verify)"));
     }
     WV_ASSIGN_OR_RETURN(file.sha256,
-                        string(*hashes->as_table(), "sha256", true, str_cat(where, ".hashes.")));
+                        string(*hashes, "sha256", true, str_cat(where, ".hashes.")));
     return file;
   }
 
   /// PEP 751 `upload-time`: a TOML offset date-time, read back in its one UTC spelling.
-  Result<std::string> upload_time(const toml::node& node, std::string_view where) const {
-    const auto* value = node.as_date_time();
+  Result<std::string> upload_time(const TomlNode& node, std::string_view where) const {
     std::optional<std::string> text;
-    if (value && value->get().offset) {
-      const toml::date_time& when = value->get();
-      const int offset = when.offset->minutes;
-      char buffer[64];
-      std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%09u%c%02d:%02d",
-                    int(when.date.year), int(when.date.month), int(when.date.day),
-                    int(when.time.hour), int(when.time.minute), int(when.time.second),
-                    unsigned(when.time.nanosecond), offset < 0 ? '-' : '+',
-                    std::abs(offset) / 60, std::abs(offset) % 60);
-      text = pkg::normalize_upload_time(buffer);
-    }
+    if (node.kind == TomlKind::kOffsetDateTime) text = pkg::normalize_upload_time(node.text);
     if (!text) {
       return error(&node, str_cat("`", where, ".upload-time`: expected an offset date-time "
                                   "such as 2025-01-25T11:30:10.164985Z (PEP 751), not a string "
@@ -196,8 +177,8 @@ class Reader {
     return std::move(*text);
   }
 
-  Result<LockedDirectory> directory(const toml::node& node) const {
-    WV_ASSIGN_OR_RETURN(const toml::table* table, table_at(node, "packages.directory"));
+  Result<LockedDirectory> directory(const TomlNode& node) const {
+    WV_ASSIGN_OR_RETURN(const TomlNode* table, table_at(node, "packages.directory"));
     LockedDirectory directory;
     std::string_view where = "packages.directory.";
     WV_ASSIGN_OR_RETURN(directory.path, string(*table, "path", true, where));
@@ -206,8 +187,8 @@ class Reader {
     return directory;
   }
 
-  Result<LockedVcs> vcs(const toml::node& node) const {
-    WV_ASSIGN_OR_RETURN(const toml::table* table, table_at(node, "packages.vcs"));
+  Result<LockedVcs> vcs(const TomlNode& node) const {
+    WV_ASSIGN_OR_RETURN(const TomlNode* table, table_at(node, "packages.vcs"));
     LockedVcs vcs;
     std::string_view where = "packages.vcs.";
     WV_ASSIGN_OR_RETURN(vcs.type, string(*table, "type", true, where));
@@ -219,33 +200,33 @@ class Reader {
     return vcs;
   }
 
-  Result<LockedArchive> archive(const toml::node& node) const {
+  Result<LockedArchive> archive(const TomlNode& node) const {
     LockedArchive archive;
     WV_ASSIGN_OR_RETURN(archive.file, file(node, "packages.archive", false));
     WV_ASSIGN_OR_RETURN(archive.subdirectory,
-                        string(*node.as_table(), "subdirectory", false, "packages.archive."));
+                        string(node, "subdirectory", false, "packages.archive."));
     return archive;
   }
 
   // `[packages.directory]`, `[packages.vcs]`, `[packages.archive]` (validate() checks that at
   // most one is there, and not with wheels or an sdist).
-  Result<void> source_trees(const toml::table& table, LockedPackage& package) const {
-    if (const toml::node* node = table.get("directory")) {
+  Result<void> source_trees(const TomlNode& table, LockedPackage& package) const {
+    if (const TomlNode* node = table.get("directory")) {
       WV_ASSIGN_OR_RETURN(package.directory, directory(*node));
     }
-    if (const toml::node* node = table.get("vcs")) {
+    if (const TomlNode* node = table.get("vcs")) {
       WV_ASSIGN_OR_RETURN(package.vcs, vcs(*node));
     }
-    if (const toml::node* node = table.get("archive")) {
+    if (const TomlNode* node = table.get("archive")) {
       WV_ASSIGN_OR_RETURN(package.archive, archive(*node));
     }
     return {};
   }
 
   // `[packages.tool.wvlock]`: index-name, project, and a source tree's version.
-  Result<void> tool(const toml::table& table, LockedPackage& package) const {
-    const toml::node* node = table.at_path("tool.wvlock").node();
-    const toml::table* tool = node ? node->as_table() : nullptr;
+  Result<void> tool(const TomlNode& table, LockedPackage& package) const {
+    const TomlNode* node = table.get_path({"tool", "wvlock"});
+    const TomlNode* tool = node && node->is_table() ? node : nullptr;
     if (node && !tool) return error(node, "`packages.tool.wvlock`: expected a table");
     std::string version;
     if (tool) {
@@ -277,7 +258,27 @@ class Reader {
     return {};
   }
 
-  Result<LockedPackage> package(const toml::table& table) const {
+  // `[packages.tool.wvlock.targets.<target>]`: the wheels and dependencies each target uses.
+  Result<void> target_uses(const TomlNode& table, LockedPackage& package) const {
+    const TomlNode* targets = table.get_path({"tool", "wvlock", "targets"});
+    if (!targets) return {};
+    if (!targets->is_table()) {
+      return error(targets, "`packages.tool.wvlock.targets`: expected a table");
+    }
+    for (const auto& [name, entry] : targets->members) {
+      std::string where = str_cat("packages.tool.wvlock.targets.", name, ".");
+      if (!entry->is_table()) return error(entry, str_cat("`", where, "`: expected a table"));
+      TargetUse use;
+      WV_ASSIGN_OR_RETURN(use.wheels, strings(*entry, "wheels", where));
+      WV_ASSIGN_OR_RETURN(use.dependencies, strings(*entry, "dependencies", where));
+      WV_ASSIGN_OR_RETURN(use.extra_dependencies,
+                          string_lists(*entry, "extra-dependencies", where));
+      package.targets[std::string(name)] = std::move(use);
+    }
+    return {};
+  }
+
+  Result<LockedPackage> package(const TomlNode& table) const {
     LockedPackage package;
     package.line = line_of(table);
     WV_ASSIGN_OR_RETURN(std::string name, string(table, "name", true, "packages."));
@@ -288,18 +289,17 @@ class Reader {
                         string(table, "requires-python", false, "packages."));
     WV_ASSIGN_OR_RETURN(package.index, string(table, "index", false, "packages."));
     WV_TRY(source_trees(table, package));
-    if (const toml::node* sdist = table.get("sdist")) {
+    if (const TomlNode* sdist = table.get("sdist")) {
       WV_ASSIGN_OR_RETURN(package.sdist, file(*sdist, "packages.sdist"));
     }
-    if (const toml::node* wheels = table.get("wheels")) {
-      const toml::array* array = wheels->as_array();
-      if (!array) return error(wheels, "`packages.wheels`: expected an array of tables");
-      for (const toml::node& wheel : *array) {
-        WV_ASSIGN_OR_RETURN(LockedFile parsed, file(wheel, "packages.wheels"));
+    if (const TomlNode* wheels = table.get("wheels")) {
+      if (!wheels->is_array()) return error(wheels, "`packages.wheels`: expected an array of tables");
+      for (const TomlNode* wheel : wheels->items) {
+        WV_ASSIGN_OR_RETURN(LockedFile parsed, file(*wheel, "packages.wheels"));
         package.wheels.push_back(std::move(parsed));
       }
     }
-    if (const toml::node* variants = table.get("variants-json")) {
+    if (const TomlNode* variants = table.get("variants-json")) {
       WV_ASSIGN_OR_RETURN(TomlValue value, generic(*variants));
       if (!value.is_table()) return error(variants, "`packages.variants-json`: expected a table");
       auto metadata = variants_from_table(value.as_table(),
@@ -308,26 +308,11 @@ class Reader {
       package.variants = std::move(*metadata);
     }
     WV_TRY(tool(table, package));
-    const toml::node* targets = table.at_path("tool.wvlock.targets").node();
-    if (targets) {
-      const toml::table* by_target = targets->as_table();
-      if (!by_target) return error(targets, "`packages.tool.wvlock.targets`: expected a table");
-      for (const auto& [name, entry] : *by_target) {
-        const toml::table* use_table = entry.as_table();
-        std::string where = str_cat("packages.tool.wvlock.targets.", name.str(), ".");
-        if (!use_table) return error(&entry, str_cat("`", where, "`: expected a table"));
-        TargetUse use;
-        WV_ASSIGN_OR_RETURN(use.wheels, strings(*use_table, "wheels", where));
-        WV_ASSIGN_OR_RETURN(use.dependencies, strings(*use_table, "dependencies", where));
-        WV_ASSIGN_OR_RETURN(use.extra_dependencies,
-                            string_lists(*use_table, "extra-dependencies", where));
-        package.targets[std::string(name.str())] = std::move(use);
-      }
-    }
+    WV_TRY(target_uses(table, package));
     return package;
   }
 
-  Result<LockedTarget> target(const toml::table& table) const {
+  Result<LockedTarget> target(const TomlNode& table) const {
     LockedTarget target;
     target.line = line_of(table);
     std::string_view where = "tool.wvlock.target.";
@@ -343,16 +328,16 @@ class Reader {
     WV_ASSIGN_OR_RETURN(target.extra_roots, string_lists(table, "extra-roots", where));
     WV_ASSIGN_OR_RETURN(target.group_roots, string_lists(table, "group-roots", where));
     std::map<std::string, std::string> facts;
-    const toml::node* facts_node = table.get("facts");
+    const TomlNode* facts_node = table.get("facts");
     if (facts_node) {
-      if (!facts_node->as_table()) {
+      if (!facts_node->is_table()) {
         return error(facts_node, "`tool.wvlock.target.facts`: expected a table");
       }
-      for (const auto& [key, value] : *facts_node->as_table()) {
-        const auto* text = value.as_string();
-        if (!text) return error(&value, str_cat("`tool.wvlock.target.facts.", key.str(),
-                                                "`: expected a string"));
-        facts[std::string(key.str())] = text->get();
+      for (const auto& [key, value] : facts_node->members) {
+        if (!value->is_string()) {
+          return error(value, str_cat("`tool.wvlock.target.facts.", key, "`: expected a string"));
+        }
+        facts[std::string(key)] = std::string(value->text);
       }
     }
     WV_ASSIGN_OR_RETURN(target.provider_output, namespace_values(table, "providers", where));
@@ -368,21 +353,20 @@ class Reader {
   // `[tool.wvlock.target.<key>]`: namespace -> feature -> values (provider output, or a
   // target's declared properties).
   Result<std::map<std::string, pkg::FeatureValues>> namespace_values(
-      const toml::table& table, std::string_view key, std::string_view where) const {
+      const TomlNode& table, std::string_view key, std::string_view where) const {
     std::map<std::string, pkg::FeatureValues> out;
-    const toml::node* node = table.get(key);
+    const TomlNode* node = table.get(key);
     if (!node) return out;
-    if (!node->as_table()) return error(node, str_cat("`", where, key, "`: expected a table"));
-    for (const auto& [name, features] : *node->as_table()) {
-      if (!features.as_table()) return error(&features, "expected a table of feature values");
+    if (!node->is_table()) return error(node, str_cat("`", where, key, "`: expected a table"));
+    for (const auto& [name, features] : node->members) {
+      if (!features->is_table()) return error(features, "expected a table of feature values");
       pkg::FeatureValues values;
-      for (const auto& [feature, list] : *features.as_table()) {
+      for (const auto& [feature, list] : features->members) {
         (void)list;
-        WV_ASSIGN_OR_RETURN(values[std::string(feature.str())],
-                            strings(*features.as_table(), feature.str(),
-                                    str_cat(where, key, ".", name.str(), ".")));
+        WV_ASSIGN_OR_RETURN(values[std::string(feature)],
+                            strings(*features, feature, str_cat(where, key, ".", name, ".")));
       }
-      out[std::string(name.str())] = std::move(values);
+      out[std::string(name)] = std::move(values);
     }
     return out;
   }
@@ -395,7 +379,27 @@ class Reader {
 
 namespace {
 
-Result<Lockfile> read_document(const toml::table& document, std::string_view path);
+Result<Lockfile> read_document(const TomlNode& document, std::string_view path);
+
+/// The document's tree: the subset parser's when it answers, else the full parser's. The nesting
+/// pre-scan guards the full parser's recursion; the subset parser bounds its own, below the
+/// limit unless the limit is set lower.
+Result<TomlTree> parse_lock_text(std::string_view text, std::string_view path) {
+  const std::uint64_t max_depth = limit_value(Limit::kTomlDepth);
+  const std::string what = str_cat("lockfile ", in_backticks(path));
+  if (std::optional<TomlTree> tree = parse_toml_subset(text)) {
+    if (max_depth < kTomlSubsetMaxNesting) WV_TRY(check_toml_nesting(text, max_depth, what));
+    return std::move(*tree);
+  }
+  WV_TRY(check_toml_nesting(text, max_depth, what));
+  Result<TomlTree> tree = parse_toml_full(text, path);
+  if (!tree) {
+    Error error = std::move(tree).error();
+    error.code = ErrorCode::kInvalidLockfile;
+    return error;
+  }
+  return tree;
+}
 
 }  // namespace
 
@@ -403,21 +407,13 @@ Result<Lockfile> read_lockfile(std::string_view text, std::string_view path) {
   if (text.size() > limit_value(Limit::kTomlBytes)) {
     return limit_error(Limit::kTomlBytes, str_cat("lockfile ", in_backticks(path)), text.size());
   }
-  WV_TRY(check_toml_nesting(text, limit_value(Limit::kTomlDepth),
-                            str_cat("lockfile ", in_backticks(path))));
-  toml::table document;
-  try {
-    document = toml::parse(text, path);
-  } catch (const toml::parse_error& failure) {
-    return make_error(ErrorCode::kInvalidLockfile,
-                      str_cat(path, ":", failure.source().begin.line, ":",
-                              failure.source().begin.column, ": ", failure.description()));
-  }
+  WV_ASSIGN_OR_RETURN(TomlTree tree, parse_lock_text(text, path));
+  const TomlNode& document = tree.root();
   Result<Lockfile> lockfile = read_document(document, path);
   // Our own lock that does not validate is a failed install (exit 1, as ever); a lock without
   // wvlock targets is someone else's input, and bad input (exit 2).
   if (!lockfile && lockfile.error().code == ErrorCode::kInvalidLockfile &&
-      !document.at_path("tool.wvlock.target").node()) {
+      !document.get_path({"tool", "wvlock", "target"})) {
     Error error = std::move(lockfile).error();
     error.code = ErrorCode::kInvalidInput;
     return error;
@@ -427,7 +423,7 @@ Result<Lockfile> read_lockfile(std::string_view text, std::string_view path) {
 
 namespace {
 
-Result<Lockfile> read_document(const toml::table& document, std::string_view path) {
+Result<Lockfile> read_document(const TomlNode& document, std::string_view path) {
   Reader reader(path);
   Lockfile lockfile;
   WV_ASSIGN_OR_RETURN(lockfile.lock_version, reader.string(document, "lock-version", true, ""));
@@ -449,29 +445,29 @@ Result<Lockfile> read_document(const toml::table& document, std::string_view pat
                                 "a lock-version whose major an installer does not support MUST "
                                 "be refused)"));
   }
-  const toml::node* packages = document.get("packages");
-  if (!packages || !packages->as_array()) {
+  const TomlNode* packages = document.get("packages");
+  if (!packages || !packages->is_array()) {
     return reader.error(packages, "`packages` is required: an array of tables");
   }
-  for (const toml::node& entry : *packages->as_array()) {
-    if (!entry.as_table()) return reader.error(&entry, "`packages`: expected tables");
-    WV_ASSIGN_OR_RETURN(LockedPackage package, reader.package(*entry.as_table()));
+  for (const TomlNode* entry : packages->items) {
+    if (!entry->is_table()) return reader.error(entry, "`packages`: expected tables");
+    WV_ASSIGN_OR_RETURN(LockedPackage package, reader.package(*entry));
     lockfile.packages.push_back(std::move(package));
   }
-  if (const toml::node* tool = document.at_path("tool.wvlock").node()) {
-    const toml::table* table = tool->as_table();
-    if (!table) return reader.error(tool, "`tool.wvlock`: expected a table");
+  if (const TomlNode* tool = document.get_path({"tool", "wvlock"})) {
+    const TomlNode* table = tool;
+    if (!table->is_table()) return reader.error(tool, "`tool.wvlock`: expected a table");
     WV_ASSIGN_OR_RETURN(lockfile.input_hash,
                         reader.string(*table, "input-hash", false, "tool.wvlock."));
     WV_ASSIGN_OR_RETURN(lockfile.input_files,
                         reader.string_table(*table, "input-files", "tool.wvlock."));
-    if (const toml::node* targets = table->get("target")) {
-      if (!targets->as_array()) {
+    if (const TomlNode* targets = table->get("target")) {
+      if (!targets->is_array()) {
         return reader.error(targets, "`tool.wvlock.target`: expected an array of tables");
       }
-      for (const toml::node& entry : *targets->as_array()) {
-        if (!entry.as_table()) return reader.error(&entry, "`tool.wvlock.target`: expected tables");
-        WV_ASSIGN_OR_RETURN(LockedTarget target, reader.target(*entry.as_table()));
+      for (const TomlNode* entry : targets->items) {
+        if (!entry->is_table()) return reader.error(entry, "`tool.wvlock.target`: expected tables");
+        WV_ASSIGN_OR_RETURN(LockedTarget target, reader.target(*entry));
         lockfile.targets.push_back(std::move(target));
       }
     }

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "src/base/str.h"
 
@@ -47,14 +48,15 @@ std::string child_path(const ProcessOptions& options) {
   return path != nullptr ? path : "/usr/bin:/bin";
 }
 
-// argv[0] as a path: unchanged when it has a slash, else the first executable on `path`.
-std::string find_program(const std::string& program, const std::string& path) {
+// argv[0] as a path: unchanged when it has a slash, else the first executable on `path`, else
+// nullopt (a bare name is never run from the working folder, as a shell would not).
+std::optional<std::string> find_program(const std::string& program, const std::string& path) {
   if (program.find('/') != std::string::npos) return program;
   for (const std::string_view folder : split(path, ':')) {
     const std::string candidate = str_cat(folder.empty() ? "." : folder, "/", program);
     if (access(candidate.c_str(), X_OK) == 0) return candidate;
   }
-  return program;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -64,6 +66,13 @@ Result<ProcessOutput> run_process(const ProcessOptions& options) {
   const auto timeout = options.timeout;
   const bool merge_stderr = options.merge_stderr;
   if (argv.empty()) return make_error(ErrorCode::kInvalidInput, "no program to run");
+  // Looked up before anything is made: a program that is not there (nvidia-smi on a host
+  // without NVIDIA's tools, at every detection) costs no pipe and no spawn.
+  const std::optional<std::string> program = find_program(argv[0], child_path(options));
+  if (!program) {
+    return make_error(ErrorCode::kNotFound,
+                      str_cat("cannot run ", in_backticks(argv[0]), ": ", std::strerror(ENOENT)));
+  }
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) {  // pipe2 is Linux-only; set close-on-exec by hand
     return make_error(ErrorCode::kIo, str_cat("cannot create a pipe: ", std::strerror(errno)));
@@ -84,7 +93,6 @@ Result<ProcessOutput> run_process(const ProcessOptions& options) {
     }
   }
   child_env.push_back(nullptr);
-  const std::string program = find_program(argv[0], child_path(options));
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
@@ -117,7 +125,7 @@ Result<ProcessOutput> run_process(const ProcessOptions& options) {
   }
   pid_t pid = 0;
   const int spawned =
-      posix_spawn(&pid, program.c_str(), &actions, &attributes, args.data(), child_env.data());
+      posix_spawn(&pid, program->c_str(), &actions, &attributes, args.data(), child_env.data());
   posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(pipe_fds[1]);

@@ -15,6 +15,7 @@
 #include "src/base/str.h"
 #include "src/cli/commands.h"
 #include "src/cli/environment_choice.h"
+#include "src/cli/host_detection.h"
 #include "src/cli/index_overrides.h"
 #include "src/cli/lock_input.h"
 #include "src/cli/lock_mode.h"
@@ -35,8 +36,6 @@
 #include "src/install/wheelhouse.h"
 #include "src/net/caching_fetcher.h"
 #include "src/pkg/source_tree.h"
-#include "targets/detect/detect.h"
-#include "targets/detect/env_vars.h"
 #include "targets/project_file.h"
 
 extern char** environ;
@@ -79,11 +78,11 @@ bool project_allows_cpu_fallback(const std::optional<LoadedProject>& loaded,
 struct SelectionInputs {
   std::string lock_dir;
   lock::Lockfile lockfile;
-  targets::HostProfile live;
+  targets::HostProfile live;  ///< set by the caller from its HostDetection
   std::optional<LoadedProject> project;  ///< the project, when the freshness check loaded it
 };
 
-// The lockfile and the live host. A lock `--lockfile` names, or one without targets (another
+// The lockfile. A lock `--lockfile` names, or one without targets (another
 // tool's, or an export), is installed as it is (cli/lock_input.h); the project's own lock is
 // read as `mode` wants it (cli/lock_mode.h): re-locked when stale, refused, or as it is.
 Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_system,
@@ -113,9 +112,6 @@ Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_s
     inputs.lockfile = std::move(current.lockfile);
     inputs.project = std::move(current.project);
   }
-  detect::ProcessEnvironment environment;
-  WV_ASSIGN_OR_RETURN(inputs.live,
-                      detect::detect_host(detect::options_from_environment(environment)));
   return inputs;
 }
 
@@ -277,6 +273,7 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
   auto python_text = arguments.extract_value("--python");
   if (!python_text) return fail(python_text.error());
   if (auto done = arguments.expect_done(); !done) return fail(done.error());
+  HostDetection detection;
   auto python = python_choice(options, *python_text, uses_active_environment(*venv));
   if (!python) return fail(python.error());
   RealFileSystem file_system;
@@ -284,17 +281,18 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
   if (!lock) return fail(lock.error());
   auto inputs = prepare(options, file_system, frozen ? LockMode::kFrozen : LockMode::kLocked, *lock);
   if (!inputs) return fail(inputs.error());
+  // The Python sync would run the project with: the environment's, unless `--python` replaces
+  // it, else the one a new environment would get. Planned while detection runs; its error is
+  // reported in its place below.
+  auto environment = install::plan_environment(environment_path(options, *venv), python->executable,
+                                               python->request ? &*python->request : nullptr);
+  auto live = detection.get();
+  if (!live) return fail(live.error());
+  inputs->live = std::move(*live);
   if (auto applied = install::apply_install_request(inputs->lockfile, flags->request, flags->select);
       !applied) {
     return fail(applied.error());
   }
-  if (project_allows_cpu_fallback(inputs->project, options, file_system)) {
-    flags->select.allow_cpu_fallback = true;
-  }
-  // The Python sync would run the project with: the environment's, unless `--python` replaces
-  // it, else the one a new environment would get.
-  auto environment = install::plan_environment(environment_path(options, *venv), python->executable,
-                                               python->request ? &*python->request : nullptr);
   if (!environment) return fail(environment.error());
   const install::InterpreterFacts& facts = environment->mode == install::EnvironmentMode::kKeep
                                                ? *environment->current
@@ -309,6 +307,13 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
   std::optional<install::CpuFallback> fallback;
   auto verdicts =
       install::evaluate_targets(inputs->lockfile, inputs->live, flags->select, &fallback);
+  // The project's `cpu-fallback` matters only when the evaluation found a fallback: the project
+  // file is read then, not on every run (evaluate_targets() is a function of its inputs).
+  if (fallback && !flags->select.allow_cpu_fallback &&
+      project_allows_cpu_fallback(inputs->project, options, file_system)) {
+    flags->select.allow_cpu_fallback = true;
+    verdicts = install::evaluate_targets(inputs->lockfile, inputs->live, flags->select, &fallback);
+  }
   std::string out = json ? install::render_targets_json(inputs->lockfile, verdicts, inputs->live, fallback)
                          : install::render_targets_table(inputs->lockfile, verdicts, inputs->live);
   write_out(out);
@@ -513,6 +518,7 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
     if (!output->empty()) write_out(*output);
     return kExitOk;
   }
+  HostDetection detection;
   auto python = python_choice(options, command->python_text, uses_active_environment(command->venv));
   if (!python) return fail(python.error());
   sync_options.python = python->executable;
@@ -523,6 +529,9 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   if (!lock) return fail(lock.error());
   auto inputs = prepare(options, file_system, command->lock_mode, *lock);
   if (!inputs) return fail(inputs.error());
+  auto live = detection.get();
+  if (!live) return fail(live.error());
+  inputs->live = std::move(*live);
   if (auto selected = select_workspace_packages(options, command->flags, inputs->lockfile); !selected) {
     return fail(selected.error());
   }

@@ -1,7 +1,8 @@
 // NVIDIA detection (reference/anchors.md §4.1–§4.2): NVML, then the CUDA driver API, then
 // nvidia-smi. The library probes run on a worker thread so a hung driver cannot stall wvlock
 // past the time limit; on timeout the worker is left behind (detached) and the answer is
-// "no NVIDIA".
+// "no NVIDIA". A host where none of the libraries loads starts no worker: loading is tried on
+// the calling thread first (a missing library costs a path search, and cannot hang).
 #include <dlfcn.h>
 
 #include <condition_variable>
@@ -59,12 +60,34 @@ std::string dl_error() {
   return message ? message : "unknown error";
 }
 
+// The note for a library that does not load ("nvml: cannot load `libnvidia-ml.so.1`: ...").
+std::string load_failure(std::string_view probe, const std::string& name) {
+  return str_cat(probe, ": cannot load ", in_backticks(name), ": ", dl_error());
+}
+
+// Loads each of `libraries` on the calling thread: the notes of those that do not load; the
+// handles of those that do go to `loaded` (the worker's own dlopen then finds them loaded).
+std::vector<std::string> load_failures(std::string_view probe,
+                                       const std::vector<std::string>& libraries,
+                                       std::vector<void*>& loaded) {
+  std::vector<std::string> notes;
+  for (const std::string& name : libraries) {
+    void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      notes.push_back(load_failure(probe, name));
+    } else {
+      loaded.push_back(handle);
+    }
+  }
+  return notes;
+}
+
 NvidiaFacts probe_nvml(const std::vector<std::string>& libraries) {
   NvidiaFacts facts;
   for (const std::string& name : libraries) {
     Library library{dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)};
     if (library.handle == nullptr) {
-      facts.notes.push_back(str_cat("nvml: cannot load ", in_backticks(name), ": ", dl_error()));
+      facts.notes.push_back(load_failure("nvml", name));
       continue;
     }
     auto init_with_flags = library.symbol<NvmlInitWithFlags>("nvmlInitWithFlags");
@@ -151,7 +174,7 @@ NvidiaFacts probe_libcuda(const std::vector<std::string>& libraries) {
   for (const std::string& name : libraries) {
     Library library{dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)};
     if (library.handle == nullptr) {
-      facts.notes.push_back(str_cat("libcuda: cannot load ", in_backticks(name), ": ", dl_error()));
+      facts.notes.push_back(load_failure("libcuda", name));
       continue;
     }
     auto init = library.symbol<CuInit>("cuInit");
@@ -283,19 +306,12 @@ std::optional<NvidiaFacts> run_bounded(std::function<NvidiaFacts()> probe,
   return std::move(state->facts);
 }
 
-}  // namespace
-
-std::optional<MajorMinor> decode_cuda_version(int value) {
-  if (value < 1000 || value > 99990) return std::nullopt;
-  return MajorMinor{value / 1000, (value % 1000) / 10};
-}
-
-NvidiaFacts probe_nvidia(const DetectOptions& options) {
-  NvidiaFacts result;
+// NVML, then libcuda, on the bounded worker; nullopt when it did not answer in time.
+std::optional<NvidiaFacts> probe_libraries(const DetectOptions& options) {
   // The worker gets copies: it may outlive this call when a driver hangs.
   std::vector<std::string> nvml = options.nvml_libraries;
   std::vector<std::string> cuda = options.cuda_libraries;
-  std::optional<NvidiaFacts> libraries = run_bounded(
+  return run_bounded(
       [nvml, cuda] {
         NvidiaFacts facts = probe_nvml(nvml);
         if (facts.found) return facts;
@@ -304,16 +320,31 @@ NvidiaFacts probe_nvidia(const DetectOptions& options) {
         return fallback;
       },
       options.probe_timeout);
-  if (!libraries) {
-    result.notes.push_back(str_cat("nvml/libcuda: no answer within ",
-                                   options.probe_timeout.count(), " ms"));
-  } else if (libraries->found) {
-    return std::move(*libraries);
-  } else {
-    result.notes = std::move(libraries->notes);
+}
+
+}  // namespace
+
+std::optional<MajorMinor> decode_cuda_version(int value) {
+  if (value < 1000 || value > 99990) return std::nullopt;
+  return MajorMinor{value / 1000, (value % 1000) / 10};
+}
+
+NvidiaFacts probe_nvidia(const DetectOptions& options) {
+  std::vector<void*> loaded;
+  std::vector<std::string> notes = load_failures("nvml", options.nvml_libraries, loaded);
+  std::vector<std::string> cuda_notes = load_failures("libcuda", options.cuda_libraries, loaded);
+  notes.insert(notes.end(), cuda_notes.begin(), cuda_notes.end());
+  // With nothing loaded, `notes` are what the worker would have said.
+  if (!loaded.empty()) {
+    std::optional<NvidiaFacts> libraries = probe_libraries(options);
+    for (void* handle : loaded) dlclose(handle);
+    if (libraries && libraries->found) return std::move(*libraries);
+    notes = libraries ? std::move(libraries->notes)
+                      : std::vector<std::string>{str_cat("nvml/libcuda: no answer within ",
+                                                         options.probe_timeout.count(), " ms")};
   }
   NvidiaFacts smi = probe_nvidia_smi(options.nvidia_smi, options.probe_timeout);
-  smi.notes.insert(smi.notes.begin(), result.notes.begin(), result.notes.end());
+  smi.notes.insert(smi.notes.begin(), notes.begin(), notes.end());
   return smi;
 }
 
