@@ -2,7 +2,10 @@
 #include "src/base/process.h"
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 
 namespace wv {
 namespace {
@@ -48,6 +51,33 @@ TEST_CASE("process: a missing program is an error", "[detect][process]") {
   REQUIRE_FALSE(output);
   CHECK(output.error().message.find("`/no/such/program`") != std::string::npos);
   CHECK_FALSE(run_process({}, std::chrono::seconds(1)));
+}
+
+TEST_CASE("process: a bare name is looked up on PATH only, and a miss spawns nothing",
+          "[detect][process]") {
+  // An executable of that name in the working folder, off PATH: a shell would not run it.
+  char pattern[] = "/tmp/wv-process-XXXXXX";
+  REQUIRE(mkdtemp(pattern) != nullptr);
+  const std::string folder = pattern;
+  const std::string program = folder + "/wv-cwd-only";
+  REQUIRE(std::system(("printf '#!/bin/sh\necho ran\n' > " + program + " && chmod +x " + program).c_str()) == 0);
+  char previous[4096];
+  REQUIRE(getcwd(previous, sizeof previous) != nullptr);
+  REQUIRE(chdir(folder.c_str()) == 0);
+  Result<ProcessOutput> output = run_process(ProcessOptions{
+      .argv = {"wv-cwd-only"}, .timeout = std::chrono::seconds(5), .environment =
+          std::vector<std::string>{"PATH=/usr/bin:/bin"}});
+  REQUIRE(chdir(previous) == 0);
+  REQUIRE_FALSE(output);
+  CHECK(output.error().code == ErrorCode::kNotFound);
+  CHECK(output.error().message == "cannot run `wv-cwd-only`: No such file or directory");
+  // On PATH, the same program runs.
+  output = run_process(ProcessOptions{.argv = {"wv-cwd-only"},
+                                      .timeout = std::chrono::seconds(5),
+                                      .environment = std::vector<std::string>{"PATH=" + folder}});
+  REQUIRE(output);
+  CHECK(output->output == "ran\n");
+  std::filesystem::remove_all(folder);
 }
 
 }  // namespace
