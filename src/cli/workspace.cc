@@ -107,12 +107,41 @@ Result<std::vector<std::string>> expand(const FileSystem& file_system, const std
   return current;
 }
 
+// Whether `path`'s segments from `p` on match `glob`'s from `g` on: `*`, `?` and `[...]` within a
+// segment (matching hidden names too, as exclude always has), `**` for zero or more segments.
+bool segments_match(const std::vector<std::string_view>& glob, std::size_t g,
+                    const std::vector<std::string_view>& path, std::size_t p) {
+  for (; g < glob.size(); ++g, ++p) {
+    if (glob[g] == "**") {
+      for (std::size_t rest = p; rest <= path.size(); ++rest) {
+        if (segments_match(glob, g + 1, path, rest)) return true;
+      }
+      return false;
+    }
+    if (p == path.size() ||
+        fnmatch(std::string(glob[g]).c_str(), std::string(path[p]).c_str(), 0) != 0) {
+      return false;
+    }
+  }
+  return p == path.size();
+}
+
+// A path or glob as `/` segments without empty or `.` ones; `**/**` is one `**` (the same
+// match, and the matcher's work stays polynomial in the number of `**`).
+std::vector<std::string_view> path_segments(std::string_view path) {
+  std::vector<std::string_view> segments;
+  for (std::string_view segment : split(path, '/')) {
+    if (segment.empty() || segment == ".") continue;
+    if (segment == "**" && !segments.empty() && segments.back() == "**") continue;
+    segments.push_back(segment);
+  }
+  return segments;
+}
+
 bool excluded(const targets::WorkspaceConfig& workspace, const std::string& relative) {
+  const std::vector<std::string_view> path = path_segments(relative);
   return std::any_of(workspace.exclude.begin(), workspace.exclude.end(), [&](const auto& pattern) {
-    std::string glob = pattern.glob;
-    while (glob.size() > 1 && glob.back() == '/') glob.pop_back();
-    if (glob.rfind("./", 0) == 0) glob = glob.substr(2);
-    return fnmatch(glob.c_str(), relative.c_str(), FNM_PATHNAME) == 0;
+    return segments_match(path_segments(pattern.glob), 0, path, 0);
   });
 }
 

@@ -196,4 +196,20 @@ TEST_CASE("cli workspace: bad workspaces are refused at file:line:column", "[cli
     CHECK(run.status == 0);
     CHECK_FALSE(has(slurp(ws.root + "/pylock.toml"), "name = \"service\""));
   }
+  SECTION("exclude takes `**` for any number of folders") {
+    WorkspaceTree ws("[tool.wvlock.workspace]\nmembers = [\"packages/**\"]\n"
+                     "exclude = [\"packages/**/legacy\", \"./packages/service/\"]\n");
+    write_text(ws.root + "/packages/old/deep/legacy/pyproject.toml", member_pyproject("legacy", ""));
+    write_text(ws.root + "/packages/legacy/pyproject.toml", member_pyproject("legacy-top", ""));
+    write_text(ws.root + "/packages/old/deep/kept/pyproject.toml", member_pyproject("kept", ""));
+    Run run = ws.wvlock("lock");
+    INFO(run.err);
+    REQUIRE(run.status == 0);
+    const std::string lockfile = slurp(ws.root + "/pylock.toml");
+    CHECK(has(lockfile, "name = \"kept\""));
+    CHECK(has(lockfile, "name = \"trainer\""));
+    CHECK_FALSE(has(lockfile, "name = \"legacy\""));      // two folders down
+    CHECK_FALSE(has(lockfile, "name = \"legacy-top\""));  // `**` as no folder at all
+    CHECK_FALSE(has(lockfile, "name = \"service\""));
+  }
 }
