@@ -73,6 +73,12 @@ std::uint64_t toml_nesting_depth(std::string_view text) {
         if (i + 1 < text.size() && text[i + 1] == '[') ++i;
         continue;
       }
+      if (c == '}' && !open.empty() && open.back() == '{') {  // `{}`, or `{ a = 1, }`
+        open.pop_back();
+        --containers;
+        in_key = false;
+        continue;
+      }
       if (c == '.') ++key;
       if (c == '=') {
         in_key = false;

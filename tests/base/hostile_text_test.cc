@@ -14,6 +14,11 @@ TEST_CASE("toml guard: the nesting depth of real shapes", "[base][hostile]") {
   CHECK(wv::toml_nesting_depth("[[tool.wvlock.target]]\nnvidia = { cuda-driver = \"12.8\" }\n") == 5);
   CHECK(wv::toml_nesting_depth("a.b.c = 1\n") == 3);
   CHECK(wv::toml_nesting_depth("x = [[[1]]]\n") == 3);
+  // An empty inline table closes (it once stayed open, so 64 of them made a file "too deep").
+  std::string empties;
+  for (int i = 0; i < 100; ++i) empties += "e" + std::to_string(i) + " = {}\n";
+  CHECK(wv::toml_nesting_depth(empties + "[t]\nc = 1\n") == 2);
+  CHECK(wv::toml_nesting_depth("t = { a = 1, }\n[u.v]\nw = 1\n") == 3);
   // Dots in values, strings and comments are not nesting.
   CHECK(wv::toml_nesting_depth("v = [1.5, 2.5, 3.5, 4.5, 5.5]\n") == 1);
   CHECK(wv::toml_nesting_depth("s = \"a.b.c.d.e.f\" # x.y.z.w\n") == 1);
