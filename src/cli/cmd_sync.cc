@@ -15,7 +15,6 @@
 #include "src/base/str.h"
 #include "src/cli/commands.h"
 #include "src/cli/environment_choice.h"
-#include "src/cli/host_detection.h"
 #include "src/cli/index_overrides.h"
 #include "src/cli/lock_input.h"
 #include "src/cli/lock_mode.h"
@@ -36,6 +35,8 @@
 #include "src/install/wheelhouse.h"
 #include "src/net/caching_fetcher.h"
 #include "src/pkg/source_tree.h"
+#include "targets/detect/detect.h"
+#include "targets/detect/env_vars.h"
 #include "targets/project_file.h"
 
 extern char** environ;
@@ -78,11 +79,11 @@ bool project_allows_cpu_fallback(const std::optional<LoadedProject>& loaded,
 struct SelectionInputs {
   std::string lock_dir;
   lock::Lockfile lockfile;
-  targets::HostProfile live;  ///< set by the caller from its HostDetection
+  targets::HostProfile live;
   std::optional<LoadedProject> project;  ///< the project, when the freshness check loaded it
 };
 
-// The lockfile. A lock `--lockfile` names, or one without targets (another
+// The lockfile and the live host. A lock `--lockfile` names, or one without targets (another
 // tool's, or an export), is installed as it is (cli/lock_input.h); the project's own lock is
 // read as `mode` wants it (cli/lock_mode.h): re-locked when stale, refused, or as it is.
 Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_system,
@@ -112,6 +113,9 @@ Result<SelectionInputs> prepare(const GlobalOptions& options, FileSystem& file_s
     inputs.lockfile = std::move(current.lockfile);
     inputs.project = std::move(current.project);
   }
+  detect::ProcessEnvironment environment;
+  WV_ASSIGN_OR_RETURN(inputs.live,
+                      detect::detect_host(detect::options_from_environment(environment)));
   return inputs;
 }
 
@@ -273,7 +277,6 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
   auto python_text = arguments.extract_value("--python");
   if (!python_text) return fail(python_text.error());
   if (auto done = arguments.expect_done(); !done) return fail(done.error());
-  HostDetection detection;
   auto python = python_choice(options, *python_text, uses_active_environment(*venv));
   if (!python) return fail(python.error());
   RealFileSystem file_system;
@@ -281,18 +284,14 @@ int run_targets(const GlobalOptions& options, Arguments& arguments) {
   if (!lock) return fail(lock.error());
   auto inputs = prepare(options, file_system, frozen ? LockMode::kFrozen : LockMode::kLocked, *lock);
   if (!inputs) return fail(inputs.error());
-  // The Python sync would run the project with: the environment's, unless `--python` replaces
-  // it, else the one a new environment would get. Planned while detection runs; its error is
-  // reported in its place below.
-  auto environment = install::plan_environment(environment_path(options, *venv), python->executable,
-                                               python->request ? &*python->request : nullptr);
-  auto live = detection.get();
-  if (!live) return fail(live.error());
-  inputs->live = std::move(*live);
   if (auto applied = install::apply_install_request(inputs->lockfile, flags->request, flags->select);
       !applied) {
     return fail(applied.error());
   }
+  // The Python sync would run the project with: the environment's, unless `--python` replaces
+  // it, else the one a new environment would get.
+  auto environment = install::plan_environment(environment_path(options, *venv), python->executable,
+                                               python->request ? &*python->request : nullptr);
   if (!environment) return fail(environment.error());
   const install::InterpreterFacts& facts = environment->mode == install::EnvironmentMode::kKeep
                                                ? *environment->current
@@ -518,7 +517,6 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
     if (!output->empty()) write_out(*output);
     return kExitOk;
   }
-  HostDetection detection;
   auto python = python_choice(options, command->python_text, uses_active_environment(command->venv));
   if (!python) return fail(python.error());
   sync_options.python = python->executable;
@@ -529,9 +527,6 @@ int sync_project(const GlobalOptions& global, Arguments& arguments, SyncCall& ca
   if (!lock) return fail(lock.error());
   auto inputs = prepare(options, file_system, command->lock_mode, *lock);
   if (!inputs) return fail(inputs.error());
-  auto live = detection.get();
-  if (!live) return fail(live.error());
-  inputs->live = std::move(*live);
   if (auto selected = select_workspace_packages(options, command->flags, inputs->lockfile); !selected) {
     return fail(selected.error());
   }
