@@ -296,7 +296,29 @@ std::string path_join(std::string_view base, std::string_view leaf) {
   return out;
 }
 
+namespace {
+
+// Absolute, and with no empty, `.` or `..` segment (a trailing `/` aside): what
+// lexically_normal() would give back unchanged, so the common case skips std::filesystem.
+bool is_normal_absolute(std::string_view path) {
+  if (path.empty() || path[0] != '/') return false;
+  for (std::size_t start = 1; start < path.size();) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    const std::string_view segment = path.substr(start, end - start);
+    if (segment == "." || segment == ".." || (segment.empty() && end != path.size())) return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string absolute_path(std::string_view path) {
+  if (is_normal_absolute(path)) {
+    while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+    return std::string(path);
+  }
   std::error_code ec;
   std::filesystem::path absolute = std::filesystem::absolute(std::filesystem::path(path), ec);
   if (ec) absolute = std::filesystem::path(path);

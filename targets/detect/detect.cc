@@ -31,28 +31,33 @@ using targets::MajorMinor;
 // ---- the live machine ----
 
 #if defined(__x86_64__) || defined(__i386__)
+// Each leaf once, after the two maximum-leaf queries: under a hypervisor every CPUID is a trap,
+// and the __get_cpuid helpers ask the maximum again before each leaf.
 CpuidWords read_cpuid() {
   CpuidWords words;
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   const unsigned max_leaf = __get_cpuid_max(0, nullptr);
-  if (max_leaf >= 1 && __get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+  if (max_leaf >= 1) {
+    __cpuid(1, eax, ebx, ecx, edx);
     words.leaf1_ecx = ecx;
     words.leaf1_edx = edx;
   }
-  if (max_leaf >= 7 && __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) {
+  if (max_leaf >= 7) {
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
     words.leaf7_ebx = ebx;
     words.leaf7_ecx = ecx;
     words.leaf7_edx = edx;
-    const unsigned subleaves = eax;
-    if (subleaves >= 1 && __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx)) {
+    if (eax >= 1) {  // the number of subleaves
+      __cpuid_count(7, 1, eax, ebx, ecx, edx);
       words.leaf7_1_eax = eax;
     }
   }
-  if (max_leaf >= 0xd && __get_cpuid_count(0xd, 1, &eax, &ebx, &ecx, &edx)) {
+  if (max_leaf >= 0xd) {
+    __cpuid_count(0xd, 1, eax, ebx, ecx, edx);
     words.leafd_1_eax = eax;
   }
-  if (__get_cpuid_max(0x80000000u, nullptr) >= 0x80000001u &&
-      __get_cpuid(0x80000001u, &eax, &ebx, &ecx, &edx)) {
+  if (__get_cpuid_max(0x80000000u, nullptr) >= 0x80000001u) {
+    __cpuid(0x80000001u, eax, ebx, ecx, edx);
     words.ext1_ecx = ecx;
   }
   if ((words.leaf1_ecx >> 27) & 1u) {  // OSXSAVE: XGETBV is available

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
+#include <string>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -72,6 +74,22 @@ TEST_CASE("file system: path helpers", "[base][file_system]") {
   CHECK(wv::path_parent("a/b/c") == "a/b");
   CHECK(wv::path_parent("c") == ".");
   CHECK(wv::path_filename("a/b/c.whl") == "c.whl");
+}
+
+TEST_CASE("file system: absolute_path is std::filesystem's normal absolute path",
+          "[base][file_system]") {
+  // The already-normal shortcut and the std::filesystem road agree, trailing slashes dropped.
+  for (const char* path : {"/", "/a", "/a/", "/a/b/c", "/a//b", "/a/./b", "/a/../b", "/a/b/..",
+                           "/a/b/.", "//a", "/a/b//", "/.hidden/x", "/a-b_c.d/e f"}) {
+    INFO(path);
+    std::string expected =
+        std::filesystem::path(path).lexically_normal().generic_string();
+    while (expected.size() > 1 && expected.back() == '/') expected.pop_back();
+    CHECK(wv::absolute_path(path) == expected);
+  }
+  char cwd[4096];
+  REQUIRE(getcwd(cwd, sizeof cwd) != nullptr);
+  CHECK(wv::absolute_path("x/../y") == std::string(cwd) + "/y");
 }
 
 TEST_CASE("file system: stat gives the identity and the mtime in nanoseconds", "[base][file_system]") {
