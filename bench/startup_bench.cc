@@ -2,7 +2,8 @@
 // of any C++ program. Times, interleaved round by round so load drifts hit every case alike:
 //   empty        an empty C++ program (bench/empty_main.cc)
 //   version      `wvlock version`
-//   targets      `wvlock targets --frozen` on a small locked, synced fixture project
+//   targets      `wvlock targets --frozen` on a small locked, synced fixture project, on a
+//                GPU-less host by override (the goal's case), and with the host probed live
 //   sync no-op   `wvlock sync` of that project, already in sync
 // and prints the median and min wall time, the median CPU time (user+sys, steadier on a shared
 // machine) and each as a ratio to the empty program. Goals: version <= 1.5x, targets and the
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -36,12 +38,33 @@ struct Case {
   std::string label;
   std::vector<std::string> argv;
   double goal = 0;  ///< the ratio to the empty program it should stay under (0: none)
+  bool live_probe = false;  ///< run without the bench's GPU overrides: detection probes the host
   std::vector<double> wall_ms, cpu_ms;
 };
 
+/// The detection overrides the bench sets so every case sees a GPU-less host.
+const char* const kOverrides[] = {"WVLOCK_OVERRIDE_CUDA_DRIVER", "WVLOCK_OVERRIDE_CUDA_ARCH",
+                                  "WVLOCK_OVERRIDE_ROCM", "WVLOCK_OVERRIDE_GFX"};
+
+/// This process's environment, without the overrides when `live_probe`.
+std::vector<char*> child_environment(bool live_probe) {
+  std::vector<char*> out;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    bool drop = false;
+    for (const char* name : kOverrides) {
+      const std::size_t n = std::strlen(name);
+      drop |= live_probe && std::strncmp(*entry, name, n) == 0 && (*entry)[n] == '=';
+    }
+    if (!drop) out.push_back(*entry);
+  }
+  out.push_back(nullptr);
+  return out;
+}
+
 /// Runs `argv` with stdout and stderr to /dev/null (or `log`); its exit status, wall and CPU ms.
 int spawn_and_wait(const std::vector<std::string>& argv, double& wall_ms, double& cpu_ms,
-                   const char* log = "/dev/null") {
+                   const char* log = "/dev/null", bool live_probe = false) {
+  std::vector<char*> environment = child_environment(live_probe);
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
@@ -51,7 +74,7 @@ int spawn_and_wait(const std::vector<std::string>& argv, double& wall_ms, double
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
   const Clock::time_point start = Clock::now();
   pid_t pid = 0;
-  int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environment.data());
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) return -1;
   int status = 0;
@@ -146,10 +169,7 @@ int main(int argc, char** argv) {
   if (::mkdtemp(pattern) == nullptr) return 3;
   const std::string root = pattern;
   // The host is GPU-less whatever this machine has, and the cache is the bench's own.
-  for (const char* name : {"WVLOCK_OVERRIDE_CUDA_DRIVER", "WVLOCK_OVERRIDE_CUDA_ARCH",
-                           "WVLOCK_OVERRIDE_ROCM", "WVLOCK_OVERRIDE_GFX"}) {
-    ::setenv(name, "", 1);
-  }
+  for (const char* name : kOverrides) ::setenv(name, "", 1);
   ::setenv("WVLOCK_CACHE_DIR", (root + "/cache").c_str(), 1);
   ::unsetenv("VIRTUAL_ENV");
   if (!set_up_project(root, wvlock)) return 1;
@@ -160,6 +180,9 @@ int main(int argc, char** argv) {
   auto add_wvlock = [&](const std::string& binary, const std::string& suffix) {
     cases.push_back({"wvlock version" + suffix, {binary, "version"}, 1.5});
     cases.push_back({"wvlock targets --frozen" + suffix, {binary, "targets", "--frozen"}, 2});
+    // The same on this host as it is: NVML, libcuda and nvidia-smi looked for, sysfs read.
+    cases.push_back({"wvlock targets --frozen, live probe" + suffix,
+                     {binary, "targets", "--frozen"}, 0, true});
     cases.push_back({"wvlock sync (no-op)" + suffix, {binary, "sync"}, 2});
   };
   add_wvlock(wvlock, "");
@@ -169,7 +192,7 @@ int main(int argc, char** argv) {
   for (Case& c : cases) {
     double wall = 0, cpu = 0;
     const std::string log = root + "/warmup.log";
-    if (int status = spawn_and_wait(c.argv, wall, cpu, log.c_str()); status != 0) {
+    if (int status = spawn_and_wait(c.argv, wall, cpu, log.c_str(), c.live_probe); status != 0) {
       std::fprintf(stderr, "startup_bench: `%s` exited %d:\n", c.label.c_str(), status);
       run_shell("cat '" + log + "' >&2");
       return 1;
@@ -178,7 +201,7 @@ int main(int argc, char** argv) {
   for (int round = 0; round < runs; ++round) {
     for (Case& c : cases) {
       double wall = 0, cpu = 0;
-      if (spawn_and_wait(c.argv, wall, cpu) != 0) {
+      if (spawn_and_wait(c.argv, wall, cpu, "/dev/null", c.live_probe) != 0) {
         std::fprintf(stderr, "startup_bench: `%s` failed in round %d\n", c.label.c_str(), round);
         return 1;
       }
