@@ -101,23 +101,33 @@ struct RemoteProject {
   }
 };
 
+// The project of the two sdist-only releases on the HTTP index (HTML pages only: the server
+// has no JSON pages to negotiate), locked.
+struct LockedRemote {
+  RemoteProject remote;
+  wv::test::ServerProcess server{{WV_SOURCE_DIR "/tests/index/range_server.py", "--root", remote.index}};
+  std::string url;
+  Run lock;
+
+  LockedRemote() {
+    REQUIRE(fs::exists("/usr/share/python-wheels"));
+    REQUIRE(server.ok());
+    url = "http://127.0.0.1:" + std::to_string(server.port());
+    remote.project(url + "/htmlonly/simple", "\"sdstatic\", \"sdbuild\"");
+    lock = remote.wvlock("lock");
+    INFO(lock.err);
+    REQUIRE(lock.status == 0);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("remote sdists: sdist-only releases on an HTTP index lock (static PKG-INFO and a "
           "backend's metadata) and sync with real builds",
           "[cli][sources][build][http]") {
-  REQUIRE(fs::exists("/usr/share/python-wheels"));
-  RemoteProject remote;
-  wv::test::ServerProcess server(
-      {WV_SOURCE_DIR "/tests/index/range_server.py", "--root", remote.index});
-  REQUIRE(server.ok());
-  const std::string url = "http://127.0.0.1:" + std::to_string(server.port());
-  // Pages as HTML only (the server has no JSON pages to negotiate).
-  remote.project(url + "/htmlonly/simple", "\"sdstatic\", \"sdbuild\"");
-
-  Run lock = remote.wvlock("lock");
-  INFO(lock.err);
-  REQUIRE(lock.status == 0);
+  LockedRemote locked;
+  RemoteProject& remote = locked.remote;
+  const std::string& url = locked.url;
   const std::string lockfile = slurp(remote.app + "/pylock.toml");
   INFO(lockfile);
   // Each release is locked as its sdist, by its URL on the index (never the cache's path).
@@ -172,16 +182,8 @@ TEST_CASE("remote sdists: a file:// index's percent-encoded links are decoded on
 TEST_CASE("remote sdists: an export synced as a standard lock in a folder of its own builds its "
           "sdists for real, their build requirements from the index each entry names",
           "[cli][sources][build][standard]") {
-  REQUIRE(fs::exists("/usr/share/python-wheels"));
-  RemoteProject remote;
-  wv::test::ServerProcess server(
-      {WV_SOURCE_DIR "/tests/index/range_server.py", "--root", remote.index});
-  REQUIRE(server.ok());
-  const std::string url = "http://127.0.0.1:" + std::to_string(server.port());
-  remote.project(url + "/htmlonly/simple", "\"sdstatic\", \"sdbuild\"");
-  Run lock = remote.wvlock("lock");
-  INFO(lock.err);
-  REQUIRE(lock.status == 0);
+  LockedRemote locked;
+  RemoteProject& remote = locked.remote;
   const std::string deploy = remote.tmp.path() + "/deploy";
   fs::create_directories(deploy);
   Run exported = remote.wvlock("export --target linux --output '" + deploy + "/pylock.toml'");
