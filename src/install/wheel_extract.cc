@@ -4,8 +4,10 @@
 // between threads), biggest first so one huge library does not finish last.
 #include "src/install/wheel_extract.h"
 
+#include <fcntl.h>
 #include <isa-l/igzip_lib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zip.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
 #include <thread>
 
 #include "src/base/sha256.h"
@@ -53,18 +56,26 @@ std::string hex32(std::uint32_t value) {
   return text;
 }
 
-/// Reads a member through libzip (which inflates and checks the CRC), calling `sink` per chunk;
-/// it must yield exactly its declared size.
+/// One thread's inflate state and chunk buffers, reused for every member it extracts: new
+/// ones per member cost a 512 KiB memset each, 6 GB over a 12,000-member wheel.
+struct InflateBuffers {
+  std::unique_ptr<inflate_state> state = std::make_unique<inflate_state>();
+  std::unique_ptr<char[]> chunks = std::make_unique_for_overwrite<char[]>(2 * kChunk);
+  std::span<char> input() { return {chunks.get(), kChunk}; }
+  std::span<char> output() { return {chunks.get() + kChunk, kChunk}; }
+};
+
+/// Reads a member through libzip (which inflates and checks the CRC) into `buffer`, calling
+/// `sink` per chunk; it must yield exactly its declared size.
 template <class Sink>
 Result<void> read_member(zip_t* archive, const Member& member, std::string_view wheel,
-                         Sink&& sink) {
+                         std::span<char> buffer, Sink&& sink) {
   ZipFilePtr file(zip_fopen_index(archive, member.index, 0));
   if (!file) {
     return make_error(ErrorCode::kIntegrity,
                       str_cat("cannot read ", in_backticks(member.name), " in ",
                               in_backticks(wheel), ": ", zip_error_text(zip_get_error(archive))));
   }
-  std::string buffer(std::size_t{1} << 16, '\0');
   std::uint64_t total = 0;
   while (true) {
     zip_int64_t got = zip_fread(file.get(), buffer.data(), buffer.size());
@@ -97,18 +108,18 @@ Result<void> read_member(zip_t* archive, const Member& member, std::string_view 
 /// damaged wheel even when RECORD's hash (which the wheel's author computed) agrees.
 template <class Sink>
 Result<void> inflate_member(zip_t* archive, const Member& member, std::string_view wheel,
-                            Sink&& sink) {
+                            InflateBuffers& buffers, Sink&& sink) {
   ZipFilePtr file(zip_fopen_index(archive, member.index, ZIP_FL_COMPRESSED));
   auto broken = [&](std::string_view why) {
     return make_error(ErrorCode::kIntegrity, str_cat("cannot inflate ", in_backticks(member.name),
                                                      " in ", in_backticks(wheel), ": ", why));
   };
   if (!file) return broken(zip_error_text(zip_get_error(archive)));
-  auto state = std::make_unique<inflate_state>();
-  isal_inflate_init(state.get());
+  inflate_state* state = buffers.state.get();
+  isal_inflate_init(state);  // resets every field a stream uses: the state is reused
   state->crc_flag = ISAL_GZIP_NO_HDR;  // raw deflate, the gzip CRC-32 of the output kept
-  std::string input(kChunk, '\0');
-  std::string output(kChunk, '\0');
+  std::span<char> input = buffers.input();
+  std::span<char> output = buffers.output();
   std::uint64_t total = 0;
   bool input_done = false;
   while (state->block_state != ISAL_BLOCK_FINISH) {
@@ -122,7 +133,7 @@ Result<void> inflate_member(zip_t* archive, const Member& member, std::string_vi
     state->next_out = reinterpret_cast<uint8_t*>(output.data());
     state->avail_out = static_cast<uint32_t>(output.size());
     const uint32_t input_before = state->avail_in;
-    const int status = isal_inflate(state.get());
+    const int status = isal_inflate(state);
     if (status != ISAL_DECOMP_OK) return broken(str_cat("invalid deflate data (", status, ")"));
     const std::size_t produced = output.size() - state->avail_out;
     total += produced;
@@ -160,7 +171,8 @@ Result<std::string> read_member_text(zip_t* archive, const Member& member, std::
   }
   std::string text;
   text.reserve(member.size);
-  WV_TRY(read_member(archive, member, wheel, [&](std::string_view chunk) -> Result<void> {
+  std::string buffer(std::size_t{1} << 16, '\0');
+  WV_TRY(read_member(archive, member, wheel, buffer, [&](std::string_view chunk) -> Result<void> {
     text.append(chunk);
     return {};
   }));
@@ -442,19 +454,55 @@ Result<void> read_record(zip_t* archive, const Listing& listing, std::string_vie
   return {};
 }
 
+/// Starts writing a big member's data to disk while it is extracted (SYNC_FILE_RANGE_WRITE
+/// waits for nothing): the commit's syncfs() then finds little left to write, and the disk
+/// works while the cores inflate. Only a hint: a file it cannot open is flushed by syncfs.
+class EarlyWriteBack {
+ public:
+  EarlyWriteBack(const std::string& path, std::uint64_t size) {
+    if (size >= kMinBytes) fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  }
+  ~EarlyWriteBack() {
+    if (fd_ < 0) return;
+    ::sync_file_range(fd_, static_cast<off_t>(done_), 0, SYNC_FILE_RANGE_WRITE);
+    ::close(fd_);
+  }
+  EarlyWriteBack(const EarlyWriteBack&) = delete;
+  EarlyWriteBack& operator=(const EarlyWriteBack&) = delete;
+  void wrote(std::size_t bytes) {
+    pending_ += bytes;
+    if (fd_ < 0 || pending_ < kStepBytes) return;
+    ::sync_file_range(fd_, static_cast<off_t>(done_), static_cast<off_t>(pending_),
+                      SYNC_FILE_RANGE_WRITE);
+    done_ += pending_;
+    pending_ = 0;
+  }
+
+ private:
+  static constexpr std::uint64_t kMinBytes = std::uint64_t{1} << 18;
+  static constexpr std::uint64_t kStepBytes = std::uint64_t{8} << 20;
+  int fd_ = -1;
+  std::uint64_t done_ = 0;
+  std::uint64_t pending_ = 0;
+};
+
 /// Inflates one member into `path`, checking its sha256 and size against RECORD.
 Result<void> extract_member(FileSystem& file_system, zip_t* archive, const Member& member,
                             const ExtractedMember& expected, const std::string& recorded_size,
-                            const std::string& path, std::string_view wheel) {
+                            const std::string& path, std::string_view wheel,
+                            InflateBuffers& buffers) {
   WV_ASSIGN_OR_RETURN(std::unique_ptr<WritableFile> file,
                       file_system.create_file(path, member.executable));
   Sha256 digest;
+  EarlyWriteBack write_back(path, member.size);
   auto sink = [&](std::string_view chunk) -> Result<void> {
     digest.update(chunk);
-    return file->write(chunk);
+    WV_TRY(file->write(chunk));
+    write_back.wrote(chunk.size());
+    return {};
   };
-  WV_TRY(member.deflated ? inflate_member(archive, member, wheel, sink)
-                         : read_member(archive, member, wheel, sink));
+  WV_TRY(member.deflated ? inflate_member(archive, member, wheel, buffers, sink)
+                         : read_member(archive, member, wheel, buffers.output(), sink));
   WV_TRY(file->close());
   std::string actual = str_cat("sha256=", hex_to_urlsafe_base64_nopad(digest.finish_hex()));
   if (actual != expected.hash) {
@@ -494,11 +542,12 @@ Result<void> extract_members(FileSystem& file_system, const std::string& wheel_p
                              std::string_view wheel, unsigned threads) {
   std::map<std::string_view, const Member*> by_name;
   for (const Member& member : listing.members) by_name[member.name] = &member;
+  std::vector<const Member*> archived(extracted.members.size());  // per extracted member
+  for (std::size_t i = 0; i < archived.size(); ++i) archived[i] = by_name[extracted.members[i].path];
   std::vector<std::size_t> order(extracted.members.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return by_name[extracted.members[a].path]->compressed_size >
-           by_name[extracted.members[b].path]->compressed_size;
+    return archived[a]->compressed_size > archived[b]->compressed_size;
   });
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
@@ -512,11 +561,12 @@ Result<void> extract_members(FileSystem& file_system, const std::string& wheel_p
   auto work = [&]() {
     Result<ZipPtr> archive = open_zip(wheel_path, str_cat("wheel ", in_backticks(wheel)));
     if (!archive) return fail(std::move(archive).error());
+    InflateBuffers buffers;
     for (std::size_t k; !failed && (k = next.fetch_add(1)) < order.size();) {
       const ExtractedMember& expected = extracted.members[order[k]];
       Result<void> done =
-          extract_member(file_system, archive->get(), *by_name[expected.path], expected,
-                         sizes[order[k]], path_join(folder, expected.path), wheel);
+          extract_member(file_system, archive->get(), *archived[order[k]], expected,
+                         sizes[order[k]], path_join(folder, expected.path), wheel, buffers);
       if (!done) return fail(std::move(done).error());
     }
   };
