@@ -29,6 +29,9 @@ struct PreparedWheel {
   /// Its unpacked-cache entry, to link from; nullopt: unpack `path` privately (a built wheel,
   /// or a sync without a cache folder).
   std::optional<CacheEntry> entry;
+  /// A local wheel not yet checked against the lock: prepare() checks it as it extracts it
+  /// into the cache, and returns none unchecked.
+  bool unverified = false;
 };
 
 struct PreparedWheels {

@@ -4,10 +4,8 @@
 // between threads), biggest first so one huge library does not finish last.
 #include "src/install/wheel_extract.h"
 
-#include <fcntl.h>
 #include <isa-l/igzip_lib.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <zip.h>
 
 #include <algorithm>
@@ -23,6 +21,7 @@
 
 #include "src/base/sha256.h"
 #include "src/base/str.h"
+#include "src/install/write_back.h"
 #include "src/install/zip_handle.h"
 #include "src/pkg/name.h"
 #include "src/pkg/version.h"
@@ -454,48 +453,17 @@ Result<void> read_record(zip_t* archive, const Listing& listing, std::string_vie
   return {};
 }
 
-/// Starts writing a big member's data to disk while it is extracted (SYNC_FILE_RANGE_WRITE
-/// waits for nothing): the commit's syncfs() then finds little left to write, and the disk
-/// works while the cores inflate. Only a hint: a file it cannot open is flushed by syncfs.
-class EarlyWriteBack {
- public:
-  EarlyWriteBack(const std::string& path, std::uint64_t size) {
-    if (size >= kMinBytes) fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  }
-  ~EarlyWriteBack() {
-    if (fd_ < 0) return;
-    ::sync_file_range(fd_, static_cast<off_t>(done_), 0, SYNC_FILE_RANGE_WRITE);
-    ::close(fd_);
-  }
-  EarlyWriteBack(const EarlyWriteBack&) = delete;
-  EarlyWriteBack& operator=(const EarlyWriteBack&) = delete;
-  void wrote(std::size_t bytes) {
-    pending_ += bytes;
-    if (fd_ < 0 || pending_ < kStepBytes) return;
-    ::sync_file_range(fd_, static_cast<off_t>(done_), static_cast<off_t>(pending_),
-                      SYNC_FILE_RANGE_WRITE);
-    done_ += pending_;
-    pending_ = 0;
-  }
-
- private:
-  static constexpr std::uint64_t kMinBytes = std::uint64_t{1} << 18;
-  static constexpr std::uint64_t kStepBytes = std::uint64_t{8} << 20;
-  int fd_ = -1;
-  std::uint64_t done_ = 0;
-  std::uint64_t pending_ = 0;
-};
-
 /// Inflates one member into `path`, checking its sha256 and size against RECORD.
 Result<void> extract_member(FileSystem& file_system, zip_t* archive, const Member& member,
                             const ExtractedMember& expected, const std::string& recorded_size,
                             const std::string& path, std::string_view wheel,
-                            InflateBuffers& buffers) {
+                            InflateBuffers& buffers, const std::atomic<bool>& stop) {
   WV_ASSIGN_OR_RETURN(std::unique_ptr<WritableFile> file,
                       file_system.create_file(path, member.executable));
   Sha256 digest;
   EarlyWriteBack write_back(path, member.size);
   auto sink = [&](std::string_view chunk) -> Result<void> {
+    if (stop) return make_error(ErrorCode::kIntegrity, "the extraction was stopped");
     digest.update(chunk);
     WV_TRY(file->write(chunk));
     write_back.wrote(chunk.size());
@@ -535,11 +503,13 @@ Result<void> create_folders(FileSystem& file_system, const std::string& folder,
   return {};
 }
 
-/// Pass 2: every member inflated and checked, on `threads` threads, biggest first.
+/// Pass 2: every member inflated and checked, on `threads` threads, biggest first, until the
+/// end or until `stop` is set.
 Result<void> extract_members(FileSystem& file_system, const std::string& wheel_path,
                              const std::string& folder, const Listing& listing,
                              const ExtractedWheel& extracted, const std::vector<std::string>& sizes,
-                             std::string_view wheel, unsigned threads) {
+                             std::string_view wheel, unsigned threads,
+                             const std::atomic<bool>& stop) {
   std::map<std::string_view, const Member*> by_name;
   for (const Member& member : listing.members) by_name[member.name] = &member;
   std::vector<const Member*> archived(extracted.members.size());  // per extracted member
@@ -562,11 +532,12 @@ Result<void> extract_members(FileSystem& file_system, const std::string& wheel_p
     Result<ZipPtr> archive = open_zip(wheel_path, str_cat("wheel ", in_backticks(wheel)));
     if (!archive) return fail(std::move(archive).error());
     InflateBuffers buffers;
-    for (std::size_t k; !failed && (k = next.fetch_add(1)) < order.size();) {
+    for (std::size_t k; !failed && !stop && (k = next.fetch_add(1)) < order.size();) {
       const ExtractedMember& expected = extracted.members[order[k]];
       Result<void> done =
           extract_member(file_system, archive->get(), *archived[order[k]], expected,
-                         sizes[order[k]], path_join(folder, expected.path), wheel, buffers);
+                         sizes[order[k]], path_join(folder, expected.path), wheel, buffers,
+                         stop);
       if (!done) return fail(std::move(done).error());
     }
   };
@@ -578,13 +549,13 @@ Result<void> extract_members(FileSystem& file_system, const std::string& wheel_p
   work();
   for (std::thread& thread : pool) thread.join();
   if (first_error) return std::move(*first_error);
+  if (stop) return make_error(ErrorCode::kIntegrity, str_cat("the extraction of ", wheel, " was stopped"));
   return {};
 }
 
-}  // namespace
-
-Result<ExtractedWheel> extract_wheel(FileSystem& file_system, const std::string& wheel_path,
-                                     const std::string& folder, const ExtractOptions& options) {
+Result<ExtractedWheel> extract_unchecked(FileSystem& file_system, const std::string& wheel_path,
+                                         const std::string& folder, const ExtractOptions& options,
+                                         const std::atomic<bool>& stop) {
   const std::string wheel = options.wheel_name.empty()
                                 ? std::string(path_filename(wheel_path))
                                 : options.wheel_name;
@@ -604,7 +575,25 @@ Result<ExtractedWheel> extract_wheel(FileSystem& file_system, const std::string&
   archive.reset();
   WV_TRY(create_folders(file_system, folder, extracted.members));
   WV_TRY(extract_members(file_system, wheel_path, folder, listing, extracted, sizes, wheel,
-                         options.threads));
+                         options.threads, stop));
+  return extracted;
+}
+
+}  // namespace
+
+Result<ExtractedWheel> extract_wheel(FileSystem& file_system, const std::string& wheel_path,
+                                     const std::string& folder, const ExtractOptions& options) {
+  std::atomic<bool> refused{false};
+  if (!options.check) return extract_unchecked(file_system, wheel_path, folder, options, refused);
+  Result<void> checked;
+  std::thread checker([&] {
+    checked = options.check();
+    if (!checked) refused = true;
+  });
+  Result<ExtractedWheel> extracted =
+      extract_unchecked(file_system, wheel_path, folder, options, refused);
+  checker.join();
+  WV_TRY(checked);
   return extracted;
 }
 
