@@ -1,7 +1,8 @@
 // A big wheel's members are linked from the cache in one slice per core (install/wheel_link.cc,
-// link_all): what it installs, its RECORD's order and its counts must be what one pass in
-// member order gives, and two members with one destination must keep the later one, as a pass
-// in order does.
+// link_all), and its cache entry's files are checked in slices too (install/slices.h): what it
+// installs, its RECORD's order and its counts must be what one pass in member order gives, two
+// members with one destination must keep the later one, as a pass in order does, and a changed
+// file in any slice must be noticed.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
@@ -52,13 +53,15 @@ struct Env {
   std::string venv = dir.file("venv");
   LocalWheelStore store{""};
 
-  Result<SyncReport> sync_spec(const WheelSpec& spec) {
+  Result<SyncReport> sync_file(const lock::LockedFile& wheel, const std::string& into) {
     SyncOptions options;
-    options.venv = venv;
+    options.venv = dir.file(into);
     options.cache_dir = dir.file("cache");
     options.link_mode = LinkMode::kHardlink;
-    const std::string wheel = test::build_wheel(spec, dir.file("wheels"));
-    return sync(options, test::lock_of_wheels({test::locked_file(wheel)}), test::live_host(), store);
+    return sync(options, test::lock_of_wheels({wheel}), test::live_host(), store);
+  }
+  Result<SyncReport> sync_spec(const WheelSpec& spec) {
+    return sync_file(test::locked_file(test::build_wheel(spec, dir.file("wheels"))), "venv");
   }
   std::string site() {
     auto facts = read_interpreter(venv);
@@ -111,6 +114,30 @@ TEST_CASE("parallel link: two members with one destination keep the later one",
   REQUIRE(report.has_value());
   CHECK(slurp(env.site() + "/" + module_name(2400)) == "V = 'later'\n");
   CHECK(slurp(env.site() + "/" + module_name(2401)) == "V = 2401\n");
+}
+
+TEST_CASE("parallel link: a file of the entry's last slice changed through a hard link is "
+          "noticed, and the wheel extracted again",
+          "[install][cache]") {
+  Env env;
+  const lock::LockedFile wheel =
+      test::locked_file(test::build_wheel(many_modules(), env.dir.file("wheels")));
+  auto first = env.sync_file(wheel, "venv");
+  REQUIRE(first.has_value());
+  CHECK(first->extracted == 1);
+  {
+    std::ofstream edit(env.site() + "/" + module_name(kModules - 2), std::ios::app);
+    edit << "V = 0  # edited in place\n";
+  }
+  auto second = env.sync_file(wheel, "other");  // the same wheel: its entry is found
+  REQUIRE(second.has_value());
+  CHECK(second->cache_hits == 0);
+  CHECK(second->extracted == 1);
+  auto facts = read_interpreter(env.dir.file("other"));
+  REQUIRE(facts.has_value());
+  const std::string other_site = env.dir.file("other") + "/" + facts->scheme.purelib;
+  CHECK(slurp(other_site + "/" + module_name(kModules - 2)) ==
+        "V = " + std::to_string(kModules - 2) + "\n");
 }
 
 }  // namespace
