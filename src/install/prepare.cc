@@ -270,6 +270,7 @@ Result<PreparedWheels> prepare(const Plan& plan, const SyncOptions& options, Whe
   const bool extracts = cache && !cache->read_only();
   WV_TRY(fetch_all(wanted, store, root, extracts, prepared));
   if (extracts) WV_TRY(extract_all(*cache, prepared, options, root));
+  if (prepared.extracted > 0) prepared.flush = std::make_unique<BackgroundFlush>(cache->root());
   WV_TRY(check_unverified(prepared, root));  // none is left: extract_all checked each
   WV_TRY(build_all(fetches.builds, options, root, prepared));
   return prepared;

@@ -1,5 +1,6 @@
 // EarlyWriteBack: sync_file_range(SYNC_FILE_RANGE_WRITE) on Linux, which queues the pages for
-// writing and waits for nothing; elsewhere nothing (the commit's flush writes everything).
+// writing and waits for nothing; BackgroundFlush: syncfs() on a thread. Elsewhere neither does
+// anything (the commit's flush writes everything).
 #include "src/install/write_back.h"
 
 #include <fcntl.h>
@@ -43,6 +44,23 @@ void EarlyWriteBack::start(std::uint64_t length) {
 #endif
   started_ += pending_;
   pending_ = 0;
+}
+
+BackgroundFlush::BackgroundFlush(const std::string& folder) {
+#ifdef __linux__
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  thread_ = std::thread([fd] {
+    (void)::syncfs(fd);
+    ::close(fd);
+  });
+#else
+  (void)folder;
+#endif
+}
+
+BackgroundFlush::~BackgroundFlush() {
+  if (thread_.joinable()) thread_.join();
 }
 
 }  // namespace wv::install

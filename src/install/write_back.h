@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <thread>
 
 namespace wv::install {
 
@@ -26,6 +27,21 @@ class EarlyWriteBack {
   int fd_ = -1;
   std::uint64_t started_ = 0;  ///< bytes whose write-back has started
   std::uint64_t pending_ = 0;  ///< bytes written since
+};
+
+/// A flush of the file system holding `folder` (syncfs), started on a thread of its own when
+/// made and waited for when destroyed: once a sync has extracted wheels into the cache, their
+/// small files and folders (which EarlyWriteBack leaves) go to disk while the sync links them
+/// into staging, and the commit's own flush finds them written. Only a hint, never an error.
+class BackgroundFlush {
+ public:
+  explicit BackgroundFlush(const std::string& folder);
+  ~BackgroundFlush();
+  BackgroundFlush(const BackgroundFlush&) = delete;
+  BackgroundFlush& operator=(const BackgroundFlush&) = delete;
+
+ private:
+  std::thread thread_;
 };
 
 }  // namespace wv::install
