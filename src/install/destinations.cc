@@ -40,15 +40,23 @@ bool DestinationCheck::already_there(const std::string& rel) const {
   return a && b && *a == *b;
 }
 
-Result<void> DestinationCheck::check_parents(const std::string& rel) const {
+const std::optional<FileInfo>& DestinationCheck::folder_info(const std::string& prefix) const {
+  auto [it, fresh] = folders.try_emplace(prefix);
+  if (fresh) {
+    if (Result<FileInfo> info = file_system.stat(path_join(root, prefix))) it->second = *info;
+  }
+  return it->second;
+}
+
+Result<bool> DestinationCheck::check_parents(const std::string& rel) const {
   std::vector<std::string_view> parts = split(rel, '/');
   std::string prefix;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     prefix = prefix.empty() ? std::string(parts[i]) : str_cat(prefix, "/", parts[i]);
-    Result<FileInfo> info = file_system.stat(path_join(root, prefix));
-    if (!info) return {};  // created by this sync
+    const std::optional<FileInfo>& info = folder_info(prefix);
+    if (!info) return false;  // created by this sync
     if (info->type == FileType::kDirectory) continue;
-    if (trashed.count(prefix)) return {};  // an old file that leaves; a folder takes its place
+    if (trashed.count(prefix)) return false;  // an old file that leaves; a folder takes its place
     if (info->type == FileType::kSymlink) {
       if (is_scheme_folder(prefix)) continue;
       return make_error(ErrorCode::kInvalidInput,
@@ -61,12 +69,13 @@ Result<void> DestinationCheck::check_parents(const std::string& rel) const {
                               in_backticks(path_join(root, prefix)), " is a file, not a folder (",
                               whose(prefix), "); refusing to replace it"));
   }
-  return {};
+  return true;
 }
 
 Result<bool> DestinationCheck::check(const std::string& rel,
                                      std::vector<std::string>& vacated) const {
-  WV_TRY(check_parents(rel));
+  WV_ASSIGN_OR_RETURN(bool parents_there, check_parents(rel));
+  if (!parents_there) return false;  // nothing can be at `rel` yet
   Result<FileInfo> info = file_system.stat(path_join(root, rel));
   if (!info) return false;
   if (info->type != FileType::kDirectory) {

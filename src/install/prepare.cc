@@ -65,36 +65,89 @@ Result<void> take_cached(Fetches& fetches, UnpackedCache& cache, const WheelStor
   return {};
 }
 
+// The check get() would have made of a wheel handed over unverified.
+Result<void> verify(const PreparedWheel& wheel) {
+  const lock::LockedFile& file = *wheel.item->file;
+  return verify_file(wheel.path, file.sha256, file.size, file.name);
+}
+
+// Every wheel still unverified, checked in plan order: the first failure is what fetching
+// them all before extracting any would have reported.
+Result<void> check_unverified(PreparedWheels& prepared, const std::string& root) {
+  for (PreparedWheel& wheel : prepared.wheels) {
+    if (!wheel.unverified) continue;
+    if (Result<void> checked = verify(wheel); !checked) {
+      return std::move(checked).error().with_note(unchanged_note(root));
+    }
+    wheel.unverified = false;
+  }
+  return {};
+}
+
+// `defer`: the cache extracts what is fetched, so a local wheel is checked as it is extracted
+// (extract_one), not read once more before.
 Result<void> fetch_all(const Fetches& fetches, WheelStore& store, const std::string& root,
-                       PreparedWheels& prepared) {
-  std::vector<Result<std::string>> paths = store.get_all(fetches.files);
-  if (paths.size() != fetches.files.size()) {
+                       bool defer, PreparedWheels& prepared) {
+  std::vector<std::string> deferred(fetches.files.size());
+  std::vector<const lock::LockedFile*> asked;
+  for (std::size_t i = 0; i < fetches.files.size(); ++i) {
+    if (defer && fetches.wanted[i]->build == nullptr) {
+      deferred[i] = store.unverified_path(*fetches.files[i]);
+    }
+    if (deferred[i].empty()) asked.push_back(fetches.files[i]);
+  }
+  std::vector<Result<std::string>> paths = store.get_all(asked);
+  if (paths.size() != asked.size()) {
     return make_error(ErrorCode::kIo, "the wheel store answered a different number of files");
   }
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    if (!paths[i]) return std::move(paths[i]).error().with_note(unchanged_note(root));
+  for (std::size_t i = 0, j = 0; i < fetches.files.size(); ++i) {
     const PlanItem* item = fetches.wanted[i];
+    if (!deferred[i].empty()) {
+      prepared.wheels.push_back({item, std::move(deferred[i]), std::nullopt, true});
+      continue;
+    }
+    Result<std::string>& path = paths[j++];
+    if (!path) {
+      WV_TRY(check_unverified(prepared, root));  // an earlier wheel's failure comes first
+      return std::move(path).error().with_note(unchanged_note(root));
+    }
     if (item->build != nullptr) {
-      prepared.sources[item] = std::move(*paths[i]);
+      prepared.sources[item] = std::move(*path);
     } else {
-      prepared.wheels.push_back({item, std::move(*paths[i]), std::nullopt});
+      prepared.wheels.push_back({item, std::move(*path), std::nullopt});
     }
   }
   return {};
 }
 
-// One fetched wheel into the cache; `threads` inflate its members.
+// One fetched wheel into the cache; `threads` inflate its members. An unverified big wheel is
+// hashed beside its extraction (ExtractOptions::check), a small one before it.
 Result<void> extract_one(UnpackedCache& cache, PreparedWheel& wheel, const SyncOptions& options,
                          unsigned threads) {
   ExtractOptions extract;
   extract.limits = options.limits;
   extract.wheel_name = wheel.item->file->name;
   extract.threads = threads;
+  if (wheel.unverified && wheel.item->file->size.value_or(0) < kBigWheelBytes) {
+    WV_TRY(verify(wheel));
+    wheel.unverified = false;
+  }
+  std::optional<Result<void>> checked;  // the check's own answer, once it ran
+  if (wheel.unverified) {
+    extract.check = [&]() {
+      checked = verify(wheel);
+      return *checked;
+    };
+  }
   Result<CacheEntry> entry =
       cache.add(wheel.item->file->sha256, wheel.path, extract, options.reinstall);
+  if (checked && !*checked) return std::move(*checked).error();
+  if (checked) wheel.unverified = false;
   if (!entry && entry.error().code == ErrorCode::kIo) {
     // The cache's file system failed (full, read-only): the wheel is unpacked in the
     // environment instead, where a real problem with it is reported all the same.
+    if (wheel.unverified) WV_TRY(verify(wheel));
+    wheel.unverified = false;
     log_warning(str_cat(entry.error().message, "; unpacking ", in_backticks(wheel.item->file->name),
                         " in the environment instead of through the cache"));
     return {};
@@ -118,6 +171,7 @@ Result<void> extract_all(UnpackedCache& cache, PreparedWheels& prepared, const S
   }
   for (PreparedWheel* wheel : big) {
     if (Result<void> done = extract_one(cache, *wheel, options, 0); !done) {
+      WV_TRY(check_unverified(prepared, root));  // a wheel that does not match comes first
       return std::move(done).error().with_note(unchanged_note(root));
     }
   }
@@ -137,7 +191,9 @@ Result<void> extract_all(UnpackedCache& cache, PreparedWheels& prepared, const S
   work();
   for (std::thread& thread : threads) thread.join();
   for (std::optional<Error>& error : errors) {
-    if (error) return std::move(*error).with_note(unchanged_note(root));
+    if (!error) continue;
+    WV_TRY(check_unverified(prepared, root));  // a wheel that does not match comes first
+    return std::move(*error).with_note(unchanged_note(root));
   }
   // A wheel the cache's file system refused has no entry: it unpacks in the environment.
   for (const std::vector<PreparedWheel*>* group : {&big, &small}) {
@@ -211,8 +267,11 @@ Result<PreparedWheels> prepare(const Plan& plan, const SyncOptions& options, Whe
       cache.reset();
     }
   }
-  WV_TRY(fetch_all(wanted, store, root, prepared));
-  if (cache && !cache->read_only()) WV_TRY(extract_all(*cache, prepared, options, root));
+  const bool extracts = cache && !cache->read_only();
+  WV_TRY(fetch_all(wanted, store, root, extracts, prepared));
+  if (extracts) WV_TRY(extract_all(*cache, prepared, options, root));
+  if (prepared.extracted > 0) prepared.flush = std::make_unique<BackgroundFlush>(cache->root());
+  WV_TRY(check_unverified(prepared, root));  // none is left: extract_all checked each
   WV_TRY(build_all(fetches.builds, options, root, prepared));
   return prepared;
 }

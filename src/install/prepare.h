@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "src/install/plan.h"
 #include "src/install/sync.h"
 #include "src/install/wheel_store.h"
+#include "src/install/write_back.h"
 
 namespace wv::install {
 
@@ -29,6 +31,9 @@ struct PreparedWheel {
   /// Its unpacked-cache entry, to link from; nullopt: unpack `path` privately (a built wheel,
   /// or a sync without a cache folder).
   std::optional<CacheEntry> entry;
+  /// A local wheel not yet checked against the lock: prepare() checks it as it extracts it
+  /// into the cache, and returns none unchecked.
+  bool unverified = false;
 };
 
 struct PreparedWheels {
@@ -41,6 +46,9 @@ struct PreparedWheels {
   CacheLock cache_lock;
   std::size_t cache_hits = 0;  ///< wheels linked from entries already there
   std::size_t extracted = 0;   ///< wheels extracted into the cache by this sync
+  /// Started once wheels were extracted into the cache (install/write_back.h); waited for
+  /// when the prepared wheels go, after the commit.
+  std::unique_ptr<BackgroundFlush> flush;
 
   /// The verified archive `item` was built from, "" for none (a directory or vcs entry).
   std::string archive_of(const PlanItem* item) const;

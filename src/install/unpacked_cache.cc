@@ -10,12 +10,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <set>
 
 #include "src/base/hex.h"
 #include "src/base/log.h"
 #include "src/base/sha256.h"
 #include "src/base/str.h"
+#include "src/install/slices.h"
 #include "src/pkg/name.h"
 
 namespace wv::install {
@@ -23,6 +25,8 @@ namespace {
 
 constexpr std::string_view kManifestMagic = "wvlock-unpacked 1";
 constexpr std::int64_t kNanosPerDay = 86'400'000'000'000;
+// Fewer files than this per core are checked on one: a thread costs more than their stat()s.
+constexpr std::size_t kFilesPerSlice = 2048;
 // `used` is rewritten at most this often: a sync should not write for every entry it reads.
 constexpr std::int64_t kUsedResolutionNs = kNanosPerDay / 24;
 
@@ -167,15 +171,16 @@ Result<std::uint64_t> open_root(FileSystem& file_system, const std::string& root
   return info.device;
 }
 
-// Why the members under `tree` may not be linked from ("" when they may): each must be a
-// regular file of the cache under folders of the cache (`files/pkg` swapped for a link would
-// lead every path under it outside) and, with `modified_ns`, have the size and mtime it had
-// when extracted.
-std::string member_damage(const FileSystem& file_system, const std::string& tree,
-                          const ExtractedWheel& contents,
-                          const std::vector<std::int64_t>* modified_ns, std::uint64_t device) {
+// Why members [begin, end) under `tree` may not be linked from ("" when they may): each must
+// be a regular file of the cache under folders of the cache (`files/pkg` swapped for a link
+// would lead every path under it outside) and, with `modified_ns`, have the size and mtime it
+// had when extracted.
+std::string slice_damage(const FileSystem& file_system, const std::string& tree,
+                         const ExtractedWheel& contents,
+                         const std::vector<std::int64_t>* modified_ns, std::uint64_t device,
+                         std::size_t begin, std::size_t end) {
   std::set<std::string> folders;  // each checked once, not once per file
-  for (std::size_t i = 0; i < contents.members.size(); ++i) {
+  for (std::size_t i = begin; i < end; ++i) {
     const ExtractedMember& member = contents.members[i];
     for (std::size_t slash = member.path.find('/'); slash != std::string::npos;
          slash = member.path.find('/', slash + 1)) {
@@ -197,6 +202,41 @@ std::string member_damage(const FileSystem& file_system, const std::string& tree
     }
   }
   return "";
+}
+
+// Why the members under `tree` may not be linked from: the first member's damage in member
+// order, looked for in slices on every core (each slice checks the folders on its own way).
+std::string member_damage(const FileSystem& file_system, const std::string& tree,
+                          const ExtractedWheel& contents,
+                          const std::vector<std::int64_t>* modified_ns, std::uint64_t device) {
+  std::vector<std::string> damages = in_slices<std::string>(
+      contents.members.size(), kFilesPerSlice, [&](std::size_t begin, std::size_t end) {
+        return slice_damage(file_system, tree, contents, modified_ns, device, begin, end);
+      });
+  for (std::string& damage : damages) {
+    if (!damage.empty()) return damage;
+  }
+  return "";
+}
+
+// Each member's mtime as extracted, for the manifest.
+Result<std::vector<std::int64_t>> modified_times(const FileSystem& file_system,
+                                                 const std::string& tree,
+                                                 const ExtractedWheel& contents) {
+  std::vector<std::int64_t> modified(contents.members.size());
+  auto slice = [&](std::size_t begin, std::size_t end) -> std::optional<Error> {
+    for (std::size_t i = begin; i < end; ++i) {
+      Result<FileInfo> info = file_system.stat(path_join(tree, contents.members[i].path));
+      if (!info) return std::move(info).error();
+      modified[i] = info->modified_ns;
+    }
+    return std::nullopt;
+  };
+  for (std::optional<Error>& error :
+       in_slices<std::optional<Error>>(modified.size(), kFilesPerSlice, slice)) {
+    if (error) return std::move(*error);
+  }
+  return modified;
 }
 
 /// Takes the flock `kind` on the open lock file `fd` once it is checked to be the cache's own
@@ -405,10 +445,7 @@ Result<CacheEntry> UnpackedCache::add(std::string_view sha256, const std::string
   manifest.wheel = options.wheel_name.empty() ? std::string(path_filename(wheel_path))
                                               : options.wheel_name;
   WV_ASSIGN_OR_RETURN(manifest.contents, extract_wheel(file_system_, wheel_path, tree, options));
-  for (const ExtractedMember& member : manifest.contents.members) {
-    WV_ASSIGN_OR_RETURN(FileInfo info, file_system_.stat(path_join(tree, member.path)));
-    manifest.modified_ns.push_back(info.modified_ns);
-  }
+  WV_ASSIGN_OR_RETURN(manifest.modified_ns, modified_times(file_system_, tree, manifest.contents));
   WV_TRY(file_system_.write_file_atomic(path_join(temporary, "manifest"), serialize(manifest), false));
   const std::string folder = entry_folder(hex);
   WV_TRY(ready_folder(file_system_, path_parent(folder), device));

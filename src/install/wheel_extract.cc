@@ -16,10 +16,12 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
 #include <thread>
 
 #include "src/base/sha256.h"
 #include "src/base/str.h"
+#include "src/install/write_back.h"
 #include "src/install/zip_handle.h"
 #include "src/pkg/name.h"
 #include "src/pkg/version.h"
@@ -53,18 +55,26 @@ std::string hex32(std::uint32_t value) {
   return text;
 }
 
-/// Reads a member through libzip (which inflates and checks the CRC), calling `sink` per chunk;
-/// it must yield exactly its declared size.
+/// One thread's inflate state and chunk buffers, reused for every member it extracts: new
+/// ones per member cost a 512 KiB memset each, 6 GB over a 12,000-member wheel.
+struct InflateBuffers {
+  std::unique_ptr<inflate_state> state = std::make_unique<inflate_state>();
+  std::unique_ptr<char[]> chunks = std::make_unique_for_overwrite<char[]>(2 * kChunk);
+  std::span<char> input() { return {chunks.get(), kChunk}; }
+  std::span<char> output() { return {chunks.get() + kChunk, kChunk}; }
+};
+
+/// Reads a member through libzip (which inflates and checks the CRC) into `buffer`, calling
+/// `sink` per chunk; it must yield exactly its declared size.
 template <class Sink>
 Result<void> read_member(zip_t* archive, const Member& member, std::string_view wheel,
-                         Sink&& sink) {
+                         std::span<char> buffer, Sink&& sink) {
   ZipFilePtr file(zip_fopen_index(archive, member.index, 0));
   if (!file) {
     return make_error(ErrorCode::kIntegrity,
                       str_cat("cannot read ", in_backticks(member.name), " in ",
                               in_backticks(wheel), ": ", zip_error_text(zip_get_error(archive))));
   }
-  std::string buffer(std::size_t{1} << 16, '\0');
   std::uint64_t total = 0;
   while (true) {
     zip_int64_t got = zip_fread(file.get(), buffer.data(), buffer.size());
@@ -97,18 +107,18 @@ Result<void> read_member(zip_t* archive, const Member& member, std::string_view 
 /// damaged wheel even when RECORD's hash (which the wheel's author computed) agrees.
 template <class Sink>
 Result<void> inflate_member(zip_t* archive, const Member& member, std::string_view wheel,
-                            Sink&& sink) {
+                            InflateBuffers& buffers, Sink&& sink) {
   ZipFilePtr file(zip_fopen_index(archive, member.index, ZIP_FL_COMPRESSED));
   auto broken = [&](std::string_view why) {
     return make_error(ErrorCode::kIntegrity, str_cat("cannot inflate ", in_backticks(member.name),
                                                      " in ", in_backticks(wheel), ": ", why));
   };
   if (!file) return broken(zip_error_text(zip_get_error(archive)));
-  auto state = std::make_unique<inflate_state>();
-  isal_inflate_init(state.get());
+  inflate_state* state = buffers.state.get();
+  isal_inflate_init(state);  // resets every field a stream uses: the state is reused
   state->crc_flag = ISAL_GZIP_NO_HDR;  // raw deflate, the gzip CRC-32 of the output kept
-  std::string input(kChunk, '\0');
-  std::string output(kChunk, '\0');
+  std::span<char> input = buffers.input();
+  std::span<char> output = buffers.output();
   std::uint64_t total = 0;
   bool input_done = false;
   while (state->block_state != ISAL_BLOCK_FINISH) {
@@ -122,7 +132,7 @@ Result<void> inflate_member(zip_t* archive, const Member& member, std::string_vi
     state->next_out = reinterpret_cast<uint8_t*>(output.data());
     state->avail_out = static_cast<uint32_t>(output.size());
     const uint32_t input_before = state->avail_in;
-    const int status = isal_inflate(state.get());
+    const int status = isal_inflate(state);
     if (status != ISAL_DECOMP_OK) return broken(str_cat("invalid deflate data (", status, ")"));
     const std::size_t produced = output.size() - state->avail_out;
     total += produced;
@@ -160,7 +170,8 @@ Result<std::string> read_member_text(zip_t* archive, const Member& member, std::
   }
   std::string text;
   text.reserve(member.size);
-  WV_TRY(read_member(archive, member, wheel, [&](std::string_view chunk) -> Result<void> {
+  std::string buffer(std::size_t{1} << 16, '\0');
+  WV_TRY(read_member(archive, member, wheel, buffer, [&](std::string_view chunk) -> Result<void> {
     text.append(chunk);
     return {};
   }));
@@ -445,16 +456,21 @@ Result<void> read_record(zip_t* archive, const Listing& listing, std::string_vie
 /// Inflates one member into `path`, checking its sha256 and size against RECORD.
 Result<void> extract_member(FileSystem& file_system, zip_t* archive, const Member& member,
                             const ExtractedMember& expected, const std::string& recorded_size,
-                            const std::string& path, std::string_view wheel) {
+                            const std::string& path, std::string_view wheel,
+                            InflateBuffers& buffers, const std::atomic<bool>& stop) {
   WV_ASSIGN_OR_RETURN(std::unique_ptr<WritableFile> file,
                       file_system.create_file(path, member.executable));
   Sha256 digest;
+  EarlyWriteBack write_back(path, member.size);
   auto sink = [&](std::string_view chunk) -> Result<void> {
+    if (stop) return make_error(ErrorCode::kIntegrity, "the extraction was stopped");
     digest.update(chunk);
-    return file->write(chunk);
+    WV_TRY(file->write(chunk));
+    write_back.wrote(chunk.size());
+    return {};
   };
-  WV_TRY(member.deflated ? inflate_member(archive, member, wheel, sink)
-                         : read_member(archive, member, wheel, sink));
+  WV_TRY(member.deflated ? inflate_member(archive, member, wheel, buffers, sink)
+                         : read_member(archive, member, wheel, buffers.output(), sink));
   WV_TRY(file->close());
   std::string actual = str_cat("sha256=", hex_to_urlsafe_base64_nopad(digest.finish_hex()));
   if (actual != expected.hash) {
@@ -487,18 +503,21 @@ Result<void> create_folders(FileSystem& file_system, const std::string& folder,
   return {};
 }
 
-/// Pass 2: every member inflated and checked, on `threads` threads, biggest first.
+/// Pass 2: every member inflated and checked, on `threads` threads, biggest first, until the
+/// end or until `stop` is set.
 Result<void> extract_members(FileSystem& file_system, const std::string& wheel_path,
                              const std::string& folder, const Listing& listing,
                              const ExtractedWheel& extracted, const std::vector<std::string>& sizes,
-                             std::string_view wheel, unsigned threads) {
+                             std::string_view wheel, unsigned threads,
+                             const std::atomic<bool>& stop) {
   std::map<std::string_view, const Member*> by_name;
   for (const Member& member : listing.members) by_name[member.name] = &member;
+  std::vector<const Member*> archived(extracted.members.size());  // per extracted member
+  for (std::size_t i = 0; i < archived.size(); ++i) archived[i] = by_name[extracted.members[i].path];
   std::vector<std::size_t> order(extracted.members.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return by_name[extracted.members[a].path]->compressed_size >
-           by_name[extracted.members[b].path]->compressed_size;
+    return archived[a]->compressed_size > archived[b]->compressed_size;
   });
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
@@ -512,11 +531,13 @@ Result<void> extract_members(FileSystem& file_system, const std::string& wheel_p
   auto work = [&]() {
     Result<ZipPtr> archive = open_zip(wheel_path, str_cat("wheel ", in_backticks(wheel)));
     if (!archive) return fail(std::move(archive).error());
-    for (std::size_t k; !failed && (k = next.fetch_add(1)) < order.size();) {
+    InflateBuffers buffers;
+    for (std::size_t k; !failed && !stop && (k = next.fetch_add(1)) < order.size();) {
       const ExtractedMember& expected = extracted.members[order[k]];
       Result<void> done =
-          extract_member(file_system, archive->get(), *by_name[expected.path], expected,
-                         sizes[order[k]], path_join(folder, expected.path), wheel);
+          extract_member(file_system, archive->get(), *archived[order[k]], expected,
+                         sizes[order[k]], path_join(folder, expected.path), wheel, buffers,
+                         stop);
       if (!done) return fail(std::move(done).error());
     }
   };
@@ -528,13 +549,13 @@ Result<void> extract_members(FileSystem& file_system, const std::string& wheel_p
   work();
   for (std::thread& thread : pool) thread.join();
   if (first_error) return std::move(*first_error);
+  if (stop) return make_error(ErrorCode::kIntegrity, str_cat("the extraction of ", wheel, " was stopped"));
   return {};
 }
 
-}  // namespace
-
-Result<ExtractedWheel> extract_wheel(FileSystem& file_system, const std::string& wheel_path,
-                                     const std::string& folder, const ExtractOptions& options) {
+Result<ExtractedWheel> extract_unchecked(FileSystem& file_system, const std::string& wheel_path,
+                                         const std::string& folder, const ExtractOptions& options,
+                                         const std::atomic<bool>& stop) {
   const std::string wheel = options.wheel_name.empty()
                                 ? std::string(path_filename(wheel_path))
                                 : options.wheel_name;
@@ -554,7 +575,25 @@ Result<ExtractedWheel> extract_wheel(FileSystem& file_system, const std::string&
   archive.reset();
   WV_TRY(create_folders(file_system, folder, extracted.members));
   WV_TRY(extract_members(file_system, wheel_path, folder, listing, extracted, sizes, wheel,
-                         options.threads));
+                         options.threads, stop));
+  return extracted;
+}
+
+}  // namespace
+
+Result<ExtractedWheel> extract_wheel(FileSystem& file_system, const std::string& wheel_path,
+                                     const std::string& folder, const ExtractOptions& options) {
+  std::atomic<bool> refused{false};
+  if (!options.check) return extract_unchecked(file_system, wheel_path, folder, options, refused);
+  Result<void> checked;
+  std::thread checker([&] {
+    checked = options.check();
+    if (!checked) refused = true;
+  });
+  Result<ExtractedWheel> extracted =
+      extract_unchecked(file_system, wheel_path, folder, options, refused);
+  checker.join();
+  WV_TRY(checked);
   return extracted;
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,10 +46,14 @@ struct ExtractOptions {
   std::string wheel_name;
   /// Threads that inflate members at once (0: one per core).
   unsigned threads = 0;
+  /// When set, run on a thread of its own beside the extraction (sync: the archive's sha256
+  /// against the lock, so that hashing a big wheel does not hold up inflating it). Its failure
+  /// stops the extraction and is the result, whatever the extraction found.
+  std::function<Result<void>()> check;
 };
 
 /// Extracts `wheel_path` into the existing empty folder `folder`. On error the folder holds
-/// partial output; the caller discards it.
+/// partial output; the caller discards it. With a `check`, success means it passed too.
 Result<ExtractedWheel> extract_wheel(FileSystem& file_system, const std::string& wheel_path,
                                      const std::string& folder, const ExtractOptions& options);
 

@@ -1,14 +1,21 @@
 // Linking an extracted wheel into staging: the spread step of "Installing a wheel".
 #include "src/install/wheel_link.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <set>
+#include <thread>
+#include <unordered_set>
 
 #include "src/base/sha256.h"
 #include "src/base/str.h"
 
 namespace wv::install {
 namespace {
+
+// Fewer members than this per core are linked in one pass: a thread costs more than it saves.
+constexpr std::size_t kMembersPerSlice = 2048;
 
 std::string join_rel(std::string_view base, std::string_view leaf) {
   if (base.empty()) return std::string(leaf);
@@ -198,6 +205,101 @@ Result<void> place_metadata(FileSystem& file_system, LinkedWheel& linked,
   return {};
 }
 
+/// What linking a wheel's members reads: each member's destination, in member order.
+struct MemberLinks {
+  FileSystem& file_system;
+  const ExtractedWheel& wheel;
+  const std::vector<MemberDestination>& destinations;
+  const std::string& tree;
+  const UnpackOptions& options;
+};
+
+/// Members [begin, end) into staging, in order: scripts rewritten, every other file linked.
+Result<void> link_members(const MemberLinks& links, std::size_t begin, std::size_t end,
+                          LinkedWheel& linked, std::set<std::string>& made) {
+  FileSystem& file_system = links.file_system;
+  const std::string& staging = links.options.staging;
+  for (std::size_t i = begin; i < end; ++i) {
+    const ExtractedMember& member = links.wheel.members[i];
+    const MemberDestination& destination = links.destinations[i];
+    const std::string source = path_join(links.tree, member.path);
+    if (destination.script) {
+      WV_TRY(place_script(file_system, linked, links.options, made, source, member,
+                          destination.rel));
+      continue;
+    }
+    WV_TRY(make_parents(file_system, staging, destination.rel, made));
+    WV_ASSIGN_OR_RETURN(LinkMode used,
+                        file_system.link_file(source, path_join(staging, destination.rel),
+                                              linked.next_mode));
+    if (used == LinkMode::kClone) ++linked.counts.cloned;
+    if (used == LinkMode::kHardlink) ++linked.counts.hardlinked;
+    if (used == LinkMode::kCopy) ++linked.counts.copied;
+    // Where clone did not work, later files start at the next rung (a per-file fallback still
+    // copies a file a hard link cannot reach).
+    if (used != LinkMode::kClone && linked.next_mode == LinkMode::kAuto) linked.next_mode = used;
+    linked.rows.push_back(RecordRow{destination.rel, member.hash, std::to_string(member.size)});
+    linked.unpacked.files.push_back(destination.rel);
+    linked.unpacked.members.push_back(member.path);
+  }
+  return {};
+}
+
+/// True when no destination is another's, nor a folder on another's way: then the members
+/// may be linked in any order, and the order of their results alone is kept.
+bool independent(const std::vector<MemberDestination>& destinations) {
+  std::unordered_set<std::string_view> all;
+  for (const MemberDestination& destination : destinations) {
+    if (!all.insert(destination.rel).second) return false;
+  }
+  for (const MemberDestination& destination : destinations) {
+    const std::string_view rel = destination.rel;
+    for (std::size_t slash = rel.find('/'); slash != std::string_view::npos;
+         slash = rel.find('/', slash + 1)) {
+      if (all.count(rel.substr(0, slash))) return false;
+    }
+  }
+  return true;
+}
+
+/// Every member linked: a big wheel's (a torch-sized one has 12,000 files, each a link and a
+/// folder here and there) in one contiguous slice per core, joined in member order, so the
+/// rows, the counts and the first error are what one pass in order gives.
+Result<void> link_all(const MemberLinks& links, LinkedWheel& linked, std::set<std::string>& made) {
+  const std::size_t count = links.destinations.size();
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t slices = std::min(cores, count / kMembersPerSlice);
+  if (slices < 2 || !independent(links.destinations)) {
+    return link_members(links, 0, count, linked, made);
+  }
+  std::vector<LinkedWheel> parts(slices);
+  // A folder two slices need is made by the first to get there (mkdir takes one that is).
+  std::vector<std::set<std::string>> parts_made(slices);
+  std::vector<Result<void>> done(slices);
+  auto run = [&](std::size_t s) {
+    parts[s].next_mode = linked.next_mode;
+    done[s] = link_members(links, count * s / slices, count * (s + 1) / slices, parts[s],
+                           parts_made[s]);
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t s = 1; s < slices; ++s) threads.emplace_back(run, s);
+  run(0);
+  for (std::thread& thread : threads) thread.join();
+  for (std::size_t s = 0; s < slices; ++s) {
+    WV_TRY(done[s]);
+    LinkedWheel& part = parts[s];
+    std::move(part.rows.begin(), part.rows.end(), std::back_inserter(linked.rows));
+    std::move(part.unpacked.files.begin(), part.unpacked.files.end(),
+              std::back_inserter(linked.unpacked.files));
+    std::move(part.unpacked.members.begin(), part.unpacked.members.end(),
+              std::back_inserter(linked.unpacked.members));
+    linked.counts.add(part.counts);
+    linked.next_mode = part.next_mode;
+    made.insert(parts_made[s].begin(), parts_made[s].end());
+  }
+  return {};
+}
+
 }  // namespace
 
 void LinkCounts::add(const LinkCounts& other) {
@@ -257,30 +359,17 @@ Result<LinkedWheel> link_wheel(FileSystem& file_system, const ExtractedWheel& wh
   linked.unpacked.name = wheel.name;
   linked.unpacked.version = wheel.version;
   linked.unpacked.dist_info = join_rel(linked.site, wheel.dist_info);
-  std::set<std::string> made;
-  WV_TRY(file_system.create_directories(options.staging));
+  std::vector<MemberDestination> destinations;
+  destinations.reserve(wheel.members.size());
   for (const ExtractedMember& member : wheel.members) {
     WV_ASSIGN_OR_RETURN(MemberDestination destination,
                         member_destination(wheel, options.scheme, member.path, wheel_name));
-    const std::string source = path_join(tree, member.path);
-    if (destination.script) {
-      WV_TRY(place_script(file_system, linked, options, made, source, member, destination.rel));
-      continue;
-    }
-    WV_TRY(make_parents(file_system, options.staging, destination.rel, made));
-    WV_ASSIGN_OR_RETURN(LinkMode used, file_system.link_file(source,
-                                                             path_join(options.staging, destination.rel),
-                                                             linked.next_mode));
-    if (used == LinkMode::kClone) ++linked.counts.cloned;
-    if (used == LinkMode::kHardlink) ++linked.counts.hardlinked;
-    if (used == LinkMode::kCopy) ++linked.counts.copied;
-    // Where clone did not work, later files start at the next rung (a per-file fallback still
-    // copies a file a hard link cannot reach).
-    if (used != LinkMode::kClone && linked.next_mode == LinkMode::kAuto) linked.next_mode = used;
-    linked.rows.push_back(RecordRow{destination.rel, member.hash, std::to_string(member.size)});
-    linked.unpacked.files.push_back(destination.rel);
-    linked.unpacked.members.push_back(member.path);
+    destinations.push_back(std::move(destination));
   }
+  WV_TRY(file_system.create_directories(options.staging));
+  const MemberLinks links{file_system, wheel, destinations, tree, options};
+  std::set<std::string> made;
+  WV_TRY(link_all(links, linked, made));
   WV_TRY(place_launchers(file_system, linked, wheel, tree, options, made, wheel_name));
   WV_TRY(place_metadata(file_system, linked, options, made));
   return linked;
@@ -299,6 +388,13 @@ Result<void> write_record(FileSystem& file_system, LinkedWheel& wheel, const std
   for (std::size_t i = wheel.rows.size(); i-- > 0;) keep[i] = listed.insert(wheel.rows[i].path).second;
   const std::string site = wheel.site.empty() ? "." : wheel.site;
   auto relative_to_site = [&](const std::string& rel) {
+    // A clean path inside the site folder (nearly every row) is its rest: lexically_relative
+    // would parse both paths for each of a big wheel's 12,000 rows to say the same.
+    if (rel.size() > site.size() + 1 && rel.compare(0, site.size(), site) == 0 &&
+        rel[site.size()] == '/' && rel.back() != '/' &&
+        check_member_name(std::string_view(rel).substr(site.size() + 1)).empty()) {
+      return rel.substr(site.size() + 1);
+    }
     return std::filesystem::path(rel).lexically_relative(site).generic_string();
   };
   std::string text;

@@ -81,6 +81,11 @@ std::string LocalWheelStore::local_path(const lock::LockedFile& file) const {
   return "";
 }
 
+std::string LocalWheelStore::unverified_path(const lock::LockedFile& file) const {
+  std::string path = local_path(file);
+  return path.empty() ? path : absolute_path(path);
+}
+
 LocatedFile LocalWheelStore::locate(const lock::LockedFile& file) {
   std::string path = local_path(file);
   if (path.empty()) return fallback_ != nullptr ? fallback_->locate(file) : LocatedFile{};

@@ -70,6 +70,14 @@ class WheelStore {
     (void)file;
     return "";
   }
+  /// The path get() would check and return, for a caller that checks it with verify_file()
+  /// itself while it reads the file, and trusts nothing read from it before that passes (sync
+  /// extracts a big wheel into the cache's staging as its hash is computed); "" when only
+  /// get() serves it (a download).
+  virtual std::string unverified_path(const lock::LockedFile& file) const {
+    (void)file;
+    return "";
+  }
 };
 
 /// Serves wheels with a `path` (relative to the lockfile's folder) or a file:// url, checking
@@ -86,6 +94,8 @@ class LocalWheelStore final : public WheelStore {
   LocatedFile locate(const lock::LockedFile& file) override;
   /// The local path `file` names, "" when it needs a download.
   std::string local_path(const lock::LockedFile& file) const override;
+  /// The absolute local path `file` names, "" when it needs a download.
+  std::string unverified_path(const lock::LockedFile& file) const override;
 
  private:
   std::string lock_dir_;

@@ -1,0 +1,66 @@
+// EarlyWriteBack: sync_file_range(SYNC_FILE_RANGE_WRITE) on Linux, which queues the pages for
+// writing and waits for nothing; BackgroundFlush: syncfs() on a thread. Elsewhere neither does
+// anything (the commit's flush writes everything).
+#include "src/install/write_back.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace wv::install {
+namespace {
+
+// Smaller files are many and small: one call each would cost more than it saves.
+constexpr std::uint64_t kMinBytes = std::uint64_t{1} << 18;
+// Big enough for few calls, small enough that a 400 MB library is written as it inflates.
+constexpr std::uint64_t kStepBytes = std::uint64_t{8} << 20;
+
+}  // namespace
+
+EarlyWriteBack::EarlyWriteBack(const std::string& path, std::uint64_t size) {
+#ifdef __linux__
+  // A descriptor of its own: the writer's is behind FileSystem's WritableFile.
+  if (size >= kMinBytes) fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+#else
+  (void)path;
+  (void)size;
+#endif
+}
+
+EarlyWriteBack::~EarlyWriteBack() {
+  if (fd_ < 0) return;
+  if (pending_ > 0) start(0);
+  ::close(fd_);
+}
+
+void EarlyWriteBack::wrote(std::uint64_t bytes) {
+  pending_ += bytes;
+  if (fd_ >= 0 && pending_ >= kStepBytes) start(pending_);
+}
+
+void EarlyWriteBack::start(std::uint64_t length) {
+#ifdef __linux__
+  (void)::sync_file_range(fd_, static_cast<off_t>(started_), static_cast<off_t>(length),
+                          SYNC_FILE_RANGE_WRITE);
+#endif
+  started_ += pending_;
+  pending_ = 0;
+}
+
+BackgroundFlush::BackgroundFlush(const std::string& folder) {
+#ifdef __linux__
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  thread_ = std::thread([fd] {
+    (void)::syncfs(fd);
+    ::close(fd);
+  });
+#else
+  (void)folder;
+#endif
+}
+
+BackgroundFlush::~BackgroundFlush() {
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace wv::install
