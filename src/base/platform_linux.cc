@@ -26,6 +26,13 @@ int sync_file(int fd) { return ::fsync(fd); }
 
 int sync_file_system(int fd) { return ::syncfs(fd); }
 
+int start_write_back(int fd, std::uint64_t offset, std::uint64_t length) {
+  return ::sync_file_range(fd, static_cast<off_t>(offset), static_cast<off_t>(length),
+                           SYNC_FILE_RANGE_WRITE);
+}
+
+bool has_write_back() { return true; }
+
 int exchange_paths(const char* a, const char* b) {
   return ::renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
 }

@@ -41,6 +41,10 @@ int sync_file_system(int fd) {
   return sync_file(fd);
 }
 
+int start_write_back(int, std::uint64_t, std::uint64_t) { return 0; }
+
+bool has_write_back() { return false; }
+
 int exchange_paths(const char* a, const char* b) { return ::renamex_np(a, b, RENAME_SWAP); }
 
 std::int64_t modified_ns(const struct ::stat& info) {

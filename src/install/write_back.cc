@@ -1,10 +1,13 @@
-// EarlyWriteBack: sync_file_range(SYNC_FILE_RANGE_WRITE) on Linux, which queues the pages for
-// writing and waits for nothing; BackgroundFlush: syncfs() on a thread. Elsewhere neither does
-// anything (the commit's flush writes everything).
+// EarlyWriteBack: platform::start_write_back() (Linux: sync_file_range), which queues the
+// pages for writing and waits for nothing; BackgroundFlush: sync_file_system() on a thread.
+// Where the platform has no write-back hint neither does anything (the commit's flush writes
+// everything).
 #include "src/install/write_back.h"
 
 #include <fcntl.h>
 #include <unistd.h>
+
+#include "src/base/platform.h"
 
 namespace wv::install {
 namespace {
@@ -17,13 +20,10 @@ constexpr std::uint64_t kStepBytes = std::uint64_t{8} << 20;
 }  // namespace
 
 EarlyWriteBack::EarlyWriteBack(const std::string& path, std::uint64_t size) {
-#ifdef __linux__
   // A descriptor of its own: the writer's is behind FileSystem's WritableFile.
-  if (size >= kMinBytes) fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-#else
-  (void)path;
-  (void)size;
-#endif
+  if (platform::has_write_back() && size >= kMinBytes) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  }
 }
 
 EarlyWriteBack::~EarlyWriteBack() {
@@ -38,25 +38,19 @@ void EarlyWriteBack::wrote(std::uint64_t bytes) {
 }
 
 void EarlyWriteBack::start(std::uint64_t length) {
-#ifdef __linux__
-  (void)::sync_file_range(fd_, static_cast<off_t>(started_), static_cast<off_t>(length),
-                          SYNC_FILE_RANGE_WRITE);
-#endif
+  (void)platform::start_write_back(fd_, started_, length);
   started_ += pending_;
   pending_ = 0;
 }
 
 BackgroundFlush::BackgroundFlush(const std::string& folder) {
-#ifdef __linux__
+  if (!platform::has_write_back()) return;  // a whole-system sync(2) would cost more than it saves
   const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
   thread_ = std::thread([fd] {
-    (void)::syncfs(fd);
+    (void)platform::sync_file_system(fd);
     ::close(fd);
   });
-#else
-  (void)folder;
-#endif
 }
 
 BackgroundFlush::~BackgroundFlush() {
