@@ -127,6 +127,11 @@ Result<void> DestinationCheck::check_folder(const std::string& rel,
 Result<void> check_inside(const FileSystem& file_system, const std::string& root,
                           const std::string& real_root, const std::string& rel,
                           std::set<std::string>& checked) {
+  // Every folder above one already checked was checked with it (or is absent, created by us).
+  if (std::size_t slash = rel.rfind('/');
+      slash != std::string::npos && checked.count(path_join(root, rel.substr(0, slash)))) {
+    return {};
+  }
   std::string current = root;
   std::vector<std::string_view> parts = split(rel, '/');
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {

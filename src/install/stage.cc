@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <filesystem>
 #include <optional>
 #include <set>
 #include <thread>
@@ -178,17 +177,18 @@ void merge(std::size_t number, UnpackedWheel& unpacked, StagedFiles& staged) {
 }
 
 // A file of one wheel where another puts a folder cannot both be installed.
+// The paths are clean (members checked, scheme folders from sysconfig): a folder above one is
+// its text up to a `/`, which spares parsing each of a big wheel's 12,000 paths.
 Result<void> check_file_over_folder(const StagedFiles& staged, const std::string& root) {
-  namespace fs = std::filesystem;  // lexical only
   for (const std::string& rel : staged.placed) {
-    for (fs::path parent = fs::path(rel).parent_path(); !parent.empty();
-         parent = parent.parent_path()) {
-      if (staged.source_of.count(parent.generic_string())) {
+    for (std::size_t slash = rel.rfind('/'); slash != std::string::npos && slash > 0;
+         slash = rel.rfind('/', slash - 1)) {
+      const std::string parent = rel.substr(0, slash);
+      if (staged.source_of.count(parent)) {
         return make_error(ErrorCode::kInvalidInput,
-                          str_cat(staged.source(parent.generic_string()), " installs a file at ",
-                                  in_backticks(parent.generic_string()), ", and ",
-                                  staged.source(rel), " installs ", in_backticks(rel),
-                                  " inside it"))
+                          str_cat(staged.source(parent), " installs a file at ",
+                                  in_backticks(parent), ", and ", staged.source(rel),
+                                  " installs ", in_backticks(rel), " inside it"))
             .with_note(unchanged_note(root));
       }
     }
