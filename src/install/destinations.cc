@@ -100,16 +100,16 @@ Result<void> DestinationCheck::check_folder(const std::string& rel,
   };
   if (is_scheme_folder(rel)) return refuse("one of the environment's own");
   // Every folder inside (symlinks not followed), or the first entry that stays.
-  std::vector<std::string> folders = {rel};
-  for (std::size_t next = 0; next < folders.size(); ++next) {
-    const std::string folder = folders[next];
+  std::vector<std::string> inside = {rel};
+  for (std::size_t next = 0; next < inside.size(); ++next) {
+    const std::string folder = inside[next];
     Result<std::vector<DirectoryEntry>> entries =
         file_system.list_directory(path_join(root, folder));
     if (!entries) return refuse(str_cat("it cannot be read: ", entries.error().message));
     for (const DirectoryEntry& entry : *entries) {
       const std::string inner = str_cat(folder, "/", entry.name);
       if (entry.type == FileType::kDirectory) {
-        folders.push_back(inner);
+        inside.push_back(inner);
       } else if (!trashed.count(inner)) {
         return refuse(str_cat("it holds ", in_backticks(inner), ", which this sync keeps: ",
                               whose(inner)));
@@ -117,10 +117,10 @@ Result<void> DestinationCheck::check_folder(const std::string& rel,
     }
   }
   // Deepest first: a folder's path is longer than every folder above it.
-  std::sort(folders.begin(), folders.end(), [](const std::string& a, const std::string& b) {
+  std::sort(inside.begin(), inside.end(), [](const std::string& a, const std::string& b) {
     return a.size() != b.size() ? a.size() > b.size() : a < b;
   });
-  vacated.insert(vacated.end(), folders.begin(), folders.end());
+  vacated.insert(vacated.end(), inside.begin(), inside.end());
   return {};
 }
 
