@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config nlohmann-json3-dev libtomlplusplus-dev
           libcurl4-openssl-dev libxxhash-dev catch2 libzip-dev libisal-dev libssl-dev zlib1g-dev
           python3 python3-venv python3-packaging python3-pip zip clang libclang-rt-14-dev
+          lld  # links wvlock with its start-up order (src/cli/startup.order)
           git python3-setuptools-whl python3-wheel-whl
           ca-certificates  # scripts/check-macos.sh fetches Zig from the npm registry over https
           nginx-light openssl)  # the private-index tests (tests/cli/private_index.h)
