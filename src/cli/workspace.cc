@@ -51,6 +51,18 @@ Result<std::vector<std::string>> child_folders(const FileSystem& file_system,
   return out;
 }
 
+// A path or glob as `/` segments without empty or `.` ones; `**/**` is one `**` (the same
+// match, and the matcher's work stays polynomial in the number of `**`).
+std::vector<std::string_view> path_segments(std::string_view path) {
+  std::vector<std::string_view> segments;
+  for (std::string_view segment : split(path, '/')) {
+    if (segment.empty() || segment == ".") continue;
+    if (segment == "**" && !segments.empty() && segments.back() == "**") continue;
+    segments.push_back(segment);
+  }
+  return segments;
+}
+
 // `**`: `base` and every folder below it, hidden ones left out (zero or more segments).
 Result<void> add_descendants(const FileSystem& file_system, const std::string& root,
                              const std::string& base, std::vector<std::string>& out) {
@@ -70,8 +82,7 @@ Result<std::vector<std::string>> expand(const FileSystem& file_system, const std
                                         const std::string& glob) {
   std::vector<std::string> current{""};
   bool recursive = false;
-  for (std::string_view segment : split(glob, '/')) {
-    if (segment.empty() || segment == ".") continue;
+  for (std::string_view segment : path_segments(glob)) {
     std::vector<std::string> next;
     for (const std::string& base : current) {
       if (segment == "**") {
@@ -126,17 +137,6 @@ bool segments_match(const std::vector<std::string_view>& glob, std::size_t g,
   return p == path.size();
 }
 
-// A path or glob as `/` segments without empty or `.` ones; `**/**` is one `**` (the same
-// match, and the matcher's work stays polynomial in the number of `**`).
-std::vector<std::string_view> path_segments(std::string_view path) {
-  std::vector<std::string_view> segments;
-  for (std::string_view segment : split(path, '/')) {
-    if (segment.empty() || segment == ".") continue;
-    if (segment == "**" && !segments.empty() && segments.back() == "**") continue;
-    segments.push_back(segment);
-  }
-  return segments;
-}
 
 bool excluded(const targets::WorkspaceConfig& workspace, const std::string& relative) {
   const std::vector<std::string_view> path = path_segments(relative);
