@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <iterator>
 #include <set>
-#include <thread>
 #include <unordered_set>
 
 #include "src/base/sha256.h"
 #include "src/base/str.h"
+#include "src/install/slices.h"
 
 namespace wv::install {
 namespace {
@@ -267,35 +267,33 @@ bool independent(const std::vector<MemberDestination>& destinations) {
 /// rows, the counts and the first error are what one pass in order gives.
 Result<void> link_all(const MemberLinks& links, LinkedWheel& linked, std::set<std::string>& made) {
   const std::size_t count = links.destinations.size();
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t slices = std::min(cores, count / kMembersPerSlice);
-  if (slices < 2 || !independent(links.destinations)) {
+  if (slice_count(count, kMembersPerSlice) < 2 || !independent(links.destinations)) {
     return link_members(links, 0, count, linked, made);
   }
-  std::vector<LinkedWheel> parts(slices);
-  // A folder two slices need is made by the first to get there (mkdir takes one that is).
-  std::vector<std::set<std::string>> parts_made(slices);
-  std::vector<Result<void>> done(slices);
-  auto run = [&](std::size_t s) {
-    parts[s].next_mode = linked.next_mode;
-    done[s] = link_members(links, count * s / slices, count * (s + 1) / slices, parts[s],
-                           parts_made[s]);
+  // One slice's links; a folder two slices need is made by the first to get there (mkdir takes
+  // one that is).
+  struct LinkedSlice {
+    LinkedWheel wheel;
+    std::set<std::string> made;
+    Result<void> done;
   };
-  std::vector<std::thread> threads;
-  for (std::size_t s = 1; s < slices; ++s) threads.emplace_back(run, s);
-  run(0);
-  for (std::thread& thread : threads) thread.join();
-  for (std::size_t s = 0; s < slices; ++s) {
-    WV_TRY(done[s]);
-    LinkedWheel& part = parts[s];
-    std::move(part.rows.begin(), part.rows.end(), std::back_inserter(linked.rows));
-    std::move(part.unpacked.files.begin(), part.unpacked.files.end(),
+  std::vector<LinkedSlice> parts =
+      in_slices<LinkedSlice>(count, kMembersPerSlice, [&](std::size_t begin, std::size_t end) {
+        LinkedSlice part;
+        part.wheel.next_mode = linked.next_mode;
+        part.done = link_members(links, begin, end, part.wheel, part.made);
+        return part;
+      });
+  for (LinkedSlice& part : parts) {
+    WV_TRY(part.done);
+    std::move(part.wheel.rows.begin(), part.wheel.rows.end(), std::back_inserter(linked.rows));
+    std::move(part.wheel.unpacked.files.begin(), part.wheel.unpacked.files.end(),
               std::back_inserter(linked.unpacked.files));
-    std::move(part.unpacked.members.begin(), part.unpacked.members.end(),
+    std::move(part.wheel.unpacked.members.begin(), part.wheel.unpacked.members.end(),
               std::back_inserter(linked.unpacked.members));
-    linked.counts.add(part.counts);
-    linked.next_mode = part.next_mode;
-    made.insert(parts_made[s].begin(), parts_made[s].end());
+    linked.counts.add(part.wheel.counts);
+    linked.next_mode = part.wheel.next_mode;
+    made.insert(part.made.begin(), part.made.end());
   }
   return {};
 }
