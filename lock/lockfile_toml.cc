@@ -381,17 +381,20 @@ namespace {
 
 Result<Lockfile> read_document(const TomlNode& document, std::string_view path);
 
+/// "lockfile `PATH`", as limit errors name it.
+std::string lock_name(std::string_view path) { return str_cat("lockfile ", in_backticks(path)); }
+
 /// The document's tree: the subset parser's when it answers, else the full parser's. The nesting
 /// pre-scan guards the full parser's recursion; the subset parser bounds its own, below the
 /// limit unless the limit is set lower.
 Result<TomlTree> parse_lock_text(std::string_view text, std::string_view path) {
   const std::uint64_t max_depth = limit_value(Limit::kTomlDepth);
-  const std::string what = str_cat("lockfile ", in_backticks(path));
+  auto check_nesting = [&] { return check_toml_nesting(text, max_depth, lock_name(path)); };
   if (std::optional<TomlTree> tree = parse_toml_subset(text)) {
-    if (max_depth < kTomlSubsetMaxNesting) WV_TRY(check_toml_nesting(text, max_depth, what));
+    if (max_depth < kTomlSubsetMaxNesting) WV_TRY(check_nesting());
     return std::move(*tree);
   }
-  WV_TRY(check_toml_nesting(text, max_depth, what));
+  WV_TRY(check_nesting());
   Result<TomlTree> tree = parse_toml_full(text, path);
   if (!tree) {
     Error error = std::move(tree).error();
@@ -405,7 +408,7 @@ Result<TomlTree> parse_lock_text(std::string_view text, std::string_view path) {
 
 Result<Lockfile> read_lockfile(std::string_view text, std::string_view path) {
   if (text.size() > limit_value(Limit::kTomlBytes)) {
-    return limit_error(Limit::kTomlBytes, str_cat("lockfile ", in_backticks(path)), text.size());
+    return limit_error(Limit::kTomlBytes, lock_name(path), text.size());
   }
   WV_ASSIGN_OR_RETURN(TomlTree tree, parse_lock_text(text, path));
   const TomlNode& document = tree.root();
