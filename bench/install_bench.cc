@@ -149,13 +149,19 @@ std::string find_wvlock() {
   return "";
 }
 
-std::string file_system_name(const std::string& path) {
+unsigned long file_system_type(const std::string& path) {
   struct statfs info;
-  if (::statfs(path.c_str(), &info) != 0) return "unknown";
-  const auto type = static_cast<unsigned long>(info.f_type);
+  return ::statfs(path.c_str(), &info) == 0 ? static_cast<unsigned long>(info.f_type) : 0;
+}
+
+constexpr unsigned long kExtMagic = 0xEF53;
+
+std::string file_system_name(const std::string& path) {
+  const unsigned long type = file_system_type(path);
+  if (type == 0) return "unknown";
   const char* name = "other";
   switch (type) {
-    case 0xEF53: name = "ext2/3/4"; break;
+    case kExtMagic: name = "ext2/3/4"; break;
     case 0x58465342: name = "xfs"; break;
     case 0x9123683E: name = "btrfs"; break;
     case 0x01021994: name = "tmpfs"; break;
@@ -392,6 +398,7 @@ struct Context {
   wv::targets::HostProfile host;
   std::string wvlock;
   std::string pip_python;
+  bool keep_rounds = false;  ///< RoundFolder: removed only at the end of the run
 };
 
 wv::install::SyncOptions sync_options(const Context& context, const std::string& venv,
@@ -408,17 +415,24 @@ void keep_largest(double& largest, double value) {
   if (!std::isnan(value) && (std::isnan(largest) || value > largest)) largest = value;
 }
 
-/// A round's trees, removed together when the round ends: ext4 allocates inodes more slowly
-/// for a while after many deletions, and a removal between two steps would slow the second.
+/// A round's trees. ext4 without a journal (this project's build machines) skips every inode
+/// freed in the last 1-6 minutes when it allocates one (`recently_deleted()`, a buffer lookup
+/// per skipped inode): after a round's ~60,000 removals the next round's cold sync spent a
+/// fifth of its CPU there, and whichever step came first after a removal paid for it. So on
+/// ext2/3/4 every round's trees stay until the run ends (~6.5 GB a torch round); elsewhere
+/// (tmpfs: memory) they go when the round ends.
 struct RoundFolder {
   std::string path;
-  ~RoundFolder() { remove_tree(path); }
+  bool keep;
+  ~RoundFolder() {
+    if (!keep) remove_tree(path);
+  }
 };
 
 /// One round of every figure; false when a sync failed (the rest would mean nothing).
 bool measure_round(const Context& context, const Case& bench_case, const wv::lock::Lockfile& lockfile,
-                   const std::string& project, Figures& figures) {
-  RoundFolder round{wv::str_cat(context.dir, "/", bench_case.name, "-round")};
+                   const std::string& project, int index, Figures& figures) {
+  RoundFolder round{wv::str_cat(context.dir, "/", bench_case.name, "-round", index), context.keep_rounds};
   const std::string base = round.path + "/";
   const std::string cold_venv = base + "venv-cold", warm_venv = base + "venv-warm";
   const std::string cache = base + "cache";
@@ -616,7 +630,7 @@ int run_case(const Context& context, const std::string& name) {
 
   Figures figures;
   for (int round = 0; round < bench_case.rounds; ++round) {
-    if (!measure_round(context, bench_case, lockfile, project, figures)) {
+    if (!measure_round(context, bench_case, lockfile, project, round, figures)) {
       std::printf("%-6s sync failed: %s\n", name.c_str(), figures.sync_error.c_str());
       return 1;
     }
@@ -678,6 +692,7 @@ int main(int argc, char** argv) {
   context.host.arch.set(context.machine, wv::targets::FactSource::kUname);
   context.host.libc.set(wv::targets::LibcKind::kGlibc, wv::targets::FactSource::kLibc);
   context.host.libc_version.set({2, 35}, wv::targets::FactSource::kLibc);
+  context.keep_rounds = file_system_type(options.dir) == kExtMagic;
   if (context.wvlock.empty()) context.wvlock = find_wvlock();
   if (options.pip) context.pip_python = options.python.empty() ? find_pip_python() : options.python;
 
@@ -688,6 +703,10 @@ int main(int argc, char** argv) {
               std::thread::hardware_concurrency(), CPU_COUNT(&usable), options.dir.c_str(),
               file_system_name(options.dir).c_str(), std::string(wv::to_string(options.link_mode)).c_str(),
               options.compile_bytecode ? "compiled" : "off");
+  if (context.keep_rounds) {
+    std::printf("ext4: each round's trees are kept until the run ends (~6.5 GB a torch round), and "
+                "files removed in the last minutes (an earlier run's) still slow inode allocation\n");
+  }
   std::printf("wvlock: %s; pip: %s\n", context.wvlock.empty() ? "not found" : context.wvlock.c_str(),
               context.pip_python.empty() ? "not measured" : context.pip_python.c_str());
   int code = 0;

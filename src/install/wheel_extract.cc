@@ -529,7 +529,8 @@ Result<void> extract_members(FileSystem& file_system, const std::string& wheel_p
     failed = true;
   };
   auto work = [&]() {
-    Result<ZipPtr> archive = open_zip(wheel_path, str_cat("wheel ", in_backticks(wheel)));
+    // The listing's handle made the consistency checks of this same file.
+    Result<ZipPtr> archive = open_zip(wheel_path, str_cat("wheel ", in_backticks(wheel)), true);
     if (!archive) return fail(std::move(archive).error());
     InflateBuffers buffers;
     for (std::size_t k; !failed && !stop && (k = next.fetch_add(1)) < order.size();) {

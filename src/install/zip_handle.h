@@ -28,10 +28,13 @@ inline std::string zip_error_text(zip_error_t* error) {
 }
 
 /// Opens `path` read-only with the consistency checks; kIntegrity "WHAT is not a valid zip: ..."
-/// when libzip refuses it (`what` names it: "wheel `x.whl`").
-inline Result<ZipPtr> open_zip(const std::string& path, std::string_view what) {
+/// when libzip refuses it (`what` names it: "wheel `x.whl`"). `checked`: a handle opened with
+/// them already vouches for this file, so this one skips them (they read every member's local
+/// header: 35 ms of a 12,000-member wheel's 60 ms open).
+inline Result<ZipPtr> open_zip(const std::string& path, std::string_view what,
+                               bool checked = false) {
   int error_code = 0;
-  ZipPtr archive(zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &error_code));
+  ZipPtr archive(zip_open(path.c_str(), ZIP_RDONLY | (checked ? 0 : ZIP_CHECKCONS), &error_code));
   if (archive) return archive;
   zip_error_t error;
   zip_error_init_with_code(&error, error_code);
