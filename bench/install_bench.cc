@@ -21,6 +21,8 @@
 // /usr/bin/python3 and python3 that has pip), --no-pip, --dir DIR (/tmp: the working folder,
 // removed at the end; /dev/shm measures without the disk), --link-mode auto|clone|hardlink|copy,
 // --compile-bytecode, --wvlock PATH (the CLI; default beside this binary in the build).
+// On ext4 without a journal, files made within minutes of a mass removal are slower to create
+// (see RoundFolder): leave a few minutes after another run, or give --dir a new file system.
 #include <sys/resource.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
