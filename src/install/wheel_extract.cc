@@ -21,6 +21,7 @@
 
 #include "src/base/sha256.h"
 #include "src/base/str.h"
+#include "src/install/piece_writer.h"
 #include "src/install/write_back.h"
 #include "src/install/zip_handle.h"
 #include "src/pkg/name.h"
@@ -31,6 +32,10 @@ namespace wv::install {
 namespace {
 
 constexpr std::size_t kChunk = std::size_t{1} << 18;
+// A member handed to a PieceWriter: pieces of 1 MiB, four of them (one inflating, the rest
+// queued or being hashed and written): 4 MiB per such member in flight.
+constexpr std::size_t kPieceBytes = std::size_t{1} << 20;
+constexpr std::size_t kPieces = 4;
 
 /// One archive member.
 struct Member {
@@ -101,13 +106,33 @@ Result<void> read_member(zip_t* archive, const Member& member, std::string_view 
   return {};
 }
 
-/// The same for a deflated member, inflated here with ISA-L from the raw stream (several times
-/// zlib's speed). ISA-L computes the CRC-32 while it inflates, and it must match the zip
-/// directory's, as libzip's own reads and pip require: a member whose CRC does not match is a
-/// damaged wheel even when RECORD's hash (which the wheel's author computed) agrees.
+/// Where inflate_member() puts what it inflates: into the thread's own output buffer, handed
+/// to `sink` piece by piece.
 template <class Sink>
+struct SinkOutput {
+  std::span<char> buffer;
+  Sink& sink;
+  std::span<char> next() { return buffer; }
+  Result<void> put(std::span<char> produced) {
+    return sink(std::string_view(produced.data(), produced.size()));
+  }
+};
+
+/// Or into a PieceWriter's buffers, consumed on its thread.
+struct PieceOutput {
+  PieceWriter& pieces;
+  std::span<char> next() { return pieces.next(); }
+  Result<void> put(std::span<char> produced) { return pieces.submit(produced.size()); }
+};
+
+/// The same for a deflated member, inflated here with ISA-L from the raw stream (several times
+/// zlib's speed) into `out` (SinkOutput or PieceOutput). ISA-L computes the CRC-32 while it
+/// inflates, and it must match the zip directory's, as libzip's own reads and pip require: a
+/// member whose CRC does not match is a damaged wheel even when RECORD's hash (which the
+/// wheel's author computed) agrees.
+template <class Output>
 Result<void> inflate_member(zip_t* archive, const Member& member, std::string_view wheel,
-                            InflateBuffers& buffers, Sink&& sink) {
+                            InflateBuffers& buffers, Output&& out) {
   ZipFilePtr file(zip_fopen_index(archive, member.index, ZIP_FL_COMPRESSED));
   auto broken = [&](std::string_view why) {
     return make_error(ErrorCode::kIntegrity, str_cat("cannot inflate ", in_backticks(member.name),
@@ -118,7 +143,6 @@ Result<void> inflate_member(zip_t* archive, const Member& member, std::string_vi
   isal_inflate_init(state);  // resets every field a stream uses: the state is reused
   state->crc_flag = ISAL_GZIP_NO_HDR;  // raw deflate, the gzip CRC-32 of the output kept
   std::span<char> input = buffers.input();
-  std::span<char> output = buffers.output();
   std::uint64_t total = 0;
   bool input_done = false;
   while (state->block_state != ISAL_BLOCK_FINISH) {
@@ -129,6 +153,7 @@ Result<void> inflate_member(zip_t* archive, const Member& member, std::string_vi
       state->next_in = reinterpret_cast<uint8_t*>(input.data());
       state->avail_in = static_cast<uint32_t>(got);
     }
+    const std::span<char> output = out.next();
     state->next_out = reinterpret_cast<uint8_t*>(output.data());
     state->avail_out = static_cast<uint32_t>(output.size());
     const uint32_t input_before = state->avail_in;
@@ -141,7 +166,7 @@ Result<void> inflate_member(zip_t* archive, const Member& member, std::string_vi
                                                        in_backticks(wheel),
                                                        " expands past its declared size"));
     }
-    if (produced > 0) WV_TRY(sink(std::string_view(output.data(), produced)));
+    if (produced > 0) WV_TRY(out.put(output.first(produced)));
     // No output and no input taken: more input cannot come, or the stream is stuck.
     if (produced == 0 && state->avail_in == input_before &&
         state->block_state != ISAL_BLOCK_FINISH && (input_done || state->avail_in > 0)) {
@@ -457,7 +482,8 @@ Result<void> read_record(zip_t* archive, const Listing& listing, std::string_vie
 Result<void> extract_member(FileSystem& file_system, zip_t* archive, const Member& member,
                             const ExtractedMember& expected, const std::string& recorded_size,
                             const std::string& path, std::string_view wheel,
-                            InflateBuffers& buffers, const std::atomic<bool>& stop) {
+                            InflateBuffers& buffers, std::uint64_t separate_writer_bytes,
+                            const std::atomic<bool>& stop) {
   WV_ASSIGN_OR_RETURN(std::unique_ptr<WritableFile> file,
                       file_system.create_file(path, member.executable));
   Sha256 digest;
@@ -469,8 +495,19 @@ Result<void> extract_member(FileSystem& file_system, zip_t* archive, const Membe
     write_back.wrote(chunk.size());
     return {};
   };
-  WV_TRY(member.deflated ? inflate_member(archive, member, wheel, buffers, sink)
-                         : read_member(archive, member, wheel, buffers.output(), sink));
+  if (!member.deflated) {
+    WV_TRY(read_member(archive, member, wheel, buffers.output(), sink));
+  } else if (separate_writer_bytes == 0 || member.size < separate_writer_bytes) {
+    WV_TRY(inflate_member(archive, member, wheel, buffers, SinkOutput<decltype(sink)>{buffers.output(), sink}));
+  } else {
+    // Hashed and written on the writer's thread while this one inflates; `digest` and
+    // `file` are this thread's again once finish() has returned.
+    PieceWriter pieces(kPieces, kPieceBytes, sink);
+    Result<void> inflated = inflate_member(archive, member, wheel, buffers, PieceOutput{pieces});
+    Result<void> written = pieces.finish();
+    WV_TRY(inflated);
+    WV_TRY(written);
+  }
   WV_TRY(file->close());
   std::string actual = str_cat("sha256=", hex_to_urlsafe_base64_nopad(digest.finish_hex()));
   if (actual != expected.hash) {
@@ -508,7 +545,7 @@ Result<void> create_folders(FileSystem& file_system, const std::string& folder,
 Result<void> extract_members(FileSystem& file_system, const std::string& wheel_path,
                              const std::string& folder, const Listing& listing,
                              const ExtractedWheel& extracted, const std::vector<std::string>& sizes,
-                             std::string_view wheel, unsigned threads,
+                             std::string_view wheel, const ExtractOptions& options,
                              const std::atomic<bool>& stop) {
   std::map<std::string_view, const Member*> by_name;
   for (const Member& member : listing.members) by_name[member.name] = &member;
@@ -538,13 +575,14 @@ Result<void> extract_members(FileSystem& file_system, const std::string& wheel_p
       Result<void> done =
           extract_member(file_system, archive->get(), *archived[order[k]], expected,
                          sizes[order[k]], path_join(folder, expected.path), wheel, buffers,
-                         stop);
+                         options.separate_writer_bytes, stop);
       if (!done) return fail(std::move(done).error());
     }
   };
   std::size_t workers = std::max<std::size_t>(
       1, std::min<std::size_t>(order.size(),
-                               threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency())));
+                               options.threads != 0 ? options.threads
+                                                    : std::max(1u, std::thread::hardware_concurrency())));
   std::vector<std::thread> pool;
   for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(work);
   work();
@@ -576,7 +614,7 @@ Result<ExtractedWheel> extract_unchecked(FileSystem& file_system, const std::str
   archive.reset();
   WV_TRY(create_folders(file_system, folder, extracted.members));
   WV_TRY(extract_members(file_system, wheel_path, folder, listing, extracted, sizes, wheel,
-                         options.threads, stop));
+                         options, stop));
   return extracted;
 }
 

@@ -7,8 +7,8 @@
 // no links or special files, the entry count and unpacked size bounds, one .dist-info folder
 // whose name, and METADATA's Name and Version, agree with the file name, WHEEL's version 1.x,
 // and every member but RECORD listed in RECORD with a sha256 and size that match what it
-// inflates to. The whole wheel's sha256 is the WheelStore's to check (at download, or when a
-// local file is read); a member's CRC-32 is not checked on top of its sha256.
+// inflates to, and every deflated member's CRC-32 against the zip directory. The whole wheel's
+// sha256 is the WheelStore's to check (at download, or when a local file is read).
 #pragma once
 
 #include <cstdint>
@@ -46,6 +46,9 @@ struct ExtractOptions {
   std::string wheel_name;
   /// Threads that inflate members at once (0: one per core).
   unsigned threads = 0;
+  /// A deflated member of at least this many bytes is hashed and written on a thread of its
+  /// own while it inflates (install/piece_writer.h); 0: none is.
+  std::uint64_t separate_writer_bytes = std::uint64_t{16} << 20;
   /// When set, run on a thread of its own beside the extraction (sync: the archive's sha256
   /// against the lock, so that hashing a big wheel does not hold up inflating it). Its failure
   /// stops the extraction and is the result, whatever the extraction found.
