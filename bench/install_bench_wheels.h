@@ -368,6 +368,25 @@ inline std::vector<Member> torchlike_wheel(const std::string& name, const std::s
   return members;
 }
 
+/// One shared library of `megabytes` MB (torch's biggest is ~400 MB here) and __init__.py.
+inline std::vector<Member> one_library_wheel(const std::string& name, const std::string& version,
+                                             int megabytes) {
+  std::vector<Member> members;
+  Member library;
+  library.name = wv::str_cat(name, "/lib/lib", name, ".so");
+  library.content = Content::kBinary;
+  library.size = static_cast<std::uint64_t>(megabytes) * 1000000;
+  library.seed = 2024;
+  library.executable = true;
+  members.push_back(std::move(library));
+  Member init;
+  init.name = name + "/__init__.py";
+  init.fixed = "VALUE = 1\n";
+  members.push_back(std::move(init));
+  add_dist_info(members, name, version, false);
+  return members;
+}
+
 struct WheelStats {
   std::uint64_t files = 0;
   std::uint64_t unpacked = 0;
