@@ -319,6 +319,18 @@ std::string absolute_path(std::string_view path) {
     while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
     return std::string(path);
   }
+  // A plain relative path (`.venv`) under a normal working folder: the two joined, as
+  // std::filesystem::absolute() would (it asks getcwd() too) and lexically_normal() keeps.
+  if (!path.empty() && path[0] != '/') {
+    char folder[4096];
+    if (::getcwd(folder, sizeof folder) != nullptr) {
+      std::string joined = str_cat(folder, "/", path);
+      if (is_normal_absolute(joined)) {
+        while (joined.size() > 1 && joined.back() == '/') joined.pop_back();
+        return joined;
+      }
+    }
+  }
   std::error_code ec;
   std::filesystem::path absolute = std::filesystem::absolute(std::filesystem::path(path), ec);
   if (ec) absolute = std::filesystem::path(path);

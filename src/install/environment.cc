@@ -142,13 +142,17 @@ Result<InterpreterFacts> read_interpreter(const std::string& venv,
                               in_backticks("bin/python")));
   }
   WV_ASSIGN_OR_RETURN(std::string answer, interpreter_answer(root, python, python_override.empty()));
-  std::map<std::string, std::string> values;
-  for (std::string_view line : split(answer, '\n')) {
-    std::size_t equals = line.find('=');
-    if (equals == std::string_view::npos) continue;
-    values[std::string(line.substr(0, equals))] = std::string(line.substr(equals + 1));
-  }
-  auto get = [&](const char* key) { return values.count(key) ? values[key] : std::string(); };
+  // ~20 `key=value` lines: a scan per key costs less than a map of copies.
+  const std::vector<std::string_view> lines = split(answer, '\n');
+  auto get = [&](std::string_view key) {
+    std::string value;  // the last line of the key wins
+    for (std::string_view line : lines) {
+      if (line.size() > key.size() && line[key.size()] == '=' && line.substr(0, key.size()) == key) {
+        value = std::string(line.substr(key.size() + 1));
+      }
+    }
+    return value;
+  };
   InterpreterFacts facts;
   facts.full_version = get("version");
   facts.base_executable = get("base_executable");

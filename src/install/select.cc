@@ -181,7 +181,12 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
     result.reason = mismatch;
     if (!force) return result;
   }
-  LiveProviders* providers = live.markers ? &live.providers_for(target.declared) : nullptr;
+  // Made when the first variant wheel is judged: a lock without one runs no provider.
+  LiveProviders* providers = nullptr;
+  auto providers_now = [&]() -> LiveProviders& {
+    if (providers == nullptr) providers = &live.providers_for(target.declared);
+    return *providers;
+  };
   for (const lock::LockedPackage* package :
        lockfile.closure(target.name, options.extras, options.groups, options.dependencies)) {
     const lock::TargetUse& use = package->targets.at(target.name);
@@ -203,13 +208,13 @@ Evaluation evaluate(const lock::Lockfile& lockfile, const lock::LockedTarget& ta
         why = str_cat(in_backticks(use.wheels[i]), " is not listed");
       } else if (!parsed) {
         why = parsed.error().message;
-      } else if (!live.tags || providers == nullptr) {
+      } else if (!live.tags || !live.markers) {
         why = live.tags_problem;
       } else {
         const bool variant = parsed->variant_label.has_value() && package->variants.has_value();
         targets::WheelVerdict verdict = targets::judge_wheel(
             *parsed, *live.tags, variant ? &*package->variants : nullptr,
-            variant ? &providers->supported_for(*package) : nullptr,
+            variant ? &providers_now().supported_for(*package) : nullptr,
             "the lock has no variant metadata for it");
         if (verdict.rank) {
           rank = WheelRank{std::move(*verdict.rank), i};

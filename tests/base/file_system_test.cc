@@ -90,6 +90,15 @@ TEST_CASE("file system: absolute_path is std::filesystem's normal absolute path"
   char cwd[4096];
   REQUIRE(getcwd(cwd, sizeof cwd) != nullptr);
   CHECK(wv::absolute_path("x/../y") == std::string(cwd) + "/y");
+  // Relative paths: the plain ones are joined to the working folder without std::filesystem.
+  for (const char* path : {".venv", "a/b", "a/", "a//b", "./a", "a/./b", "a/..", "..", ".",
+                           "a/b/", "-x y/z"}) {
+    INFO(path);
+    std::string expected =
+        std::filesystem::absolute(path).lexically_normal().generic_string();
+    while (expected.size() > 1 && expected.back() == '/') expected.pop_back();
+    CHECK(wv::absolute_path(path) == expected);
+  }
 }
 
 TEST_CASE("file system: stat gives the identity and the mtime in nanoseconds", "[base][file_system]") {
