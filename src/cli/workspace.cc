@@ -232,8 +232,9 @@ Result<pkg::PackageName> member_name_at(const FileSystem& file_system, const std
 Result<std::optional<WorkspaceLocation>> find_workspace(const FileSystem& file_system,
                                                         const std::string& start) {
   const std::string from = absolute_path(start);
-  for (fs::path folder = from;; folder = folder.parent_path()) {
-    const std::string path = path_join(folder.generic_string(), "pyproject.toml");
+  // Plain string steps up the tree (absolute and normal already): every command pays this walk.
+  for (std::string folder = from;; folder = path_parent(folder)) {
+    const std::string path = path_join(folder, "pyproject.toml");
     Result<std::string> text = file_system.read_file(path);
     // No parse for a file that cannot declare a workspace: the word appears in any spelling of
     // the key but one with escapes (a backslash). Every command pays this search.
@@ -244,7 +245,7 @@ Result<std::optional<WorkspaceLocation>> find_workspace(const FileSystem& file_s
     if (text) {
       WV_ASSIGN_OR_RETURN(auto workspace, targets::parse_workspace_table(*text, path));
       if (workspace) {
-        const std::string root = folder.generic_string();
+        const std::string& root = folder;
         if (root == from) return std::optional<WorkspaceLocation>(WorkspaceLocation{root, ""});
         const std::string relative = fs::path(from).lexically_relative(root).generic_string();
         for (const auto& pattern : workspace->members) {
@@ -257,7 +258,7 @@ Result<std::optional<WorkspaceLocation>> find_workspace(const FileSystem& file_s
         }
       }
     }
-    if (folder == folder.parent_path() || folder.empty()) break;
+    if (folder == "/" || folder.empty() || folder == ".") break;
   }
   return std::optional<WorkspaceLocation>();
 }
