@@ -10,6 +10,7 @@
 
 #include "src/base/hex.h"
 #include "src/base/lazy_library.h"
+#include "src/base/sha256_portable.h"
 #include "src/base/str.h"
 
 #ifndef WV_CRYPTO_SONAME
@@ -63,7 +64,13 @@ std::string Sha256::finish_hex() {
   return hex_encode(std::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
+// Below this size the portable code answers (src/base/sha256_portable.h): a command that hashes
+// only small things never loads libcrypto. Above it libcrypto's SHA-NI code, ~6x faster per
+// byte here, has repaid its start.
+constexpr std::size_t kPortableBytes = std::size_t{64} << 10;
+
 std::string sha256_hex(std::string_view bytes) {
+  if (bytes.size() < kPortableBytes) return sha256_hex_portable(bytes);
   Sha256 sha;
   sha.update(bytes);
   return sha.finish_hex();
