@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "src/base/hex.h"
+
 namespace wv {
 namespace {
 
@@ -32,13 +34,6 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /// A character allowed in a comment or a literal string (ASCII only in the subset).
 bool is_plain_char(char c) { return c == '\t' || (c >= 0x20 && c < 0x7f); }
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 void append_utf8(std::string& out, std::uint32_t code) {
   if (code < 0x80) {
