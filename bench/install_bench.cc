@@ -10,7 +10,7 @@
 // venv creation; cold sync (a fresh venv, an empty unpacked-wheel cache); warm sync (a fresh
 // venv, the cache kept); the no-op re-sync, in process and as the real CLI (`wvlock sync
 // --frozen --offline`: the first run, a full one that writes the environment's state record,
-// and the best of five repeated ones that the record answers) and the empty C++ program timed
+// and the best of 20 repeated ones that the record answers) and the empty C++ program timed
 // the same way; pip --target with and
 // without byte-compiling; cp -r and cp -al of the synced lib/ folder; the max RSS of the cold
 // and warm syncs, each alone in a forked child. Then the goals (issue 30), PASS or FAIL: warm
@@ -439,6 +439,10 @@ struct RoundFolder {
   }
 };
 
+/// Runs of the repeated CLI no-op (and, plus one, of the empty program) a round: a run is ~1 ms,
+/// and with five the best of either moved by a third between rounds on a busy machine.
+constexpr int kNoopRepeats = 20;
+
 /// One round of every figure; false when a sync failed (the rest would mean nothing).
 bool measure_round(const Context& context, const Case& bench_case, const wv::lock::Lockfile& lockfile,
                    const std::string& project, int index, Figures& figures) {
@@ -500,14 +504,14 @@ bool measure_round(const Context& context, const Case& bench_case, const wv::loc
     ::usleep(100'000);  // older than the record's margin: the first one records
     CommandRun cli = run_command(argv, base + "cli.log");
     keep_best(figures.noop_cli_first, cli.time);
-    for (int repeat = 0; repeat < 5 && cli.failure.empty(); ++repeat) {
+    for (int repeat = 0; repeat < kNoopRepeats && cli.failure.empty(); ++repeat) {
       cli = run_command(argv, base + "cli.log");
       keep_best(figures.noop_cli, cli.time);
     }
     if (!cli.failure.empty()) figures.cli_error = cli.failure;
   }
   // The floor of any command, timed the same way, for the no-op's ratio.
-  for (int repeat = 0; repeat < 6; ++repeat) {  // as many runs as the CLI's
+  for (int repeat = 0; repeat < kNoopRepeats + 1; ++repeat) {  // as many runs as the CLI's
     keep_best(figures.empty, run_command({WV_EMPTY_MAIN_PATH}, base + "empty.log").time);
   }
 
