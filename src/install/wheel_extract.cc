@@ -498,7 +498,8 @@ Result<void> extract_member(FileSystem& file_system, zip_t* archive, const Membe
   if (!member.deflated) {
     WV_TRY(read_member(archive, member, wheel, buffers.output(), sink));
   } else if (separate_writer_bytes == 0 || member.size < separate_writer_bytes) {
-    WV_TRY(inflate_member(archive, member, wheel, buffers, SinkOutput<decltype(sink)>{buffers.output(), sink}));
+    WV_TRY(inflate_member(archive, member, wheel, buffers,
+                          SinkOutput<decltype(sink)>{buffers.output(), sink}));
   } else {
     // Hashed and written on the writer's thread while this one inflates; `digest` and
     // `file` are this thread's again once finish() has returned.
