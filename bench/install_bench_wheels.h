@@ -286,20 +286,22 @@ inline bool write_wheel(const std::string& path, std::vector<Member>& members, u
   return ok && !ec;
 }
 
-/// The dist-info members every generated wheel has (RECORD aside).
-inline void add_dist_info(std::vector<Member>& members, const std::string& name,
-                          const std::string& version, bool purelib) {
+/// The members every generated wheel ends with (RECORD aside): the package's __init__.py,
+/// whose VALUE the entry point names, and the dist-info files.
+inline void add_init_and_dist_info(std::vector<Member>& members, const std::string& name,
+                                   const std::string& version, bool purelib) {
   const std::string dist_info = wv::str_cat(name, "-", version, ".dist-info/");
   auto fixed = [&](const std::string& file, std::string text) {
     Member member;
-    member.name = dist_info + file;
+    member.name = file;
     member.fixed = std::move(text);
     members.push_back(std::move(member));
   };
-  fixed("METADATA", wv::str_cat("Metadata-Version: 2.1\nName: ", name, "\nVersion: ", version, "\n\n"));
-  fixed("WHEEL", wv::str_cat("Wheel-Version: 1.0\nGenerator: bench\nRoot-Is-Purelib: ",
+  fixed(name + "/__init__.py", "VALUE = 1\n");
+  fixed(dist_info + "METADATA", wv::str_cat("Metadata-Version: 2.1\nName: ", name, "\nVersion: ", version, "\n\n"));
+  fixed(dist_info + "WHEEL", wv::str_cat("Wheel-Version: 1.0\nGenerator: bench\nRoot-Is-Purelib: ",
                              purelib ? "true" : "false", "\nTag: py3-none-any\n"));
-  fixed("entry_points.txt", wv::str_cat("[console_scripts]\n", name, "-run = ", name, ":VALUE\n"));
+  fixed(dist_info + "entry_points.txt", wv::str_cat("[console_scripts]\n", name, "-run = ", name, ":VALUE\n"));
 }
 
 /// A small pure-Python wheel: `files` modules of 1-7 KB in folders of 50, and __init__.py.
@@ -313,17 +315,13 @@ inline std::vector<Member> small_wheel(const std::string& name, int files, std::
     member.seed = random();
     members.push_back(std::move(member));
   }
-  Member init;
-  init.name = name + "/__init__.py";
-  init.fixed = "VALUE = 1\n";
-  members.push_back(std::move(init));
-  add_dist_info(members, name, "1.0", true);
+  add_init_and_dist_info(members, name, "1.0", true);
   return members;
 }
 
 /// A wheel shaped like torch's: ~11,600 Python modules and headers of 1-20 KB, ~320
 /// libraries of 50 KB-5 MB (log-uniform), and a few huge ones, ~1.56 GB in all. Tagged
-/// py3-none-any (add_dist_info) so that it installs wherever the bench runs.
+/// py3-none-any (add_init_and_dist_info) so that it installs wherever the bench runs.
 inline std::vector<Member> torchlike_wheel(const std::string& name, const std::string& version) {
   std::mt19937 random(2024);
   std::vector<Member> members;
@@ -360,11 +358,7 @@ inline std::vector<Member> torchlike_wheel(const std::string& name, const std::s
     add(wv::str_cat(name, "/lib/", library, ".so"), Content::kBinary,
         static_cast<std::uint64_t>(megabytes) * 1000000, true);
   }
-  Member init;
-  init.name = name + "/__init__.py";
-  init.fixed = "VALUE = 1\n";
-  members.push_back(std::move(init));
-  add_dist_info(members, name, version, false);
+  add_init_and_dist_info(members, name, version, false);
   return members;
 }
 
@@ -379,11 +373,7 @@ inline std::vector<Member> one_library_wheel(const std::string& name, const std:
   library.seed = 2024;
   library.executable = true;
   members.push_back(std::move(library));
-  Member init;
-  init.name = name + "/__init__.py";
-  init.fixed = "VALUE = 1\n";
-  members.push_back(std::move(init));
-  add_dist_info(members, name, version, false);
+  add_init_and_dist_info(members, name, version, false);
   return members;
 }
 
