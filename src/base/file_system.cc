@@ -315,26 +315,22 @@ bool is_normal_absolute(std::string_view path) {
 }  // namespace
 
 std::string absolute_path(std::string_view path) {
-  if (is_normal_absolute(path)) {
-    while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
-    return std::string(path);
+  // The common cases skip std::filesystem: a path already absolute and normal, or a plain
+  // relative one (`.venv`) joined to a normal working folder, as std::filesystem::absolute()
+  // would (it asks getcwd() too) and lexically_normal() keeps.
+  std::string text;
+  char folder[4096];
+  if (path.empty() || path[0] == '/') {
+    text = path;
+  } else if (::getcwd(folder, sizeof folder) != nullptr) {
+    text = str_cat(folder, "/", path);
   }
-  // A plain relative path (`.venv`) under a normal working folder: the two joined, as
-  // std::filesystem::absolute() would (it asks getcwd() too) and lexically_normal() keeps.
-  if (!path.empty() && path[0] != '/') {
-    char folder[4096];
-    if (::getcwd(folder, sizeof folder) != nullptr) {
-      std::string joined = str_cat(folder, "/", path);
-      if (is_normal_absolute(joined)) {
-        while (joined.size() > 1 && joined.back() == '/') joined.pop_back();
-        return joined;
-      }
-    }
+  if (!is_normal_absolute(text)) {
+    std::error_code ec;
+    std::filesystem::path absolute = std::filesystem::absolute(std::filesystem::path(path), ec);
+    if (ec) absolute = std::filesystem::path(path);
+    text = absolute.lexically_normal().generic_string();
   }
-  std::error_code ec;
-  std::filesystem::path absolute = std::filesystem::absolute(std::filesystem::path(path), ec);
-  if (ec) absolute = std::filesystem::path(path);
-  std::string text = absolute.lexically_normal().generic_string();
   while (text.size() > 1 && text.back() == '/') text.pop_back();
   return text;
 }
